@@ -1,0 +1,514 @@
+//! Every message on Skirmish's wire, as serde types, and nothing else.
+//!
+//! JSON text frames, one message per frame, each an object with a `type` tag. A client sends
+//! [`ClientFrame`]s (a [`ClientMsg`] with an optional request number `req`); the server sends
+//! [`ServerMsg`]s, and echoes `req` in the reply or [`ServerMsg::Error`] that answers a request.
+//! The first message on a connection is [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`].
+//!
+//! These types are the one source of truth: `schema/client.json` and `schema/server.json` are
+//! generated from them ([`client_schema`], [`server_schema`]; a test fails when they are stale),
+//! and `README.md` beside this crate shows a whole 3-player round as a transcript.
+
+mod ids;
+
+pub use ids::{ParseIdError, PlayerId, ResumeToken, RoomId};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+pub use skirmish_games::{Seat, Viewer, plane};
+
+/// The protocol version a client names in `hello`; the server refuses any other.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest text frame the server reads, in bytes (64 KiB); a larger one is answered with
+/// [`codes::FRAME_TOO_LARGE`] and dropped.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// A message from a client, with the request number the server echoes in its answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClientFrame {
+    /// A number the client picks to match the server's answer (`done`, `error`, ...) to this request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub req: Option<u64>,
+    /// The message.
+    #[serde(flatten)]
+    pub msg: ClientMsg,
+}
+
+/// Client to server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// The first message on a connection: who is here, and as what. Answered by `welcome`.
+    Hello {
+        /// Must be [`PROTOCOL_VERSION`].
+        protocol: u32,
+        /// Display name, 1 to 32 characters.
+        name: String,
+        /// Present when this client is a bot: what it can play. Bots are handed seats by the server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bot: Option<BotOffer>,
+        /// The token from an earlier `welcome`, to take back one's seats after a reconnect.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        resume: Option<ResumeToken>,
+    },
+    /// Asks for the list of rooms. Answered by `rooms`.
+    ListRooms,
+    /// Creates a room; the creator owns it (may add bots and start it). Answered by `room_created`,
+    /// then `seated` (when `sit`) and a `room` snapshot.
+    CreateRoom {
+        /// The game and its settings.
+        config: RoomConfig,
+        /// Whether the creator takes seat 0 (default); otherwise the creator watches.
+        #[serde(default = "yes")]
+        sit: bool,
+    },
+    /// Takes a seat in a waiting room. Answered by `seated` and a `room` snapshot.
+    JoinRoom {
+        /// The room.
+        room: RoomId,
+        /// The seat wanted; the first free one if absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Leaves a room: frees the seat while the room waits; during a match the seat stays, played by
+    /// the clock's default actions. Answered by `done`.
+    LeaveRoom {
+        /// The room.
+        room: RoomId,
+    },
+    /// Watches a room, seeing public information only. Answered by a `room` snapshot.
+    Spectate {
+        /// The room.
+        room: RoomId,
+    },
+    /// Asks the server to seat a bot (owner only, while the room waits). Answered by `done`.
+    AddBot {
+        /// The room.
+        room: RoomId,
+        /// The seat; the first free one if absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The strategy wanted; any the bots offer if absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strategy: Option<String>,
+    },
+    /// Starts the room now, filling every empty seat with a bot (owner only). Answered by `done`.
+    Start {
+        /// The room.
+        room: RoomId,
+    },
+    /// Plays an action in a room where this client holds the seat to act. No answer on success:
+    /// the resulting `event`s are the confirmation; `error` otherwise.
+    Act {
+        /// The room.
+        room: RoomId,
+        /// The action.
+        action: Action,
+    },
+    /// Liveness check. Answered by `pong`.
+    Ping,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Server to client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`.
+    Welcome {
+        /// The protocol version in use.
+        protocol: u32,
+        /// This player's id (public: it names the player in rooms).
+        player: PlayerId,
+        /// The display name in use.
+        name: String,
+        /// A secret token: send it in a later `hello` to get this player's seats back.
+        resume: ResumeToken,
+        /// The rooms this player is seated in (non-empty after a resume).
+        seats: Vec<SeatRef>,
+    },
+    /// The rooms, answering `list_rooms`.
+    Rooms {
+        /// The request answered.
+        req: Option<u64>,
+        /// Every room, newest first.
+        rooms: Vec<RoomSummary>,
+    },
+    /// A room was created, answering `create_room`.
+    RoomCreated {
+        /// The request answered.
+        req: Option<u64>,
+        /// The new room.
+        room: RoomId,
+    },
+    /// This client now holds a seat (answering `join_room`/`create_room`, or handed to a bot).
+    Seated {
+        /// The request answered, if any.
+        req: Option<u64>,
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: Seat,
+        /// For a bot: the strategy to play in this seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strategy: Option<String>,
+    },
+    /// A request succeeded that has no other answer (`leave_room`, `add_bot`, `start`).
+    Done {
+        /// The request answered.
+        req: Option<u64>,
+    },
+    /// A full snapshot of what this viewer may see of a room; sent on joining, spectating,
+    /// reconnecting, and whenever the seats change.
+    Room(RoomSnapshot),
+    /// Something happened in a room that this viewer may see.
+    Event {
+        /// The room.
+        room: RoomId,
+        /// The room's event number, from 1. Numbers of events this viewer may not see are skipped.
+        seq: u64,
+        /// What happened.
+        event: GameEvent,
+    },
+    /// This seat must act now.
+    YourTurn {
+        /// The room.
+        room: RoomId,
+        /// The seat to act.
+        seat: Seat,
+        /// Milliseconds left before the referee acts for the seat; absent when there is no clock.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
+    },
+    /// A request was refused; nothing changed.
+    Error {
+        /// The request answered, when it could be read.
+        req: Option<u64>,
+        /// A stable snake_case code: one of [`codes`], or a rule's code such as `cell_public`.
+        code: String,
+        /// A message for people.
+        message: String,
+    },
+    /// The answer to `ping`.
+    Pong {
+        /// The request answered.
+        req: Option<u64>,
+    },
+}
+
+/// A seat held by a player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatRef {
+    /// The room.
+    pub room: RoomId,
+    /// The seat.
+    pub seat: Seat,
+}
+
+/// What a bot can play, announced in `hello`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BotOffer {
+    /// Games it plays.
+    pub games: Vec<GameKind>,
+    /// Strategy names it offers, strongest first (such as `bayes`, `seed-cv`, `random`).
+    pub strategies: Vec<String>,
+}
+
+/// The games Skirmish referees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Plane battle (RULES.md section 1).
+    Plane,
+}
+
+/// A room's settings: the game with its config, and the clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomConfig {
+    /// A name for people; the server makes one up if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game and its settings.
+    pub game: GameConfig,
+    /// Time limits.
+    #[serde(default)]
+    pub clock: Clock,
+}
+
+/// Time limits; when one runs out the referee acts for the seat (a uniformly random legal
+/// deployment or shot, RULES.md section 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct Clock {
+    /// Milliseconds to deploy each round (0: no limit). Default 60,000.
+    pub deploy_ms: u64,
+    /// Milliseconds for each shot (0: no limit). Default 30,000.
+    pub move_ms: u64,
+}
+
+impl Default for Clock {
+    fn default() -> Self {
+        Clock {
+            deploy_ms: 60_000,
+            move_ms: 30_000,
+        }
+    }
+}
+
+/// A game and its settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameConfig {
+    /// Plane battle.
+    Plane(plane::Config),
+}
+
+impl GameConfig {
+    /// Which game.
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameConfig::Plane(_) => GameKind::Plane,
+        }
+    }
+
+    /// Seats at the table.
+    pub fn seats(&self) -> usize {
+        match self {
+            GameConfig::Plane(config) => usize::from(config.players),
+        }
+    }
+}
+
+/// An action in a room, tagged by game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum Action {
+    /// A plane battle action: `{"game": "plane", "kind": "fire", "target": 1, "cell": "E5"}`.
+    Plane(plane::Action),
+}
+
+/// What one viewer may see of a game, tagged by game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameView {
+    /// Plane battle.
+    Plane(plane::View),
+}
+
+/// A game event, tagged by game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "game", rename_all = "snake_case")]
+pub enum GameEvent {
+    /// Plane battle.
+    Plane(plane::Event),
+}
+
+/// Whether a room waits for players, plays, or is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are open; the match starts when all are taken (or the owner starts it).
+    Waiting,
+    /// The match is on.
+    Playing,
+    /// The match is over.
+    Finished,
+}
+
+/// Who holds a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Occupant {
+    /// The player.
+    pub player: PlayerId,
+    /// Display name.
+    pub name: String,
+    /// For a bot, the strategy it plays here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+    /// Whether the player is connected now.
+    pub connected: bool,
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: Seat,
+    /// Its occupant, if taken.
+    pub occupant: Option<Occupant>,
+}
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomSummary {
+    /// The room.
+    pub id: RoomId,
+    /// Its settings.
+    pub config: RoomConfig,
+    /// Waiting, playing or finished.
+    pub status: RoomStatus,
+    /// Every seat, in seat order.
+    pub seats: Vec<SeatInfo>,
+    /// Connected spectators.
+    pub spectators: u32,
+}
+
+/// A full snapshot of one room for one viewer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct RoomSnapshot {
+    /// The room, as the lobby lists it.
+    pub room: RoomSummary,
+    /// The viewer's seat; absent for a spectator.
+    pub you: Option<Seat>,
+    /// The last event number of the room at this snapshot; later `event`s continue from it.
+    pub seq: u64,
+    /// What this viewer may see of the game.
+    pub view: GameView,
+}
+
+/// The protocol's own error codes (rule refusals use the engine's codes, such as `cell_public`).
+pub mod codes {
+    /// The frame is not JSON.
+    pub const BAD_JSON: &str = "bad_json";
+    /// JSON, but not a message of this protocol (missing or ill-typed fields).
+    pub const BAD_MESSAGE: &str = "bad_message";
+    /// A `type` this protocol does not have.
+    pub const UNKNOWN_TYPE: &str = "unknown_type";
+    /// A frame over [`MAX_FRAME_BYTES`](crate::MAX_FRAME_BYTES), or a binary frame.
+    pub const FRAME_TOO_LARGE: &str = "frame_too_large";
+    /// Binary frames are not part of the protocol.
+    pub const BINARY_FRAME: &str = "binary_frame";
+    /// `hello` named another protocol version.
+    pub const UNSUPPORTED_VERSION: &str = "unsupported_version";
+    /// Anything before `hello`.
+    pub const HELLO_FIRST: &str = "hello_first";
+    /// A second `hello`.
+    pub const ALREADY_HELLO: &str = "already_hello";
+    /// A display name that is empty or over 32 characters.
+    pub const BAD_NAME: &str = "bad_name";
+    /// A resume token the server does not know (the player gets a new identity).
+    pub const BAD_RESUME: &str = "bad_resume";
+    /// No room with that id.
+    pub const NO_SUCH_ROOM: &str = "no_such_room";
+    /// No free seat.
+    pub const ROOM_FULL: &str = "room_full";
+    /// That seat is taken, or does not exist.
+    pub const SEAT_TAKEN: &str = "seat_taken";
+    /// The player already holds a seat in this room.
+    pub const ALREADY_SEATED: &str = "already_seated";
+    /// The action needs a seat in this room.
+    pub const NOT_SEATED: &str = "not_seated";
+    /// Only the room's owner may do that.
+    pub const NOT_OWNER: &str = "not_owner";
+    /// The room's match has started (or ended): seats are fixed.
+    pub const ROOM_STARTED: &str = "room_started";
+    /// The room's match has not started.
+    pub const NOT_STARTED: &str = "not_started";
+    /// No connected bot offers that game and strategy.
+    pub const NO_BOT: &str = "no_bot";
+    /// The action is for another game than the room's.
+    pub const WRONG_GAME: &str = "wrong_game";
+    /// The room's config cannot be played.
+    pub const BAD_CONFIG: &str = "bad_config";
+    /// Too many messages too fast.
+    pub const RATE_LIMITED: &str = "rate_limited";
+    /// The server is shutting down or the room is gone.
+    pub const UNAVAILABLE: &str = "unavailable";
+}
+
+/// Why a text frame could not be read as a [`ClientFrame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameError {
+    /// The request number, when the frame was JSON with a numeric `req`.
+    pub req: Option<u64>,
+    /// [`codes::BAD_JSON`], [`codes::BAD_MESSAGE`], [`codes::UNKNOWN_TYPE`] or [`codes::FRAME_TOO_LARGE`].
+    pub code: &'static str,
+    /// What was wrong, for people.
+    pub message: String,
+}
+
+impl FrameError {
+    /// The `error` message that answers this frame.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::Error {
+            req: self.req,
+            code: self.code.to_owned(),
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// Reads one text frame from a client.
+///
+/// # Errors
+/// A [`FrameError`] with a stable code: the frame is too large, not JSON, has an unknown `type`, or
+/// does not match that type's fields. `req` is recovered whenever the frame is a JSON object.
+pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
+    if text.len() > MAX_FRAME_BYTES {
+        return Err(FrameError {
+            req: None,
+            code: codes::FRAME_TOO_LARGE,
+            message: format!(
+                "frames are limited to {MAX_FRAME_BYTES} bytes; this one has {}",
+                text.len()
+            ),
+        });
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
+        req: None,
+        code: codes::BAD_JSON,
+        message: format!("not JSON: {e}"),
+    })?;
+    let req = value.get("req").and_then(serde_json::Value::as_u64);
+    let Some(kind) = value.get("type").and_then(serde_json::Value::as_str) else {
+        return Err(FrameError {
+            req,
+            code: codes::BAD_MESSAGE,
+            message: "a message is a JSON object with a string `type`".to_owned(),
+        });
+    };
+    let kind = kind.to_owned();
+    serde_json::from_value(value).map_err(|e| {
+        let unknown = e.to_string().starts_with("unknown variant") && !CLIENT_TYPES.contains(&kind.as_str());
+        FrameError {
+            req,
+            code: if unknown {
+                codes::UNKNOWN_TYPE
+            } else {
+                codes::BAD_MESSAGE
+            },
+            message: if unknown {
+                format!("unknown message type `{kind}`")
+            } else {
+                format!("bad `{kind}`: {e}")
+            },
+        }
+    })
+}
+
+/// The `type` tags of [`ClientMsg`]; kept in step by a test.
+pub const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "list_rooms",
+    "create_room",
+    "join_room",
+    "leave_room",
+    "spectate",
+    "add_bot",
+    "start",
+    "act",
+    "ping",
+];
+
+/// The JSON Schema of every client frame ([`ClientFrame`]), as committed in `schema/client.json`.
+pub fn client_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ClientFrame)).expect("a schema is JSON")
+}
+
+/// The JSON Schema of every server message ([`ServerMsg`]), as committed in `schema/server.json`.
+pub fn server_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ServerMsg)).expect("a schema is JSON")
+}

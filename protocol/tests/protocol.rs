@@ -1,0 +1,99 @@
+//! The wire format: round trips, refusals with stable codes, and the committed JSON Schema.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use skirmish_protocol::plane::{self, Cell};
+use skirmish_protocol::{
+    Action, CLIENT_TYPES, ClientFrame, ClientMsg, RoomId, Seat, ServerMsg, client_schema, codes,
+    parse_client_frame, server_schema,
+};
+
+#[test]
+fn schemas_are_committed_and_fresh() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schema");
+    for (file, schema) in [("client.json", client_schema()), ("server.json", server_schema())] {
+        let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
+        let path = dir.join(file);
+        if std::env::var_os("UPDATE_SCHEMA").is_some() {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == text,
+            "protocol/schema/{file} is stale: run `UPDATE_SCHEMA=1 cargo test -p skirmish-protocol` and commit it"
+        );
+    }
+}
+
+#[test]
+fn a_fire_action_reads_as_documented() {
+    let room = RoomId::random();
+    let text = json!({
+        "type": "act", "req": 7, "room": room.to_string(),
+        "action": {"game": "plane", "kind": "fire", "target": 1, "cell": "E5"}
+    })
+    .to_string();
+    let frame = parse_client_frame(&text).unwrap();
+    assert_eq!(
+        frame,
+        ClientFrame {
+            req: Some(7),
+            msg: ClientMsg::Act {
+                room,
+                action: Action::Plane(plane::Action::Fire {
+                    target: Seat(1),
+                    cell: Cell::new(4, 4)
+                }),
+            },
+        }
+    );
+    let back: serde_json::Value = serde_json::to_value(&frame).unwrap();
+    assert_eq!(back, serde_json::from_str::<serde_json::Value>(&text).unwrap());
+}
+
+#[test]
+fn bad_frames_get_stable_codes_and_keep_req() {
+    let code = |text: &str| parse_client_frame(text).map(|_| ()).unwrap_err();
+    assert_eq!(code("{nope").code, codes::BAD_JSON);
+    assert_eq!(code("[1,2]").code, codes::BAD_MESSAGE);
+    let e = code(r#"{"type":"dance","req":3}"#);
+    assert_eq!((e.code, e.req), (codes::UNKNOWN_TYPE, Some(3)));
+    let e = code(r#"{"type":"act","req":4,"room":"x"}"#);
+    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(4)));
+    let e = code(
+        r#"{"type":"act","req":5,"room":"5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e","action":{"game":"plane","kind":"fire","target":1,"cell":"Z99x"}}"#,
+    );
+    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(5)));
+    let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70_000));
+    assert_eq!(code(&big).code, codes::FRAME_TOO_LARGE);
+    assert!(matches!(
+        parse_client_frame(r#"{"type":"ping"}"#).unwrap().msg,
+        ClientMsg::Ping
+    ));
+}
+
+#[test]
+fn client_types_match_the_schema() {
+    let schema = client_schema().to_string();
+    for kind in CLIENT_TYPES {
+        assert!(
+            schema.contains(&format!("\"const\":\"{kind}\"")),
+            "{kind} in the schema"
+        );
+    }
+    let count = schema.matches("\"const\":").count();
+    assert!(count >= CLIENT_TYPES.len());
+}
+
+#[test]
+fn server_messages_are_tagged() {
+    let msg = ServerMsg::Error {
+        req: Some(1),
+        code: "cell_public".into(),
+        message: "E5 is already known".into(),
+    };
+    let value = serde_json::to_value(&msg).unwrap();
+    assert_eq!(value["type"], "error");
+    assert_eq!(value["code"], "cell_public");
+}

@@ -871,7 +871,7 @@ impl PlaneBattle {
     /// The action the referee takes for `seat` when its time runs out: a uniformly random legal
     /// deployment during deployment, a uniformly random legal shot during attacks (RULES.md
     /// section 1, "Deploy"). `None` when `seat` is not to act.
-    pub fn default_action(&self, seat: Seat, rng: &mut impl Rng) -> Option<Action> {
+    pub fn default_action(&self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Option<Action> {
         if !self.to_act().contains(&seat) {
             return None;
         }
@@ -889,7 +889,7 @@ impl PlaneBattle {
 
     /// Applies the [`default_action`](Self::default_action) for `seat`, marking its events as
     /// taken by default. Returns no events when `seat` is not to act.
-    pub fn apply_default(&mut self, seat: Seat, rng: &mut impl Rng) -> Vec<Event> {
+    pub fn apply_default(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Vec<Event> {
         match self.default_action(seat, rng) {
             Some(Action::Deploy { planes }) => self.deploy(seat, planes, true),
             Some(Action::Fire { target, cell }) => self.fire(seat, target, cell, true),
@@ -901,7 +901,7 @@ impl PlaneBattle {
 
 /// A uniformly random legal deployment for `variant`: uniform over placements for `classic`, over
 /// non-overlapping pairs for `double` (by rejection, so every unordered pair is equally likely).
-pub fn random_deployment(variant: Variant, rng: &mut impl Rng) -> Vec<Placement> {
+pub fn random_deployment(variant: Variant, rng: &mut (impl Rng + ?Sized)) -> Vec<Placement> {
     let all = placements(variant.side());
     loop {
         let planes: Vec<Placement> = (0..variant.planes())

@@ -76,7 +76,7 @@ pub enum ClientMsg {
         /// The room.
         room: RoomId,
     },
-    /// Watches a room, seeing public information only. Answered by a `room` snapshot.
+    /// Watches a room, seeing public information only. Answered by a `room` snapshot, then `done`.
     Spectate {
         /// The room.
         room: RoomId,
@@ -105,6 +105,8 @@ pub enum ClientMsg {
         /// The action.
         action: Action,
     },
+    /// Asks for the connected bots and the strategies they offer. Answered by `bots`.
+    ListBots,
     /// Liveness check. Answered by `pong`.
     Ping,
 }
@@ -156,7 +158,7 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         strategy: Option<String>,
     },
-    /// A request succeeded that has no other answer (`leave_room`, `add_bot`, `start`).
+    /// A request succeeded that has no other answer (`leave_room`, `spectate`, `add_bot`, `start`).
     Done {
         /// The request answered.
         req: Option<u64>,
@@ -182,6 +184,15 @@ pub enum ServerMsg {
         /// Milliseconds left before the referee acts for the seat; absent when there is no clock.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
+        /// What the seat's player may see now (the same as a fresh `room` snapshot's view).
+        view: GameView,
+    },
+    /// The connected bots, answering `list_bots`.
+    Bots {
+        /// The request answered.
+        req: Option<u64>,
+        /// Every connected bot.
+        bots: Vec<BotSummary>,
     },
     /// A request was refused; nothing changed.
     Error {
@@ -215,6 +226,19 @@ pub struct BotOffer {
     pub games: Vec<GameKind>,
     /// Strategy names it offers, strongest first (such as `bayes`, `seed-cv`, `random`).
     pub strategies: Vec<String>,
+}
+
+/// A connected bot, as `list_bots` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct BotSummary {
+    /// The bot connection's player id.
+    pub player: PlayerId,
+    /// Its display name.
+    pub name: String,
+    /// What it plays.
+    pub offer: BotOffer,
+    /// Seats it holds now, across all rooms.
+    pub seats: u32,
 }
 
 /// The games Skirmish referees.

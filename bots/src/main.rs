@@ -1,0 +1,81 @@
+//! `skirmish-bots`: the bot client program, and the offline evaluation of strategies.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+use tokio_util::sync::CancellationToken;
+
+#[derive(Parser)]
+#[command(
+    version,
+    about = "Skirmish bots: play on a server, or evaluate strategies offline"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Connect to a server as a bot and play every seat it hands over, until interrupted.
+    Play {
+        /// The server's WebSocket URL.
+        #[arg(long, env = "SKIRMISH_URL", default_value = "ws://127.0.0.1:8080/ws")]
+        url: String,
+        /// The bot's display name.
+        #[arg(long, default_value = "bot")]
+        name: String,
+        /// Strategies to offer, strongest first (comma-separated); all by default.
+        #[arg(long, value_delimiter = ',')]
+        strategies: Vec<String>,
+        /// Append every message received to this file, one JSON text per line.
+        #[arg(long)]
+        transcript: Option<PathBuf>,
+        /// Exit when the connection ends instead of reconnecting.
+        #[arg(long)]
+        once: bool,
+    },
+    /// Play thousands of boards per strategy in-process and print shots-to-clear statistics.
+    Eval(skirmish_bots::eval::EvalArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    match Cli::parse().command {
+        Command::Play {
+            url,
+            name,
+            strategies,
+            transcript,
+            once,
+        } => {
+            let mut options = skirmish_bots::client::BotOptions::new(url, name);
+            if !strategies.is_empty() {
+                for s in &strategies {
+                    anyhow::ensure!(
+                        skirmish_bots::plane::strategy(s).is_some(),
+                        "unknown strategy `{s}`"
+                    );
+                }
+                options.strategies = strategies;
+            }
+            options.transcript = transcript;
+            options.reconnect = !once;
+            let runtime = tokio::runtime::Runtime::new()?;
+            runtime.block_on(async {
+                let shutdown = CancellationToken::new();
+                let stop = shutdown.clone();
+                tokio::spawn(async move {
+                    let _ = tokio::signal::ctrl_c().await;
+                    stop.cancel();
+                });
+                skirmish_bots::client::run(options, shutdown).await
+            })
+        }
+        Command::Eval(args) => skirmish_bots::eval::run(&args),
+    }
+}

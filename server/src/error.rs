@@ -1,0 +1,80 @@
+//! The server's one boundary error: every refusal a client can get, with its stable protocol code.
+
+use skirmish_games::plane::RuleError;
+use skirmish_protocol::{RoomId, ServerMsg, codes};
+use thiserror::Error;
+
+/// A request the server refused. Client mistakes, not server faults: they are answered, not logged
+/// as errors, and the state they touched is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ServerError {
+    /// No room with that id.
+    #[error("there is no room {0}")]
+    NoSuchRoom(RoomId),
+    /// No free seat.
+    #[error("the room is full")]
+    RoomFull,
+    /// That seat is taken or does not exist.
+    #[error("that seat is taken or does not exist")]
+    SeatTaken,
+    /// The player already has a seat here.
+    #[error("you already hold a seat in this room")]
+    AlreadySeated,
+    /// The request needs a seat in this room.
+    #[error("you hold no seat in this room")]
+    NotSeated,
+    /// Only the owner may do this.
+    #[error("only the room's owner may do that")]
+    NotOwner,
+    /// Seats are fixed once the match starts.
+    #[error("the match has started; seats are fixed")]
+    RoomStarted,
+    /// The match has not started.
+    #[error("the match has not started")]
+    NotStarted,
+    /// No bot offers what was asked.
+    #[error("no connected bot plays {0}")]
+    NoBot(String),
+    /// The room's config cannot be played.
+    #[error("bad room config: {0}")]
+    BadConfig(String),
+    /// The action is for another game.
+    #[error("this room plays another game")]
+    WrongGame,
+    /// The rules refused the action.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// The room's actor is gone (server shutting down).
+    #[error("the room is not available")]
+    Unavailable,
+}
+
+impl ServerError {
+    /// The stable code sent in the protocol's `error` message.
+    pub fn code(&self) -> &'static str {
+        match self {
+            ServerError::NoSuchRoom(_) => codes::NO_SUCH_ROOM,
+            ServerError::RoomFull => codes::ROOM_FULL,
+            ServerError::SeatTaken => codes::SEAT_TAKEN,
+            ServerError::AlreadySeated => codes::ALREADY_SEATED,
+            ServerError::NotSeated => codes::NOT_SEATED,
+            ServerError::NotOwner => codes::NOT_OWNER,
+            ServerError::RoomStarted => codes::ROOM_STARTED,
+            ServerError::NotStarted => codes::NOT_STARTED,
+            ServerError::NoBot(_) => codes::NO_BOT,
+            ServerError::BadConfig(_) => codes::BAD_CONFIG,
+            ServerError::WrongGame => codes::WRONG_GAME,
+            ServerError::Rule(rule) => rule.code(),
+            ServerError::Unavailable => codes::UNAVAILABLE,
+        }
+    }
+
+    /// The `error` message answering request `req`.
+    pub fn to_msg(&self, req: Option<u64>) -> ServerMsg {
+        ServerMsg::Error {
+            req,
+            code: self.code().to_owned(),
+            message: self.to_string(),
+        }
+    }
+}

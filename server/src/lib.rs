@@ -1,0 +1,105 @@
+//! Skirmish's server: an HTTP and WebSocket front over a lobby of room actors.
+//!
+//! - [`session`]: one task per WebSocket connection; reads frames, says hello, forwards commands.
+//! - [`lobby`]: the directory of rooms, players and bots; hands bot seats to connected bots.
+//! - [`room`]: one actor per room; owns its game, runs its clocks, filters events per viewer.
+//! - [`outbox`]: each connection's bounded queue; a client that does not keep up is disconnected.
+//!
+//! [`serve`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
+//! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
+//! `GET /api/bots`, `GET /healthz`, and the web client's static files at `/`.
+
+pub mod error;
+pub mod lobby;
+pub mod outbox;
+pub mod room;
+pub mod session;
+mod table;
+pub mod testing;
+
+use std::path::PathBuf;
+
+use axum::Router;
+use axum::extract::{State, WebSocketUpgrade};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use tower_http::services::{ServeDir, ServeFile};
+
+use crate::lobby::Lobby;
+
+/// The largest WebSocket message the transport accepts, in bytes (1 MiB). Frames over
+/// [`skirmish_protocol::MAX_FRAME_BYTES`] but under this are answered with `frame_too_large`; larger
+/// ones close the connection.
+pub const MAX_TRANSPORT_BYTES: usize = 1 << 20;
+
+/// What every request handler shares.
+#[derive(Clone, Debug)]
+pub struct AppState {
+    /// The directory of rooms, players and bots.
+    pub lobby: Lobby,
+    /// Cancelled when the server shuts down.
+    pub shutdown: CancellationToken,
+    /// Every session task, awaited on the way out.
+    pub sessions: TaskTracker,
+}
+
+/// The web client's folder in this source tree.
+pub fn default_web_root() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../web-client"))
+}
+
+/// The HTTP routes.
+pub fn app(state: AppState, web_root: PathBuf) -> Router {
+    let index = ServeFile::new(web_root.join("index.html"));
+    Router::new()
+        .route("/ws", get(ws))
+        .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/api/rooms",
+            get(|State(state): State<AppState>| async move { axum::Json(state.lobby.rooms()) }),
+        )
+        .route(
+            "/api/bots",
+            get(|State(state): State<AppState>| async move { axum::Json(state.lobby.bots()) }),
+        )
+        .route_service("/room/{id}", index)
+        .fallback_service(ServeDir::new(web_root))
+        .with_state(state)
+}
+
+async fn ws(upgrade: WebSocketUpgrade, State(state): State<AppState>) -> impl IntoResponse {
+    upgrade
+        .max_message_size(MAX_TRANSPORT_BYTES)
+        .max_frame_size(MAX_TRANSPORT_BYTES)
+        .on_upgrade(move |socket| {
+            let sessions = state.sessions.clone();
+            sessions.track_future(session::run(socket, state))
+        })
+}
+
+/// Serves Skirmish on `listener` until `shutdown` is cancelled, then closes every connection and
+/// waits for the sessions to end.
+///
+/// # Errors
+/// An IO error from the listener.
+pub async fn serve(
+    listener: TcpListener,
+    web_root: PathBuf,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let state = AppState {
+        lobby: Lobby::default(),
+        shutdown: shutdown.clone(),
+        sessions: TaskTracker::new(),
+    };
+    let sessions = state.sessions.clone();
+    axum::serve(listener, app(state, web_root))
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await?;
+    sessions.close();
+    sessions.wait().await;
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! The lobby: the directory of rooms, players and bots.
+//!
+//! It knows every room (with a summary each room keeps up to date), every player's identity and
+//! resume token, the seats each player holds, and the connected bots with their load, so it can hand
+//! bot seats to the least loaded bot that plays the game and strategy asked for. It is a plain
+//! directory behind one short lock, not an actor: no call awaits while holding it. A scale-out to
+//! many nodes would put this interface in front of a shared store.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use skirmish_protocol::{
+    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomSummary, Seat, SeatRef,
+};
+
+use crate::outbox::Outbox;
+use crate::room::RoomHandle;
+
+/// A known player: a person or a bot connection.
+#[derive(Debug, Clone)]
+pub struct PlayerRecord {
+    /// The player's public id.
+    pub id: PlayerId,
+    /// Display name.
+    pub name: String,
+    /// The player's current connection, if connected.
+    pub outbox: Option<Outbox>,
+    /// What the player plays, if it is a bot.
+    pub bot: Option<BotOffer>,
+    /// Seats the player holds in rooms not yet finished.
+    pub seats: Vec<SeatRef>,
+}
+
+/// A bot picked for a seat.
+#[derive(Debug, Clone)]
+pub struct BotPick {
+    /// The bot's player id.
+    pub player: PlayerId,
+    /// Its name.
+    pub name: String,
+    /// Its connection.
+    pub outbox: Outbox,
+    /// The strategy it is to play.
+    pub strategy: String,
+}
+
+#[derive(Debug, Default)]
+struct Directory {
+    rooms: HashMap<RoomId, (RoomHandle, RoomSummary, u64)>,
+    players: HashMap<PlayerId, PlayerRecord>,
+    tokens: HashMap<ResumeToken, PlayerId>,
+    room_order: u64,
+}
+
+/// The shared directory. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct Lobby {
+    /// A std mutex: every critical section is a few map operations and none awaits.
+    inner: Arc<Mutex<Directory>>,
+}
+
+impl Lobby {
+    fn lock(&self) -> MutexGuard<'_, Directory> {
+        self.inner.lock().expect("lobby lock not poisoned")
+    }
+
+    /// Registers a new player with a fresh id and resume token.
+    pub fn register(&self, name: String, bot: Option<BotOffer>, outbox: Outbox) -> (PlayerId, ResumeToken) {
+        let id = PlayerId::random();
+        let token = ResumeToken::random();
+        let mut dir = self.lock();
+        dir.tokens.insert(token, id);
+        dir.players.insert(
+            id,
+            PlayerRecord {
+                id,
+                name,
+                outbox: Some(outbox),
+                bot,
+                seats: Vec::new(),
+            },
+        );
+        (id, token)
+    }
+
+    /// Takes a player back after a reconnect: the new connection replaces the old one. Returns the
+    /// player's record, or `None` for an unknown token.
+    pub fn resume(
+        &self,
+        token: ResumeToken,
+        name: String,
+        bot: Option<BotOffer>,
+        outbox: Outbox,
+    ) -> Option<PlayerRecord> {
+        let mut dir = self.lock();
+        let id = *dir.tokens.get(&token)?;
+        let record = dir.players.get_mut(&id)?;
+        record.name = name;
+        record.bot = bot;
+        record.outbox = Some(outbox);
+        Some(record.clone())
+    }
+
+    /// Marks a player's connection `conn` as gone (a newer connection is left alone).
+    pub fn disconnected(&self, player: PlayerId, conn: u64) {
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.get_mut(&player)
+            && record.outbox.as_ref().is_some_and(|o| o.conn() == conn)
+        {
+            record.outbox = None;
+        }
+    }
+
+    /// Adds a room to the directory.
+    pub fn add_room(&self, handle: RoomHandle, summary: RoomSummary) {
+        let mut dir = self.lock();
+        dir.room_order += 1;
+        let order = dir.room_order;
+        dir.rooms.insert(summary.id, (handle, summary, order));
+    }
+
+    /// Replaces a room's summary (rooms call this after every change of seats or status).
+    pub fn update_room(&self, summary: RoomSummary) {
+        if let Some(entry) = self.lock().rooms.get_mut(&summary.id) {
+            entry.1 = summary;
+        }
+    }
+
+    /// The handle of a room.
+    pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
+        self.lock().rooms.get(&id).map(|(h, _, _)| h.clone())
+    }
+
+    /// Every room's summary, newest first.
+    pub fn rooms(&self) -> Vec<RoomSummary> {
+        let dir = self.lock();
+        let mut rooms: Vec<_> = dir
+            .rooms
+            .values()
+            .map(|(_, s, order)| (*order, s.clone()))
+            .collect();
+        rooms.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
+        rooms.into_iter().map(|(_, s)| s).collect()
+    }
+
+    /// Records that `player` holds `seat` in `room`.
+    pub fn seated(&self, player: PlayerId, room: RoomId, seat: Seat) {
+        if let Some(record) = self.lock().players.get_mut(&player) {
+            record.seats.push(SeatRef { room, seat });
+        }
+    }
+
+    /// Records that `player` no longer holds a seat in `room`.
+    pub fn unseated(&self, player: PlayerId, room: RoomId) {
+        if let Some(record) = self.lock().players.get_mut(&player) {
+            record.seats.retain(|s| s.room != room);
+        }
+    }
+
+    /// The seats `player` holds in rooms not yet finished.
+    pub fn seats_of(&self, player: PlayerId) -> Vec<SeatRef> {
+        self.lock()
+            .players
+            .get(&player)
+            .map(|p| p.seats.clone())
+            .unwrap_or_default()
+    }
+
+    /// The connected bots.
+    pub fn bots(&self) -> Vec<BotSummary> {
+        let dir = self.lock();
+        let mut bots: Vec<BotSummary> = dir
+            .players
+            .values()
+            .filter(|p| p.outbox.is_some())
+            .filter_map(|p| {
+                Some(BotSummary {
+                    player: p.id,
+                    name: p.name.clone(),
+                    offer: p.bot.clone()?,
+                    seats: u32::try_from(p.seats.len()).unwrap_or(u32::MAX),
+                })
+            })
+            .collect();
+        bots.sort_by(|a, b| a.name.cmp(&b.name).then(a.player.cmp(&b.player)));
+        bots
+    }
+
+    /// Picks the connected bot with the fewest seats that plays `game` (and `strategy`, if named),
+    /// excluding `exclude` (bots already seated in the room).
+    pub fn pick_bot(&self, game: GameKind, strategy: Option<&str>, exclude: &[PlayerId]) -> Option<BotPick> {
+        let dir = self.lock();
+        let mut candidates: Vec<&PlayerRecord> = dir
+            .players
+            .values()
+            .filter(|p| p.outbox.is_some() && !exclude.contains(&p.id))
+            .filter(|p| {
+                p.bot.as_ref().is_some_and(|offer| {
+                    offer.games.contains(&game)
+                        && strategy.is_none_or(|s| offer.strategies.iter().any(|o| o == s))
+                        && !offer.strategies.is_empty()
+                })
+            })
+            .collect();
+        candidates.sort_by_key(|p| (p.seats.len(), p.name.clone(), p.id));
+        let bot = candidates.first()?;
+        let offer = bot.bot.as_ref().expect("candidates are bots");
+        Some(BotPick {
+            player: bot.id,
+            name: bot.name.clone(),
+            outbox: bot.outbox.clone().expect("candidates are connected"),
+            strategy: strategy.map_or_else(|| offer.strategies[0].clone(), str::to_owned),
+        })
+    }
+
+    /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no
+    /// other bot is free.
+    pub fn pick_any_bot(
+        &self,
+        game: GameKind,
+        strategy: Option<&str>,
+        prefer_not: &[PlayerId],
+    ) -> Option<BotPick> {
+        self.pick_bot(game, strategy, prefer_not)
+            .or_else(|| self.pick_bot(game, strategy, &[]))
+    }
+}

@@ -1,0 +1,651 @@
+//! A room: an actor that owns one game, its seats, its viewers and its clock.
+//!
+//! [`spawn`] starts the actor and returns a [`RoomHandle`]. The actor is the only writer of its
+//! game: it takes [`Command`]s from an `mpsc` inbox (answering through `oneshot` where a reply is
+//! needed), applies actions through the rules engine, sends each event only to the viewers its
+//! audience includes, and runs the deploy and move deadlines with `tokio::time`. It ends when every
+//! handle is dropped or the server shuts down.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use skirmish_games::{Audience, Seat, Viewer};
+use skirmish_protocol::{
+    Action, Occupant, PlayerId, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SeatInfo,
+    ServerMsg,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, debug, info, info_span, warn};
+
+use crate::error::ServerError;
+use crate::lobby::Lobby;
+use crate::outbox::Outbox;
+use crate::table::{Applied, Table, TurnKind};
+
+/// A player as a room sees it: who, and where to send their messages.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The player.
+    pub id: PlayerId,
+    /// Display name.
+    pub name: String,
+    /// Their connection.
+    pub outbox: Outbox,
+}
+
+/// What a room's actor can be asked.
+#[derive(Debug)]
+enum Command {
+    Join {
+        member: Member,
+        seat: Option<Seat>,
+        req: Option<u64>,
+        reply: oneshot::Sender<Result<Seat, ServerError>>,
+    },
+    Spectate {
+        member: Member,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Attach {
+        member: Member,
+    },
+    Detach {
+        player: PlayerId,
+        conn: u64,
+    },
+    Leave {
+        player: PlayerId,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    AddBot {
+        by: PlayerId,
+        seat: Option<Seat>,
+        strategy: Option<String>,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Start {
+        by: PlayerId,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Act {
+        player: PlayerId,
+        action: Action,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+}
+
+/// A handle to a room's actor. Methods return [`ServerError::Unavailable`] when the actor is gone;
+/// they never hang.
+#[derive(Debug, Clone)]
+pub struct RoomHandle {
+    id: RoomId,
+    tx: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    /// The room's id.
+    pub fn id(&self) -> RoomId {
+        self.id
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, ServerError>>) -> Command,
+    ) -> Result<T, ServerError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| ServerError::Unavailable)?;
+        answer.await.map_err(|_| ServerError::Unavailable)?
+    }
+
+    /// Seats `member` (in `seat`, or the first free one); the room sends them `seated` (answering
+    /// `req`) and a snapshot.
+    ///
+    /// # Errors
+    /// [`ServerError::RoomStarted`], [`ServerError::RoomFull`], [`ServerError::SeatTaken`],
+    /// [`ServerError::AlreadySeated`].
+    pub async fn join(
+        &self,
+        member: Member,
+        seat: Option<Seat>,
+        req: Option<u64>,
+    ) -> Result<Seat, ServerError> {
+        self.ask(|reply| Command::Join {
+            member,
+            seat,
+            req,
+            reply,
+        })
+        .await
+    }
+
+    /// Adds `member` as a spectator and sends them a snapshot.
+    ///
+    /// # Errors
+    /// [`ServerError::Unavailable`] when the room is gone.
+    pub async fn spectate(&self, member: Member) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Spectate { member, reply }).await
+    }
+
+    /// Gives a reconnected seated player their connection back, with a fresh snapshot.
+    pub async fn attach(&self, member: Member) {
+        let _ = self.tx.send(Command::Attach { member }).await;
+    }
+
+    /// Tells the room that connection `conn` of `player` closed.
+    pub async fn detach(&self, player: PlayerId, conn: u64) {
+        let _ = self.tx.send(Command::Detach { player, conn }).await;
+    }
+
+    /// Leaves the room (see `leave_room` in the protocol).
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] when the player neither sits nor watches here.
+    pub async fn leave(&self, player: PlayerId) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Leave { player, reply }).await
+    }
+
+    /// Seats a bot (owner only, while waiting).
+    ///
+    /// # Errors
+    /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::RoomFull`],
+    /// [`ServerError::SeatTaken`], [`ServerError::NoBot`].
+    pub async fn add_bot(
+        &self,
+        by: PlayerId,
+        seat: Option<Seat>,
+        strategy: Option<String>,
+    ) -> Result<(), ServerError> {
+        self.ask(|reply| Command::AddBot {
+            by,
+            seat,
+            strategy,
+            reply,
+        })
+        .await
+    }
+
+    /// Fills every empty seat with a bot and starts the match (owner only).
+    ///
+    /// # Errors
+    /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::NoBot`].
+    pub async fn start(&self, by: PlayerId) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Start { by, reply }).await
+    }
+
+    /// Plays `player`'s action.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`], [`ServerError::NotStarted`], [`ServerError::WrongGame`], or the
+    /// rules' refusal ([`ServerError::Rule`]); the game is then unchanged.
+    pub async fn act(&self, player: PlayerId, action: Action) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Act {
+            player,
+            action,
+            reply,
+        })
+        .await
+    }
+}
+
+/// Who holds a seat.
+#[derive(Debug, Clone)]
+struct Holder {
+    member: Member,
+    connected: bool,
+    bot: Option<String>,
+}
+
+struct Room {
+    id: RoomId,
+    config: RoomConfig,
+    owner: PlayerId,
+    status: RoomStatus,
+    table: Table,
+    seq: u64,
+    seats: Vec<Option<Holder>>,
+    spectators: HashMap<PlayerId, Member>,
+    deadlines: Vec<Option<Instant>>,
+    lobby: Lobby,
+    rng: StdRng,
+}
+
+/// Starts a room's actor owned by `owner`.
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the game's config cannot be played.
+pub fn spawn(
+    config: RoomConfig,
+    owner: PlayerId,
+    lobby: Lobby,
+    shutdown: CancellationToken,
+) -> Result<RoomHandle, ServerError> {
+    let (table, _opening) = Table::new(&config.game)?;
+    let id = RoomId::random();
+    let seats = config.game.seats();
+    let (tx, rx) = mpsc::channel(256);
+    let room = Room {
+        id,
+        config,
+        owner,
+        status: RoomStatus::Waiting,
+        table,
+        seq: 0,
+        seats: vec![None; seats],
+        spectators: HashMap::new(),
+        deadlines: vec![None; seats],
+        lobby: lobby.clone(),
+        rng: StdRng::from_os_rng(),
+    };
+    let handle = RoomHandle { id, tx };
+    lobby.add_room(handle.clone(), room.summary());
+    tokio::spawn(room.run(rx, shutdown).instrument(info_span!("room", room = %id)));
+    Ok(handle)
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
+        info!(config = ?self.config, "room opened");
+        loop {
+            let next_deadline = self.deadlines.iter().flatten().min().copied();
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                () = sleep_until_some(next_deadline) => self.on_deadline(),
+            }
+        }
+        debug!("room closed");
+    }
+
+    /// Handles one command; a refusal is answered, never fatal to the actor.
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join {
+                member,
+                seat,
+                req,
+                reply,
+            } => {
+                let _ = reply.send(self.join(member, seat, req));
+            }
+            Command::Spectate { member, reply } => {
+                self.send_snapshot(&member.outbox, Viewer::Spectator);
+                self.spectators.insert(member.id, member);
+                let _ = reply.send(Ok(()));
+                self.publish_summary();
+            }
+            Command::Attach { member } => self.attach(member),
+            Command::Detach { player, conn } => self.detach(player, conn),
+            Command::Leave { player, reply } => {
+                let _ = reply.send(self.leave(player));
+            }
+            Command::AddBot {
+                by,
+                seat,
+                strategy,
+                reply,
+            } => {
+                let result = self
+                    .check_owner_waiting(by)
+                    .and_then(|()| self.add_bot(seat, strategy));
+                let _ = reply.send(result);
+                self.start_if_full();
+            }
+            Command::Start { by, reply } => {
+                let result = self.check_owner_waiting(by).and_then(|()| {
+                    while self.seats.iter().any(Option::is_none) {
+                        self.add_bot(None, None)?;
+                    }
+                    Ok(())
+                });
+                let _ = reply.send(result);
+                self.start_if_full();
+            }
+            Command::Act {
+                player,
+                action,
+                reply,
+            } => {
+                let result = self.act(player, action);
+                if let Err(err) = &result {
+                    debug!(player = %player, cause = %err, "action refused");
+                }
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            id: self.id,
+            config: self.config.clone(),
+            status: self.status,
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, holder)| SeatInfo {
+                    seat: Seat(u8::try_from(i).expect("few seats")),
+                    occupant: holder.as_ref().map(|h| Occupant {
+                        player: h.member.id,
+                        name: h.member.name.clone(),
+                        bot: h.bot.clone(),
+                        connected: h.connected,
+                    }),
+                })
+                .collect(),
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    fn publish_summary(&self) {
+        self.lobby.update_room(self.summary());
+    }
+
+    fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        self.seats
+            .iter()
+            .position(|h| h.as_ref().is_some_and(|h| h.member.id == player))
+            .map(|i| Seat(u8::try_from(i).expect("few seats")))
+    }
+
+    fn snapshot(&self, viewer: Viewer) -> ServerMsg {
+        ServerMsg::Room(RoomSnapshot {
+            room: self.summary(),
+            you: match viewer {
+                Viewer::Seat(seat) => Some(seat),
+                Viewer::Spectator => None,
+            },
+            seq: self.seq,
+            view: self.table.view(viewer),
+        })
+    }
+
+    fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
+        outbox.send(self.snapshot(viewer));
+    }
+
+    /// Sends every viewer a fresh snapshot (after a change of seats or status).
+    fn broadcast_snapshots(&self) {
+        for (i, holder) in self.seats.iter().enumerate() {
+            if let Some(h) = holder.as_ref().filter(|h| h.connected) {
+                self.send_snapshot(
+                    &h.member.outbox,
+                    Viewer::Seat(Seat(u8::try_from(i).expect("few seats"))),
+                );
+            }
+        }
+        if !self.spectators.is_empty() {
+            let snapshot = Arc::new(self.snapshot(Viewer::Spectator));
+            for member in self.spectators.values() {
+                member.outbox.send_shared(snapshot.clone());
+            }
+        }
+        self.publish_summary();
+    }
+
+    fn free_seat(&self, wanted: Option<Seat>) -> Result<Seat, ServerError> {
+        match wanted {
+            Some(seat) if self.seats.get(seat.index()).is_some_and(Option::is_none) => Ok(seat),
+            Some(_) => Err(ServerError::SeatTaken),
+            None => self
+                .seats
+                .iter()
+                .position(Option::is_none)
+                .map(|i| Seat(u8::try_from(i).expect("few seats")))
+                .ok_or(ServerError::RoomFull),
+        }
+    }
+
+    fn join(&mut self, member: Member, wanted: Option<Seat>, req: Option<u64>) -> Result<Seat, ServerError> {
+        if self.status != RoomStatus::Waiting {
+            return Err(ServerError::RoomStarted);
+        }
+        if self.seat_of(member.id).is_some() {
+            return Err(ServerError::AlreadySeated);
+        }
+        let seat = self.free_seat(wanted)?;
+        member.outbox.send(ServerMsg::Seated {
+            req,
+            room: self.id,
+            seat,
+            strategy: None,
+        });
+        self.spectators.remove(&member.id);
+        self.lobby.seated(member.id, self.id, seat);
+        info!(player = %member.id, seat = seat.0, "seated");
+        self.seats[seat.index()] = Some(Holder {
+            member,
+            connected: true,
+            bot: None,
+        });
+        self.broadcast_snapshots();
+        self.start_if_full();
+        Ok(seat)
+    }
+
+    fn check_owner_waiting(&self, by: PlayerId) -> Result<(), ServerError> {
+        if by != self.owner {
+            return Err(ServerError::NotOwner);
+        }
+        if self.status != RoomStatus::Waiting {
+            return Err(ServerError::RoomStarted);
+        }
+        Ok(())
+    }
+
+    fn add_bot(&mut self, wanted: Option<Seat>, strategy: Option<String>) -> Result<(), ServerError> {
+        let seat = self.free_seat(wanted)?;
+        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let game = self.config.game.kind();
+        let pick = self
+            .lobby
+            .pick_any_bot(game, strategy.as_deref(), &here)
+            .ok_or_else(|| ServerError::NoBot(strategy.clone().unwrap_or_else(|| format!("{game:?}"))))?;
+        pick.outbox.send(ServerMsg::Seated {
+            req: None,
+            room: self.id,
+            seat,
+            strategy: Some(pick.strategy.clone()),
+        });
+        self.lobby.seated(pick.player, self.id, seat);
+        info!(bot = %pick.player, seat = seat.0, strategy = %pick.strategy, "bot seated");
+        let member = Member {
+            id: pick.player,
+            name: pick.name,
+            outbox: pick.outbox,
+        };
+        self.seats[seat.index()] = Some(Holder {
+            member,
+            connected: true,
+            bot: Some(pick.strategy),
+        });
+        self.broadcast_snapshots();
+        Ok(())
+    }
+
+    fn start_if_full(&mut self) {
+        if self.status != RoomStatus::Waiting || self.seats.iter().any(Option::is_none) {
+            return;
+        }
+        self.status = RoomStatus::Playing;
+        info!("match started");
+        let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");
+        self.table = table;
+        self.broadcast_snapshots();
+        self.dispatch(opening);
+    }
+
+    fn attach(&mut self, member: Member) {
+        if let Some(seat) = self.seat_of(member.id) {
+            let holder = self.seats[seat.index()].as_mut().expect("seat_of found it");
+            holder.member.outbox = member.outbox.clone();
+            holder.connected = true;
+            info!(player = %member.id, seat = seat.0, "reconnected");
+            self.broadcast_snapshots();
+            self.send_your_turn(seat);
+        }
+    }
+
+    fn detach(&mut self, player: PlayerId, conn: u64) {
+        if self
+            .spectators
+            .get(&player)
+            .is_some_and(|m| m.outbox.conn() == conn)
+        {
+            self.spectators.remove(&player);
+            self.publish_summary();
+        }
+        if let Some(seat) = self.seat_of(player) {
+            let holder = self.seats[seat.index()].as_mut().expect("seat_of found it");
+            if holder.member.outbox.conn() == conn && holder.connected {
+                holder.connected = false;
+                info!(player = %player, seat = seat.0, "disconnected");
+                self.broadcast_snapshots();
+            }
+        }
+    }
+
+    fn leave(&mut self, player: PlayerId) -> Result<(), ServerError> {
+        let watched = self.spectators.remove(&player).is_some();
+        let Some(seat) = self.seat_of(player) else {
+            if watched {
+                self.publish_summary();
+                return Ok(());
+            }
+            return Err(ServerError::NotSeated);
+        };
+        if self.status == RoomStatus::Waiting {
+            self.seats[seat.index()] = None;
+            self.lobby.unseated(player, self.id);
+        } else {
+            // During a match the seat stays; the clock plays for it.
+            self.seats[seat.index()]
+                .as_mut()
+                .expect("seat_of found it")
+                .connected = false;
+        }
+        self.broadcast_snapshots();
+        Ok(())
+    }
+
+    fn act(&mut self, player: PlayerId, action: Action) -> Result<(), ServerError> {
+        let seat = self.seat_of(player).ok_or(ServerError::NotSeated)?;
+        if self.status == RoomStatus::Waiting {
+            return Err(ServerError::NotStarted);
+        }
+        let applied = self.table.apply(seat, action)?;
+        self.dispatch(applied);
+        Ok(())
+    }
+
+    fn on_deadline(&mut self) {
+        let now = Instant::now();
+        for seat in Seat::all(self.seats.len()) {
+            if self.deadlines[seat.index()].is_some_and(|d| d <= now) {
+                self.deadlines[seat.index()] = None;
+                if self.table.to_act().contains(&seat) {
+                    info!(seat = seat.0, "time ran out; the referee acts");
+                    let applied = self.table.apply_default(seat, &mut self.rng);
+                    self.dispatch(applied);
+                }
+            }
+        }
+    }
+
+    /// Sends each event to the viewers its audience includes, then updates the clock.
+    fn dispatch(&mut self, applied: Applied) {
+        for (audience, event) in applied.events {
+            self.seq += 1;
+            let msg = Arc::new(ServerMsg::Event {
+                room: self.id,
+                seq: self.seq,
+                event,
+            });
+            for (i, holder) in self.seats.iter().enumerate() {
+                let viewer = Viewer::Seat(Seat(u8::try_from(i).expect("few seats")));
+                if let Some(h) = holder
+                    .as_ref()
+                    .filter(|h| h.connected && audience.includes(viewer))
+                {
+                    h.member.outbox.send_shared(msg.clone());
+                }
+            }
+            if audience == Audience::Everyone {
+                for member in self.spectators.values() {
+                    member.outbox.send_shared(msg.clone());
+                }
+            }
+        }
+        if self.table.is_over() {
+            self.finish();
+            return;
+        }
+        let to_act = self.table.to_act();
+        for seat in Seat::all(self.seats.len()) {
+            if !to_act.contains(&seat) {
+                self.deadlines[seat.index()] = None;
+            } else if applied.new_turn {
+                self.deadlines[seat.index()] =
+                    self.limit().map(|ms| Instant::now() + Duration::from_millis(ms));
+                self.send_your_turn(seat);
+            }
+        }
+    }
+
+    /// The time limit for the current turn kind, in milliseconds; `None` for no limit.
+    fn limit(&self) -> Option<u64> {
+        let ms = match self.table.turn_kind() {
+            TurnKind::Deploy => self.config.clock.deploy_ms,
+            TurnKind::Move => self.config.clock.move_ms,
+        };
+        (ms > 0).then_some(ms)
+    }
+
+    fn send_your_turn(&self, seat: Seat) {
+        if !self.table.to_act().contains(&seat) || self.status != RoomStatus::Playing {
+            return;
+        }
+        if let Some(h) = self.seats[seat.index()].as_ref().filter(|h| h.connected) {
+            let deadline_ms = self.deadlines[seat.index()].map(|d| {
+                u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
+            });
+            h.member.outbox.send(ServerMsg::YourTurn {
+                room: self.id,
+                seat,
+                deadline_ms,
+                view: self.table.view(Viewer::Seat(seat)),
+            });
+        }
+    }
+
+    fn finish(&mut self) {
+        self.status = RoomStatus::Finished;
+        self.deadlines.iter_mut().for_each(|d| *d = None);
+        for holder in self.seats.iter().flatten() {
+            self.lobby.unseated(holder.member.id, self.id);
+        }
+        info!("match finished");
+        self.publish_summary();
+        if self.spectators.is_empty() && self.seats.iter().flatten().all(|h| !h.connected) {
+            warn!("match finished with nobody connected");
+        }
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

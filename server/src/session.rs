@@ -1,0 +1,372 @@
+//! One WebSocket connection: reads and checks frames, says hello, and forwards commands to the
+//! lobby and rooms. It never touches game state.
+//!
+//! One `select!` loop races the client's frames, the connection's outbox (what rooms send it), a
+//! slow-client kick and server shutdown. The logic is generic over any `Sink`/`Stream` of WebSocket
+//! messages so it can be driven without a socket.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use skirmish_protocol::{
+    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, codes,
+    parse_client_frame,
+};
+use tracing::{Instrument, debug, info};
+
+use crate::AppState;
+use crate::error::ServerError;
+use crate::outbox::{Inbox, Outbox};
+use crate::room::{self, Member};
+
+/// How long a new connection may take to say `hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Close codes: the connection did not say `hello` in time.
+pub const CLOSE_NO_HELLO: u16 = 4001;
+/// Close code: `hello` named a protocol version this server does not speak.
+pub const CLOSE_VERSION: u16 = 4002;
+/// Close code: the client did not read its messages fast enough.
+pub const CLOSE_TOO_SLOW: u16 = 4008;
+/// Close code: the server is shutting down.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
+
+struct Session {
+    state: AppState,
+    player: PlayerId,
+    name: String,
+    outbox: Outbox,
+    watching: HashSet<RoomId>,
+}
+
+enum Next {
+    Continue,
+    Close(u16, &'static str),
+}
+
+/// Runs one connection to its end.
+pub async fn run<S, E>(socket: S, state: AppState)
+where
+    S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
+    E: std::fmt::Display,
+{
+    let (mut sink, mut stream) = socket.split();
+    let (outbox, inbox) = Outbox::new();
+    let session = tokio::select! {
+        () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
+        hello = tokio::time::timeout(HELLO_TIMEOUT, hello(&mut sink, &mut stream, &state, outbox)) => match hello {
+            Ok(result) => result,
+            Err(_) => Err((CLOSE_NO_HELLO, "no hello")),
+        },
+    };
+    let mut session = match session {
+        Ok(session) => session,
+        Err((code, reason)) => {
+            let _ = sink.send(close(code, reason)).await;
+            return;
+        }
+    };
+    let span = tracing::info_span!("session", player = %session.player);
+    async move {
+        session.pump(&mut sink, &mut stream, inbox).await;
+        session.closed().await;
+    }
+    .instrument(span)
+    .await;
+}
+
+fn close(code: u16, reason: &'static str) -> Message {
+    Message::Close(Some(CloseFrame {
+        code,
+        reason: Utf8Bytes::from_static(reason),
+    }))
+}
+
+async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg) -> bool {
+    let text = serde_json::to_string(msg).expect("server messages serialize");
+    sink.send(Message::Text(text.into())).await.is_ok()
+}
+
+/// Reads frames until a valid `hello`; answers anything else with `hello_first`.
+async fn hello<K, S, E>(
+    sink: &mut K,
+    stream: &mut S,
+    state: &AppState,
+    outbox: Outbox,
+) -> Result<Session, (u16, &'static str)>
+where
+    K: Sink<Message> + Unpin,
+    S: Stream<Item = Result<Message, E>> + Unpin,
+{
+    loop {
+        let text = match stream.next().await {
+            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Close(_)) | Err(_)) | None => return Err((1000, "closed")),
+            Some(Ok(_)) => continue,
+        };
+        let frame = match parse_client_frame(&text) {
+            Ok(frame) => frame,
+            Err(err) => {
+                send(sink, &err.to_msg()).await;
+                continue;
+            }
+        };
+        let refuse = |code: &str, message: String| ServerMsg::Error {
+            req: frame.req,
+            code: code.to_owned(),
+            message,
+        };
+        let ClientMsg::Hello {
+            protocol,
+            name,
+            bot,
+            resume,
+        } = frame.msg
+        else {
+            send(sink, &refuse(codes::HELLO_FIRST, "say hello first".to_owned())).await;
+            continue;
+        };
+        if protocol != PROTOCOL_VERSION {
+            let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
+            send(sink, &refuse(codes::UNSUPPORTED_VERSION, message)).await;
+            return Err((CLOSE_VERSION, "unsupported protocol version"));
+        }
+        let name = name.trim().to_owned();
+        if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+            send(
+                sink,
+                &refuse(
+                    codes::BAD_NAME,
+                    "a name has 1 to 32 printable characters".to_owned(),
+                ),
+            )
+            .await;
+            continue;
+        }
+        let resumed = resume.and_then(|token| {
+            let record = state
+                .lobby
+                .resume(token, name.clone(), bot.clone(), outbox.clone())?;
+            Some((record, token))
+        });
+        if resume.is_some() && resumed.is_none() {
+            send(
+                sink,
+                &refuse(
+                    codes::BAD_RESUME,
+                    "unknown resume token; you are a new player".to_owned(),
+                ),
+            )
+            .await;
+        }
+        let (player, token, seats): (PlayerId, ResumeToken, _) = match resumed {
+            Some((record, token)) => (record.id, token, record.seats),
+            None => {
+                let (id, token) = state.lobby.register(name.clone(), bot.clone(), outbox.clone());
+                (id, token, Vec::new())
+            }
+        };
+        info!(player = %player, name = %name, bot = bot.is_some(), resumed = !seats.is_empty(), "hello");
+        let welcome = ServerMsg::Welcome {
+            protocol: PROTOCOL_VERSION,
+            player,
+            name: name.clone(),
+            resume: token,
+            seats: seats.clone(),
+        };
+        if !send(sink, &welcome).await {
+            return Err((1000, "closed"));
+        }
+        let session = Session {
+            state: state.clone(),
+            player,
+            name,
+            outbox,
+            watching: HashSet::new(),
+        };
+        for seat in seats {
+            if let Some(room) = state.lobby.room(seat.room) {
+                room.attach(session.member()).await;
+            }
+        }
+        return Ok(session);
+    }
+}
+
+impl Session {
+    fn member(&self) -> Member {
+        Member {
+            id: self.player,
+            name: self.name.clone(),
+            outbox: self.outbox.clone(),
+        }
+    }
+
+    async fn pump<K, S, E>(&mut self, sink: &mut K, stream: &mut S, mut inbox: Inbox)
+    where
+        K: Sink<Message> + Unpin,
+        S: Stream<Item = Result<Message, E>> + Unpin,
+        E: std::fmt::Display,
+    {
+        loop {
+            let next = tokio::select! {
+                () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
+                () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
+                Some(msg) = inbox.rx.recv() => {
+                    if send(sink, &msg).await { Next::Continue } else { return }
+                }
+                frame = stream.next() => match frame {
+                    Some(Ok(Message::Text(text))) => {
+                        self.on_text(&text).await;
+                        Next::Continue
+                    }
+                    Some(Ok(Message::Binary(_))) => {
+                        let message = "binary frames are not part of the protocol; send JSON text".to_owned();
+                        self.outbox.send(ServerMsg::Error { req: None, code: codes::BINARY_FRAME.to_owned(), message });
+                        Next::Continue
+                    }
+                    Some(Ok(Message::Close(_))) | None => return,
+                    Some(Ok(_)) => Next::Continue,
+                    Some(Err(err)) => {
+                        debug!(cause = %err, "socket error");
+                        return;
+                    }
+                },
+            };
+            if let Next::Close(code, reason) = next {
+                info!(code, reason, "closing connection");
+                let _ = sink.send(close(code, reason)).await;
+                return;
+            }
+        }
+    }
+
+    /// The connection is gone: rooms keep the player's seats for a reconnect.
+    async fn closed(self) {
+        self.state.lobby.disconnected(self.player, self.outbox.conn());
+        let mut rooms: HashSet<RoomId> = self.watching.clone();
+        rooms.extend(self.state.lobby.seats_of(self.player).into_iter().map(|s| s.room));
+        for id in rooms {
+            if let Some(room) = self.state.lobby.room(id) {
+                room.detach(self.player, self.outbox.conn()).await;
+            }
+        }
+        info!(player = %self.player, "disconnected");
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        match parse_client_frame(text) {
+            Ok(frame) => {
+                let req = frame.req;
+                if let Err(err) = self.on_frame(frame).await {
+                    debug!(code = err.code(), cause = %err, "request refused");
+                    self.outbox.send(err.to_msg(req));
+                }
+            }
+            Err(err) => {
+                debug!(code = err.code, "bad frame");
+                self.outbox.send(err.to_msg());
+            }
+        }
+    }
+
+    fn room(&self, id: RoomId) -> Result<room::RoomHandle, ServerError> {
+        self.state.lobby.room(id).ok_or(ServerError::NoSuchRoom(id))
+    }
+
+    async fn on_frame(&mut self, frame: ClientFrame) -> Result<(), ServerError> {
+        let req = frame.req;
+        let done = ServerMsg::Done { req };
+        match frame.msg {
+            ClientMsg::Hello { .. } => {
+                self.outbox.send(ServerMsg::Error {
+                    req,
+                    code: codes::ALREADY_HELLO.to_owned(),
+                    message: "hello is said once per connection".to_owned(),
+                });
+            }
+            ClientMsg::ListRooms => {
+                self.outbox.send(ServerMsg::Rooms {
+                    req,
+                    rooms: self.state.lobby.rooms(),
+                });
+            }
+            ClientMsg::ListBots => {
+                self.outbox.send(ServerMsg::Bots {
+                    req,
+                    bots: self.state.lobby.bots(),
+                });
+            }
+            ClientMsg::Ping => {
+                self.outbox.send(ServerMsg::Pong { req });
+            }
+            ClientMsg::CreateRoom { mut config, sit } => {
+                check_room_config(&mut config, &self.name)?;
+                let room = room::spawn(
+                    config,
+                    self.player,
+                    self.state.lobby.clone(),
+                    self.state.shutdown.clone(),
+                )?;
+                self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
+                if sit {
+                    room.join(self.member(), None, req).await?;
+                } else {
+                    room.spectate(self.member()).await?;
+                    self.watching.insert(room.id());
+                }
+            }
+            ClientMsg::JoinRoom { room, seat } => {
+                self.room(room)?.join(self.member(), seat, req).await?;
+            }
+            ClientMsg::Spectate { room } => {
+                self.room(room)?.spectate(self.member()).await?;
+                self.watching.insert(room);
+                self.outbox.send(done);
+            }
+            ClientMsg::LeaveRoom { room } => {
+                self.room(room)?.leave(self.player).await?;
+                self.watching.remove(&room);
+                self.outbox.send(done);
+            }
+            ClientMsg::AddBot { room, seat, strategy } => {
+                self.room(room)?.add_bot(self.player, seat, strategy).await?;
+                self.outbox.send(done);
+            }
+            ClientMsg::Start { room } => {
+                self.room(room)?.start(self.player).await?;
+                self.outbox.send(done);
+            }
+            ClientMsg::Act { room, action } => {
+                self.room(room)?.act(self.player, action).await?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks and completes a room's config: a name (made up when absent), sane clocks.
+fn check_room_config(config: &mut skirmish_protocol::RoomConfig, owner: &str) -> Result<(), ServerError> {
+    const HOUR_MS: u64 = 3_600_000;
+    let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
+    *name = name.trim().to_owned();
+    if name.is_empty() || name.chars().count() > 64 {
+        return Err(ServerError::BadConfig(
+            "a room name has 1 to 64 characters".to_owned(),
+        ));
+    }
+    if config.clock.deploy_ms > HOUR_MS || config.clock.move_ms > HOUR_MS {
+        return Err(ServerError::BadConfig(
+            "time limits are at most an hour".to_owned(),
+        ));
+    }
+    let too_short = |ms: u64| ms != 0 && ms < 100;
+    if too_short(config.clock.move_ms) || too_short(config.clock.deploy_ms) {
+        return Err(ServerError::BadConfig(
+            "a time limit is at least 100 ms (or 0 for none)".to_owned(),
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,217 @@
+//! Helpers for tests that drive a real server over real WebSockets: a [`TestServer`] on port 0 that
+//! shuts down when dropped, and a [`TestClient`] that records every message the server sent, so
+//! tests assert on messages rather than bytes.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use skirmish_protocol::{ClientFrame, ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use tokio::net::TcpStream;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tokio_util::sync::CancellationToken;
+
+/// How long a test waits for one message before failing.
+pub const RECV_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A server on a free loopback port, shut down on drop.
+#[derive(Debug)]
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+impl TestServer {
+    /// Starts a server on 127.0.0.1, port 0.
+    ///
+    /// # Panics
+    /// If no port can be bound.
+    pub async fn start() -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port");
+        let addr = listener.local_addr().expect("a bound address");
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(crate::serve(
+            listener,
+            crate::default_web_root(),
+            shutdown.clone(),
+        ));
+        TestServer {
+            addr,
+            shutdown,
+            task: Some(task),
+        }
+    }
+
+    /// The WebSocket URL.
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/ws", self.addr)
+    }
+
+    /// The token whose cancellation stops the server.
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    /// Shuts down and waits for every session to end.
+    ///
+    /// # Panics
+    /// If the server failed.
+    pub async fn stop(mut self) {
+        self.shutdown.cancel();
+        if let Some(task) = self.task.take() {
+            task.await.expect("server task").expect("server ran");
+        }
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.shutdown.cancel();
+    }
+}
+
+/// A protocol client that records what it receives.
+#[derive(Debug)]
+pub struct TestClient {
+    socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    next_req: u64,
+    /// Every message received, in order, parsed.
+    pub log: Vec<ServerMsg>,
+    /// Every text frame received, in order, as sent.
+    pub texts: Vec<String>,
+    /// The close code, once the server closed the connection.
+    pub closed: Option<u16>,
+}
+
+impl TestClient {
+    /// Connects to `url` without saying hello.
+    ///
+    /// # Panics
+    /// If the connection fails.
+    pub async fn connect(url: &str) -> TestClient {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connect to the test server");
+        TestClient {
+            socket,
+            next_req: 1,
+            log: Vec::new(),
+            texts: Vec::new(),
+            closed: None,
+        }
+    }
+
+    /// Connects and says hello as a person named `name`; returns the `welcome`.
+    ///
+    /// # Panics
+    /// If the server does not welcome the client.
+    pub async fn join(url: &str, name: &str) -> (TestClient, ServerMsg) {
+        let mut client = TestClient::connect(url).await;
+        let welcome = client
+            .request(ClientMsg::Hello {
+                protocol: PROTOCOL_VERSION,
+                name: name.to_owned(),
+                bot: None,
+                resume: None,
+            })
+            .await;
+        (client, welcome)
+    }
+
+    /// Sends a text frame as is.
+    ///
+    /// # Panics
+    /// If the socket is closed.
+    pub async fn send_text(&mut self, text: String) {
+        self.socket.send(Message::text(text)).await.expect("send a frame");
+    }
+
+    /// Sends a message with a fresh request number, and returns that number.
+    pub async fn send(&mut self, msg: ClientMsg) -> u64 {
+        let req = self.next_req;
+        self.next_req += 1;
+        let frame = ClientFrame { req: Some(req), msg };
+        self.send_text(serde_json::to_string(&frame).expect("frames serialize"))
+            .await;
+        req
+    }
+
+    /// Sends a message and waits for the answer that names its request number (or, for `hello`,
+    /// the `welcome` or an `error`).
+    pub async fn request(&mut self, msg: ClientMsg) -> ServerMsg {
+        let hello = matches!(msg, ClientMsg::Hello { .. });
+        let req = self.send(msg).await;
+        self.recv_until(|m| answers(m, req) || (hello && matches!(m, ServerMsg::Welcome { .. })))
+            .await
+    }
+
+    /// The next message.
+    ///
+    /// # Panics
+    /// After [`RECV_TIMEOUT`] without one, or when the connection closes.
+    pub async fn recv(&mut self) -> ServerMsg {
+        self.try_recv()
+            .await
+            .expect("a message before the connection closed")
+    }
+
+    /// The next message, or `None` when the connection closes.
+    ///
+    /// # Panics
+    /// After [`RECV_TIMEOUT`] without one.
+    pub async fn try_recv(&mut self) -> Option<ServerMsg> {
+        loop {
+            let frame = tokio::time::timeout(RECV_TIMEOUT, self.socket.next())
+                .await
+                .expect("a message in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let msg: ServerMsg = serde_json::from_str(text.as_str()).expect("server messages parse");
+                    self.texts.push(text.as_str().to_owned());
+                    self.log.push(msg.clone());
+                    return Some(msg);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed = Some(frame.map_or(1005, |f| u16::from(f.code)));
+                    return None;
+                }
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => return None,
+            }
+        }
+    }
+
+    /// Receives until a message matches `pred`, and returns it.
+    ///
+    /// # Panics
+    /// As [`recv`](Self::recv).
+    pub async fn recv_until(&mut self, pred: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+        loop {
+            let msg = self.recv().await;
+            if pred(&msg) {
+                return msg;
+            }
+        }
+    }
+}
+
+/// Whether `msg` answers request `req`.
+pub fn answers(msg: &ServerMsg, req: u64) -> bool {
+    let answered = match msg {
+        ServerMsg::Rooms { req, .. }
+        | ServerMsg::RoomCreated { req, .. }
+        | ServerMsg::Seated { req, .. }
+        | ServerMsg::Done { req }
+        | ServerMsg::Error { req, .. }
+        | ServerMsg::Pong { req }
+        | ServerMsg::Bots { req, .. } => *req,
+        _ => None,
+    };
+    answered == Some(req)
+}

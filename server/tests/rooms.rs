@@ -1,0 +1,414 @@
+//! Rooms over real WebSockets: playing, bad input, reconnecting, clocks and hidden boards.
+
+mod common;
+
+use common::*;
+use skirmish_games::plane::{self, Facing, PhaseView, Variant};
+use skirmish_games::{Seat, Viewer};
+use skirmish_protocol::{
+    ClientMsg, Clock, GameEvent, GameView, PROTOCOL_VERSION, RoomStatus, ServerMsg, codes,
+};
+use skirmish_server::testing::{TestClient, TestServer};
+
+fn error_code(msg: &ServerMsg) -> &str {
+    match msg {
+        ServerMsg::Error { code, .. } => code,
+        other => panic!("expected an error, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn two_people_play_a_classic_match_to_its_end() {
+    let server = TestServer::start().await;
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
+    let rooms = bob.request(ClientMsg::ListRooms).await;
+    let ServerMsg::Rooms { rooms, .. } = rooms else {
+        panic!()
+    };
+    assert_eq!(rooms[0].id, room);
+    assert_eq!(rooms[0].status, RoomStatus::Waiting);
+    assert_eq!(join(&mut bob, room).await, Seat(1));
+    your_turn(&mut alice).await;
+    your_turn(&mut bob).await;
+    let a = plane("C1", Facing::Up);
+    let b = plane("D4", Facing::Up);
+    alice.send(deploy(room, vec![a])).await;
+    bob.send(deploy(room, vec![b])).await;
+    let turn = your_turn(&mut alice).await;
+    let ServerMsg::YourTurn {
+        view: GameView::Plane(view),
+        ..
+    } = turn
+    else {
+        panic!()
+    };
+    assert_eq!(view.phase, PhaseView::Attack { attacker: Seat(0) });
+    assert_eq!(view.boards[0].planes, Some(vec![a]), "Alice sees her own plane");
+    assert_eq!(view.boards[1].planes, None, "but not Bob's");
+    alice.send(fire(room, 1, "A1")).await;
+    let shot = event(&mut bob, |e| matches!(e, plane::Event::Shot { .. })).await;
+    assert!(matches!(
+        shot,
+        plane::Event::Shot {
+            result: plane::ShotResult::Miss,
+            ..
+        }
+    ));
+    your_turn(&mut bob).await;
+    bob.send(fire(room, 0, "C1")).await;
+    for client in [&mut alice, &mut bob] {
+        let ended = event(client, |e| matches!(e, plane::Event::MatchEnded { .. })).await;
+        let plane::Event::MatchEnded { outcome } = ended else {
+            unreachable!()
+        };
+        assert_eq!(outcome.winner, Seat(1));
+        assert_eq!(outcome.totals.0, vec![0, 3]);
+    }
+    // Bob never saw Alice's plane before it was shot down.
+    let before_down = bob
+        .texts
+        .iter()
+        .take_while(|t| !t.contains("\"result\":\"down\""))
+        .count();
+    for text in &bob.texts[..before_down] {
+        let mut seen = Vec::new();
+        placements_in(&serde_json::from_str(text).unwrap(), &mut seen);
+        assert!(!seen.contains(&a), "Alice's plane leaked to Bob: {text}");
+    }
+    let ServerMsg::Rooms { rooms, .. } = alice.request(ClientMsg::ListRooms).await else {
+        panic!()
+    };
+    assert_eq!(rooms[0].status, RoomStatus::Finished);
+}
+
+#[tokio::test]
+async fn bad_input_gets_a_stable_code_and_changes_nothing() {
+    let server = TestServer::start().await;
+    let mut early = TestClient::connect(&server.ws_url()).await;
+    early.send(ClientMsg::ListRooms).await;
+    assert_eq!(error_code(&early.recv().await), codes::HELLO_FIRST);
+    let reply = early
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "   ".into(),
+            bot: None,
+            resume: None,
+        })
+        .await;
+    assert_eq!(error_code(&reply), codes::BAD_NAME);
+
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let (mut eve, _) = TestClient::join(&server.ws_url(), "Eve").await;
+    alice.send_text("{not json".into()).await;
+    assert_eq!(error_code(&alice.recv().await), codes::BAD_JSON);
+    alice.send_text(r#"{"type":"teleport","req":41}"#.into()).await;
+    let reply = alice.recv().await;
+    assert_eq!(error_code(&reply), codes::UNKNOWN_TYPE);
+    assert!(
+        matches!(reply, ServerMsg::Error { req: Some(41), .. }),
+        "the error names the request"
+    );
+    alice
+        .send_text(format!(
+            r#"{{"type":"ping","req":42,"pad":"{}"}}"#,
+            "x".repeat(100_000)
+        ))
+        .await;
+    assert_eq!(error_code(&alice.recv().await), codes::FRAME_TOO_LARGE);
+    let hello = ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        name: "Again".into(),
+        bot: None,
+        resume: None,
+    };
+    assert_eq!(error_code(&alice.request(hello).await), codes::ALREADY_HELLO);
+    let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
+    assert_eq!(
+        error_code(
+            &alice
+                .request(ClientMsg::CreateRoom {
+                    config: bad_config,
+                    sit: true
+                })
+                .await
+        ),
+        codes::BAD_CONFIG
+    );
+
+    let room = create(&mut alice, room_config(Variant::Double, 2, 1, NO_CLOCK), true).await;
+    let a = plane("C1", Facing::Up);
+    let b = plane("E6", Facing::Up);
+    assert_eq!(
+        error_code(&alice.request(deploy(room, vec![a, b])).await),
+        codes::NOT_STARTED
+    );
+    join(&mut bob, room).await;
+    assert_eq!(
+        error_code(&eve.request(ClientMsg::JoinRoom { room, seat: None }).await),
+        codes::ROOM_STARTED
+    );
+    assert_eq!(
+        error_code(&eve.request(deploy(room, vec![a, b])).await),
+        codes::NOT_SEATED
+    );
+    let nowhere = skirmish_protocol::RoomId::random();
+    assert_eq!(
+        error_code(&eve.request(ClientMsg::Spectate { room: nowhere }).await),
+        codes::NO_SUCH_ROOM
+    );
+    assert_eq!(
+        error_code(&bob.request(ClientMsg::Start { room }).await),
+        codes::NOT_OWNER
+    );
+    assert_eq!(
+        error_code(&alice.request(deploy(room, vec![a, a])).await),
+        "overlapping_planes"
+    );
+    alice.send(deploy(room, vec![a, b])).await;
+    assert_eq!(
+        error_code(&alice.request(deploy(room, vec![a, b])).await),
+        "already_deployed"
+    );
+    bob.send(deploy(room, vec![a, b])).await;
+    your_turn(&mut alice).await;
+    assert_eq!(
+        error_code(&bob.request(fire(room, 0, "A1")).await),
+        "not_your_turn"
+    );
+    assert_eq!(error_code(&alice.request(fire(room, 0, "A1")).await), "own_board");
+    assert_eq!(
+        error_code(&alice.request(fire(room, 1, "Z1")).await),
+        "cell_off_board"
+    );
+    alice.send(fire(room, 1, "A1")).await;
+    your_turn(&mut bob).await;
+    bob.send(fire(room, 0, "A1")).await;
+    let turn = your_turn(&mut alice).await;
+    let ServerMsg::YourTurn {
+        view: GameView::Plane(before),
+        ..
+    } = turn
+    else {
+        panic!()
+    };
+    assert_eq!(
+        error_code(&alice.request(fire(room, 1, "A1")).await),
+        "cell_public"
+    );
+    // Nothing changed: a fresh snapshot shows the same game, and Alice still has the turn.
+    eve.request(ClientMsg::Spectate { room }).await;
+    let snapshot = eve.log.iter().rev().find_map(|m| match m {
+        ServerMsg::Room(s) => Some(s.clone()),
+        _ => None,
+    });
+    let snapshot = snapshot.expect("a snapshot before `done`");
+    let GameView::Plane(after) = snapshot.view;
+    assert_eq!(after.phase, PhaseView::Attack { attacker: Seat(0) });
+    assert_eq!(after.boards[1].shots, before.boards[1].shots);
+    assert_eq!(after.boards[1].planes, None, "a spectator sees no hidden plane");
+    assert!(
+        matches!(alice.request(ClientMsg::Ping).await, ServerMsg::Pong { .. }),
+        "the connection goes on"
+    );
+    alice.send(fire(room, 1, "B1")).await;
+    event(
+        &mut bob,
+        |e| matches!(e, plane::Event::Shot { cell, .. } if cell.to_string() == "B1"),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn a_reconnecting_player_gets_the_seat_and_board_back() {
+    let server = TestServer::start().await;
+    let (mut alice, welcome) = TestClient::join(&server.ws_url(), "Alice").await;
+    let ServerMsg::Welcome { resume, player, .. } = welcome else {
+        panic!()
+    };
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let room = create(&mut alice, room_config(Variant::Double, 2, 2, NO_CLOCK), true).await;
+    join(&mut bob, room).await;
+    let mine = vec![plane("C1", Facing::Up), plane("E6", Facing::Up)];
+    alice.send(deploy(room, mine.clone())).await;
+    event(&mut alice, |e| matches!(e, plane::Event::Deployment { .. })).await;
+    drop(alice);
+    let seat_info = bob
+        .recv_until(|m| matches!(m, ServerMsg::Room(s) if s.room.seats[0].occupant.as_ref().is_some_and(|o| !o.connected)))
+        .await;
+    assert!(
+        matches!(seat_info, ServerMsg::Room(_)),
+        "Bob sees Alice disconnected"
+    );
+    bob.send(deploy(
+        room,
+        vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
+    ))
+    .await;
+    event(&mut bob, |e| matches!(e, plane::Event::Turn { .. })).await;
+
+    let mut alice = TestClient::connect(&server.ws_url()).await;
+    let welcome = alice
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "Alice".into(),
+            bot: None,
+            resume: Some(resume),
+        })
+        .await;
+    let ServerMsg::Welcome {
+        player: again, seats, ..
+    } = welcome
+    else {
+        panic!("{welcome:?}")
+    };
+    assert_eq!(again, player, "the same player");
+    assert_eq!(seats.len(), 1);
+    assert_eq!(seats[0].room, room);
+    let ServerMsg::Room(snapshot) = alice.recv_until(|m| matches!(m, ServerMsg::Room(_))).await else {
+        panic!()
+    };
+    assert_eq!(snapshot.you, Some(Seat(0)));
+    let GameView::Plane(view) = snapshot.view;
+    assert_eq!(view.viewer, Viewer::Seat(Seat(0)));
+    assert_eq!(view.boards[0].planes, Some(mine), "her board as it was");
+    assert_eq!(view.phase, PhaseView::Attack { attacker: Seat(0) });
+    your_turn(&mut alice).await;
+    alice.send(fire(room, 1, "A1")).await;
+    event(&mut bob, |e| matches!(e, plane::Event::Shot { .. })).await;
+}
+
+#[tokio::test]
+async fn the_clock_deploys_for_a_player_who_runs_out_of_time() {
+    let server = TestServer::start().await;
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let clock = Clock {
+        deploy_ms: 300,
+        move_ms: 0,
+    };
+    let room = create(&mut alice, room_config(Variant::Classic, 2, 1, clock), true).await;
+    join(&mut bob, room).await;
+    let ServerMsg::YourTurn { deadline_ms, .. } = your_turn(&mut bob).await else {
+        unreachable!()
+    };
+    assert!(deadline_ms.is_some_and(|ms| ms <= 300));
+    alice.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
+    let ready = event(&mut alice, |e| {
+        matches!(e, plane::Event::Ready { seat: Seat(1), .. })
+    })
+    .await;
+    assert_eq!(
+        ready,
+        plane::Event::Ready {
+            seat: Seat(1),
+            by_default: true
+        }
+    );
+    let own = event(&mut bob, |e| matches!(e, plane::Event::Deployment { .. })).await;
+    assert!(
+        matches!(own, plane::Event::Deployment { seat: Seat(1), .. }),
+        "Bob is shown the deployment made for him"
+    );
+    let late = bob.request(deploy(room, vec![plane("C1", Facing::Up)])).await;
+    assert_eq!(error_code(&late), "deployment_closed");
+}
+
+/// Plays a scripted 3-player round in which seat 0 deploys and fires the same way, and every shot
+/// finds the same result, while seats 1 and 2 hide different planes; returns seat 0's messages.
+async fn seat_zero_stream(world: usize) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let server = TestServer::start().await;
+    let mut clients = Vec::new();
+    for name in ["Ann", "Ben", "Cat"] {
+        clients.push(TestClient::join(&server.ws_url(), name).await.0);
+    }
+    let room = create(
+        &mut clients[0],
+        room_config(Variant::Double, 3, 1, NO_CLOCK),
+        true,
+    )
+    .await;
+    join(&mut clients[1], room).await;
+    join(&mut clients[2], room).await;
+    let hidden = [
+        [plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        [plane("A3", Facing::Left), plane("I5", Facing::Right)],
+    ];
+    clients[0]
+        .send(deploy(
+            room,
+            vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        ))
+        .await;
+    clients[1].send(deploy(room, hidden[world].to_vec())).await;
+    clients[2].send(deploy(room, hidden[1 - world].to_vec())).await;
+    // Cells that are empty in both hidden deployments: every shot misses in both worlds.
+    let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
+    for turn in 0..6 {
+        let seat = turn % 3;
+        your_turn(&mut clients[seat]).await;
+        let target = if seat == 0 { 1 + (turn / 3) as u8 } else { 0 };
+        let at = if seat == 0 {
+            misses[turn]
+        } else {
+            ["I1", "I9", "H1", "H9"][turn / 3 * 2 + seat - 1]
+        };
+        clients[seat].send(fire(room, target, at)).await;
+        event(&mut clients[seat], |e| matches!(e, plane::Event::Shot { .. })).await;
+    }
+    clients[0].request(ClientMsg::Ping).await;
+    clients[1].request(ClientMsg::Ping).await;
+    (normalized(&clients[0].texts), normalized(&clients[1].texts))
+}
+
+#[tokio::test]
+async fn a_players_stream_does_not_depend_on_hidden_boards() {
+    let (seat0_a, seat1_a) = seat_zero_stream(0).await;
+    let (seat0_b, seat1_b) = seat_zero_stream(1).await;
+    assert!(seat0_a.len() > 10);
+    assert_eq!(
+        seat0_a, seat0_b,
+        "seat 0 can tell the opponents' hidden boards apart"
+    );
+    assert_ne!(
+        seat1_a, seat1_b,
+        "the test is blind: seat 1's own stream shows its own planes"
+    );
+}
+
+#[tokio::test]
+async fn spectators_see_public_information_only() {
+    let server = TestServer::start().await;
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let (mut watcher, _) = TestClient::join(&server.ws_url(), "Watcher").await;
+    let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
+    watcher.request(ClientMsg::Spectate { room }).await;
+    join(&mut bob, room).await;
+    let a = plane("C1", Facing::Up);
+    let b = plane("D4", Facing::Up);
+    alice.send(deploy(room, vec![a])).await;
+    bob.send(deploy(room, vec![b])).await;
+    your_turn(&mut alice).await;
+    alice.send(fire(room, 1, "D4")).await;
+    event(&mut watcher, |e| matches!(e, plane::Event::MatchEnded { .. })).await;
+    let down_at = watcher
+        .texts
+        .iter()
+        .position(|t| t.contains("\"result\":\"down\""))
+        .unwrap();
+    for text in &watcher.texts[..down_at] {
+        let mut seen = Vec::new();
+        placements_in(&serde_json::from_str(text).unwrap(), &mut seen);
+        assert!(seen.is_empty(), "a hidden plane reached a spectator: {text}");
+    }
+    assert!(watcher.log.iter().all(|m| !matches!(
+        m,
+        ServerMsg::Event {
+            event: GameEvent::Plane(plane::Event::Deployment { .. }),
+            ..
+        }
+    )));
+}

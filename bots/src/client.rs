@@ -92,7 +92,7 @@ pub async fn run(options: BotOptions, shutdown: CancellationToken) -> anyhow::Re
 }
 
 async fn connection(options: &BotOptions, state: &mut BotState, shutdown: &CancellationToken) -> anyhow::Result<()> {
-    let (socket, _) = tokio_tungstenite::connect_async(options.url.as_str())
+    let (socket, _) = tokio_tungstenite::connect_async_with_config(options.url.as_str(), None, true)
         .await
         .with_context(|| format!("connecting to {}", options.url))?;
     let (mut sink, mut stream) = socket.split();
@@ -171,7 +171,7 @@ fn on_message(options: &BotOptions, state: &mut BotState, msg: ServerMsg, decide
                 if let Some(action) = action {
                     let _ = decided.send(ClientFrame {
                         req: None,
-                        msg: ClientMsg::Act { room, action: Action::Plane(action) },
+                        msg: ClientMsg::Act { room, seat: Some(seat), action: Action::Plane(action) },
                     });
                 }
             });

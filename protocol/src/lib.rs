@@ -102,6 +102,9 @@ pub enum ClientMsg {
     Act {
         /// The room.
         room: RoomId,
+        /// The seat acting; needed only by a client holding several seats in the room (a bot).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
         /// The action.
         action: Action,
     },

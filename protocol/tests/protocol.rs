@@ -41,6 +41,7 @@ fn a_fire_action_reads_as_documented() {
             req: Some(7),
             msg: ClientMsg::Act {
                 room,
+                seat: None,
                 action: Action::Plane(plane::Action::Fire {
                     target: Seat(1),
                     cell: Cell::new(4, 4)

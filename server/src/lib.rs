@@ -23,6 +23,7 @@ use axum::Router;
 use axum::extract::{State, WebSocketUpgrade};
 use axum::response::IntoResponse;
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -96,6 +97,12 @@ pub async fn serve(
         sessions: TaskTracker::new(),
     };
     let sessions = state.sessions.clone();
+    // Small frames, one per move: send each at once rather than waiting to fill a segment (Nagle).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(err) = tcp.set_nodelay(true) {
+            tracing::debug!(cause = %err, "TCP_NODELAY not set");
+        }
+    });
     axum::serve(listener, app(state, web_root))
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await?;

@@ -74,6 +74,7 @@ enum Command {
     },
     Act {
         player: PlayerId,
+        seat: Option<Seat>,
         action: Action,
         reply: oneshot::Sender<Result<(), ServerError>>,
     },
@@ -180,14 +181,20 @@ impl RoomHandle {
         self.ask(|reply| Command::Start { by, reply }).await
     }
 
-    /// Plays `player`'s action.
+    /// Plays `player`'s action in `seat` (or, when absent, in the player's seat whose turn it is).
     ///
     /// # Errors
     /// [`ServerError::NotSeated`], [`ServerError::NotStarted`], [`ServerError::WrongGame`], or the
     /// rules' refusal ([`ServerError::Rule`]); the game is then unchanged.
-    pub async fn act(&self, player: PlayerId, action: Action) -> Result<(), ServerError> {
+    pub async fn act(
+        &self,
+        player: PlayerId,
+        seat: Option<Seat>,
+        action: Action,
+    ) -> Result<(), ServerError> {
         self.ask(|reply| Command::Act {
             player,
+            seat,
             action,
             reply,
         })
@@ -313,10 +320,11 @@ impl Room {
             }
             Command::Act {
                 player,
+                seat,
                 action,
                 reply,
             } => {
-                let result = self.act(player, action);
+                let result = self.act(player, seat, action);
                 if let Err(err) = &result {
                     debug!(player = %player, cause = %err, "action refused");
                 }
@@ -352,11 +360,15 @@ impl Room {
         self.lobby.update_room(self.summary());
     }
 
+    /// The seats `player` holds here, in seat order (a bot may hold several).
+    fn seats_of(&self, player: PlayerId) -> Vec<Seat> {
+        Seat::all(self.seats.len())
+            .filter(|s| self.seats[s.index()].as_ref().is_some_and(|h| h.member.id == player))
+            .collect()
+    }
+
     fn seat_of(&self, player: PlayerId) -> Option<Seat> {
-        self.seats
-            .iter()
-            .position(|h| h.as_ref().is_some_and(|h| h.member.id == player))
-            .map(|i| Seat(u8::try_from(i).expect("few seats")))
+        self.seats_of(player).first().copied()
     }
 
     fn snapshot(&self, viewer: Viewer) -> ServerMsg {
@@ -487,13 +499,16 @@ impl Room {
     }
 
     fn attach(&mut self, member: Member) {
-        if let Some(seat) = self.seat_of(member.id) {
-            let holder = self.seats[seat.index()].as_mut().expect("seat_of found it");
+        let seats = self.seats_of(member.id);
+        for seat in &seats {
+            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
             holder.member.outbox = member.outbox.clone();
             holder.connected = true;
             info!(player = %member.id, seat = seat.0, "reconnected");
+        }
+        if !seats.is_empty() {
             self.broadcast_snapshots();
-            self.send_your_turn(seat);
+            seats.into_iter().for_each(|seat| self.send_your_turn(seat));
         }
     }
 
@@ -506,13 +521,17 @@ impl Room {
             self.spectators.remove(&player);
             self.publish_summary();
         }
-        if let Some(seat) = self.seat_of(player) {
-            let holder = self.seats[seat.index()].as_mut().expect("seat_of found it");
+        let mut changed = false;
+        for seat in self.seats_of(player) {
+            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
             if holder.member.outbox.conn() == conn && holder.connected {
                 holder.connected = false;
                 info!(player = %player, seat = seat.0, "disconnected");
-                self.broadcast_snapshots();
+                changed = true;
             }
+        }
+        if changed {
+            self.broadcast_snapshots();
         }
     }
 
@@ -539,8 +558,17 @@ impl Room {
         Ok(())
     }
 
-    fn act(&mut self, player: PlayerId, action: Action) -> Result<(), ServerError> {
-        let seat = self.seat_of(player).ok_or(ServerError::NotSeated)?;
+    fn act(&mut self, player: PlayerId, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
+        let held = self.seats_of(player);
+        let seat = match seat {
+            Some(seat) if held.contains(&seat) => seat,
+            Some(_) => return Err(ServerError::NotSeated),
+            // A client with several seats here acts in the one whose turn it is.
+            None => {
+                let to_act = self.table.to_act();
+                *held.iter().find(|s| to_act.contains(s)).or(held.first()).ok_or(ServerError::NotSeated)?
+            }
+        };
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }

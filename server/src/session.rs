@@ -339,8 +339,8 @@ impl Session {
                 self.room(room)?.start(self.player).await?;
                 self.outbox.send(done);
             }
-            ClientMsg::Act { room, action } => {
-                self.room(room)?.act(self.player, action).await?;
+            ClientMsg::Act { room, seat, action } => {
+                self.room(room)?.act(self.player, seat, action).await?;
             }
         }
         Ok(())

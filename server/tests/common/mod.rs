@@ -53,6 +53,7 @@ pub async fn join(client: &mut TestClient, room: RoomId) -> Seat {
 pub fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
     ClientMsg::Act {
         room,
+        seat: None,
         action: Action::Plane(plane::Action::Deploy { planes }),
     }
 }
@@ -60,6 +61,7 @@ pub fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
 pub fn fire(room: RoomId, target: u8, at: &str) -> ClientMsg {
     ClientMsg::Act {
         room,
+        seat: None,
         action: Action::Plane(plane::Action::Fire {
             target: Seat(target),
             cell: cell(at),

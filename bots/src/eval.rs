@@ -1,0 +1,263 @@
+//! The offline benchmark behind `skirmish-bots eval`: each strategy clears thousands of uniformly
+//! random boards alone (one attacker, one opponent board, no network, no referee round-trips), and
+//! the mean number of shots to down every plane is printed per strategy and variant.
+//!
+//! The boards are the same for every strategy (same seed), so differences between strategies are
+//! not board luck. Also reported for `bayes` on `double`: the wall time of one decision.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_games::plane::{
+    BoardView, Config, FirstAttacker, MatchFormat, PhaseView, Placement, PlaneBattle, ShotRecord, ShotResult,
+    Variant, View, random_deployment,
+};
+use skirmish_games::{PerSeat, Seat, Viewer};
+
+use crate::plane::{PlaneStrategy, STRATEGIES, strategy};
+
+/// Command-line arguments of `skirmish-bots eval`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct EvalArgs {
+    /// Boards per strategy and variant.
+    #[arg(long, default_value_t = 3000)]
+    pub boards: usize,
+    /// Seed of the boards (and of the strategies' random choices).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Strategies to evaluate, comma-separated (default: all, strongest first).
+    #[arg(long, value_delimiter = ',')]
+    pub strategies: Vec<String>,
+    /// Board variant: `classic` (7x7, one plane), `double` (9x9, two planes) or `both`.
+    #[arg(long, default_value = "both")]
+    pub variant: String,
+}
+
+/// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
+///
+/// Builds the attacker's [`View`] by hand from the shots so far, exactly as the referee would show
+/// it (shots with public results, downed planes revealed), and applies each shot's result.
+pub struct SoloBoard {
+    variant: Variant,
+    planes: Vec<Placement>,
+    cells: Vec<[skirmish_games::plane::Cell; 10]>,
+    shots: Vec<ShotRecord>,
+    downed: Vec<Placement>,
+}
+
+impl SoloBoard {
+    /// A board holding `planes` (a legal deployment for `variant`).
+    ///
+    /// # Panics
+    /// If the deployment is not legal.
+    pub fn new(variant: Variant, planes: Vec<Placement>) -> SoloBoard {
+        let cells = PlaneBattle::check_deployment(variant, &planes).expect("a legal deployment");
+        SoloBoard {
+            variant,
+            planes,
+            cells,
+            shots: Vec::new(),
+            downed: Vec::new(),
+        }
+    }
+
+    /// Whether every plane is down.
+    pub fn cleared(&self) -> bool {
+        self.downed.len() == self.planes.len()
+    }
+
+    /// Shots fired so far.
+    pub fn shots(&self) -> usize {
+        self.shots.len()
+    }
+
+    /// The attacker's view now.
+    pub fn view(&self) -> View {
+        let board = |seat: u8, shots: Vec<ShotRecord>, downed: Vec<Placement>| BoardView {
+            seat: Seat(seat),
+            playing: true,
+            knocked_out: false,
+            shots,
+            downed,
+            planes: None,
+            points: 0,
+        };
+        View {
+            config: Config {
+                variant: self.variant,
+                players: 2,
+                format: MatchFormat::Rounds(1),
+                first_attacker: FirstAttacker::Fixed,
+            },
+            viewer: Viewer::Seat(Seat(0)),
+            round: 0,
+            extra: false,
+            phase: PhaseView::Attack { attacker: Seat(0) },
+            boards: vec![
+                board(0, Vec::new(), Vec::new()),
+                board(1, self.shots.clone(), self.downed.clone()),
+            ],
+            totals: PerSeat(vec![0, 0]),
+            round_wins: PerSeat(vec![0, 0]),
+            history: Vec::new(),
+            outcome: None,
+        }
+    }
+
+    /// Fires at `cell` and returns the result.
+    ///
+    /// # Errors
+    /// A shot at a public cell or off the board.
+    pub fn fire(&mut self, cell: skirmish_games::plane::Cell) -> anyhow::Result<ShotResult> {
+        let side = self.variant.side();
+        let public = self.shots.iter().any(|s| s.cell == cell)
+            || self
+                .downed
+                .iter()
+                .any(|p| p.cells(side).is_some_and(|c| c.contains(&cell)));
+        if !cell.on_board(side) || public {
+            bail!("illegal shot at {cell}");
+        }
+        let struck = self.cells.iter().position(|c| c.contains(&cell));
+        let result = match struck {
+            Some(i) if self.cells[i][0] == cell => {
+                self.downed.push(self.planes[i]);
+                ShotResult::Down
+            }
+            Some(_) => ShotResult::Hit,
+            None => ShotResult::Miss,
+        };
+        self.shots.push(ShotRecord {
+            by: Seat(0),
+            cell,
+            result,
+        });
+        Ok(result)
+    }
+}
+
+/// Lets `strategy` clear `board` and returns the shots it took; each decision's wall time is
+/// pushed onto `times`.
+///
+/// # Errors
+/// An illegal shot or a shot at another seat.
+pub fn clear(
+    strategy: &mut dyn PlaneStrategy,
+    board: &mut SoloBoard,
+    rng: &mut SmallRng,
+    times: &mut Vec<Duration>,
+) -> anyhow::Result<usize> {
+    let limit = usize::from(board.variant.side()).pow(2);
+    while !board.cleared() {
+        let view = board.view();
+        let start = Instant::now();
+        let (target, cell) = strategy.fire(&view, rng);
+        times.push(start.elapsed());
+        if target != Seat(1) {
+            bail!("fired at {target}, not the only opponent");
+        }
+        board.fire(cell)?;
+        if board.shots() > limit {
+            bail!("more shots than cells");
+        }
+    }
+    Ok(board.shots())
+}
+
+/// Summary of one strategy on one variant.
+#[derive(Debug, Clone)]
+pub struct Summary {
+    /// Boards cleared.
+    pub boards: usize,
+    /// Mean shots to clear a board.
+    pub mean: f64,
+    /// Standard error of the mean.
+    pub stderr: f64,
+    /// Most shots any board needed.
+    pub worst: usize,
+    /// Decision times (wall clock), in decision order.
+    pub times: Vec<Duration>,
+}
+
+/// Lets a fresh `name` strategy clear `boards` uniformly random boards of `variant` (seeded by
+/// `seed`; the same boards for every strategy).
+///
+/// # Errors
+/// An unknown strategy name, or an illegal shot.
+pub fn evaluate(name: &str, variant: Variant, boards: usize, seed: u64) -> anyhow::Result<Summary> {
+    let mut player = strategy(name).with_context(|| format!("unknown strategy `{name}`"))?;
+    let mut board_rng = SmallRng::seed_from_u64(seed);
+    let mut play_rng = SmallRng::seed_from_u64(seed ^ 0x5eed);
+    let mut counts = Vec::with_capacity(boards);
+    let mut times = Vec::new();
+    for _ in 0..boards {
+        let mut board = SoloBoard::new(variant, random_deployment(variant, &mut board_rng));
+        counts.push(clear(player.as_mut(), &mut board, &mut play_rng, &mut times)?);
+    }
+    let n = counts.len().max(1) as f64;
+    let mean = counts.iter().sum::<usize>() as f64 / n;
+    let var = counts.iter().map(|&c| (c as f64 - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    Ok(Summary {
+        boards,
+        mean,
+        stderr: (var / n).sqrt(),
+        worst: counts.iter().copied().max().unwrap_or(0),
+        times,
+    })
+}
+
+/// Runs `skirmish-bots eval`: prints a Markdown table of shots to clear per strategy and variant,
+/// then the decision times of `bayes` on `double`.
+///
+/// # Errors
+/// An unknown strategy or variant name.
+pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
+    let variants = match args.variant.as_str() {
+        "classic" => vec![Variant::Classic],
+        "double" => vec![Variant::Double],
+        "both" => vec![Variant::Classic, Variant::Double],
+        other => bail!("unknown variant `{other}`: expected classic, double or both"),
+    };
+    let names: Vec<String> = if args.strategies.is_empty() {
+        STRATEGIES.iter().map(ToString::to_string).collect()
+    } else {
+        args.strategies.clone()
+    };
+    println!("| strategy | variant | boards | mean shots | std. error | worst |");
+    println!("|---|---|---|---|---|---|");
+    let mut timing = None;
+    for variant in &variants {
+        for name in &names {
+            let start = Instant::now();
+            let s = evaluate(name, *variant, args.boards, args.seed)?;
+            let label = match variant {
+                Variant::Classic => "classic 7x7",
+                Variant::Double => "double 9x9",
+            };
+            println!(
+                "| {name} | {label} | {} | {:.3} | {:.3} | {} |",
+                s.boards, s.mean, s.stderr, s.worst
+            );
+            tracing::debug!(strategy = %name, elapsed = ?start.elapsed(), "evaluated");
+            if name == "bayes" && *variant == Variant::Double {
+                timing = Some(s.times);
+            }
+        }
+    }
+    if let Some(times) = timing {
+        let mut sample: Vec<Duration> = times.into_iter().take(1000).collect();
+        sample.sort();
+        if let (Some(median), Some(worst)) = (sample.get(sample.len() / 2), sample.last()) {
+            println!();
+            println!(
+                "bayes on double 9x9, one decision over the first {} decisions: median {:.2} ms, worst {:.2} ms",
+                sample.len(),
+                median.as_secs_f64() * 1e3,
+                worst.as_secs_f64() * 1e3
+            );
+        }
+    }
+    Ok(())
+}

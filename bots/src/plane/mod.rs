@@ -1,0 +1,90 @@
+//! Plane battle strategies (RULES.md section 1): how a seat deploys its planes and where it fires.
+//!
+//! Three strategies, strongest first ([`STRATEGIES`]): `bayes` (exact Bayesian filtering over every
+//! deployment consistent with the public results, and shots chosen to minimise the expected number
+//! of shots to clear a board), `seed-cv` (the seed paper's "cube value" heuristic with its two
+//! probe shots and its 3-player safe/risky mix) and `random`. Each works from the seat's own
+//! [`View`] alone, so a strategy handed any view (after a reconnect, say) acts correctly.
+
+pub mod bayes;
+pub mod belief;
+mod deploy;
+pub mod optimal;
+pub mod random;
+pub mod seed_cv;
+
+use rand::RngCore;
+use skirmish_games::Seat;
+use skirmish_games::Viewer;
+use skirmish_games::plane::{BoardView, Cell, Placement, View};
+
+pub use bayes::Bayes;
+pub use random::RandomStrategy;
+pub use seed_cv::SeedCv;
+
+/// A plane battle player for one seat of one match (many rounds).
+pub trait PlaneStrategy: Send {
+    /// The planes to deploy for the current round (view.phase is Deploy and this seat is not ready).
+    fn deploy(&mut self, view: &View, rng: &mut dyn RngCore) -> Vec<Placement>;
+    /// The shot to fire now (view.phase is Attack with this seat as attacker): (target seat, cell). Must be legal.
+    fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell);
+}
+
+/// Strategy names, strongest first: "bayes", "seed-cv", "random".
+pub const STRATEGIES: &[&str] = &["bayes", "seed-cv", "random"];
+
+/// A fresh strategy by name, or None for an unknown name.
+pub fn strategy(name: &str) -> Option<Box<dyn PlaneStrategy>> {
+    match name {
+        "bayes" => Some(Box::new(Bayes::default())),
+        "seed-cv" => Some(Box::new(SeedCv)),
+        "random" => Some(Box::new(RandomStrategy)),
+        _ => None,
+    }
+}
+
+/// The seat a view belongs to.
+///
+/// # Panics
+/// For a spectator's view: strategies only ever see their own seat's view.
+fn me(view: &View) -> Seat {
+    match view.viewer {
+        Viewer::Seat(seat) => seat,
+        Viewer::Spectator => panic!("a strategy is handed its own seat's view"),
+    }
+}
+
+/// The opponents' boards that may be fired at now: playing this round, not knocked out, not mine.
+fn targets(view: &View) -> Vec<&BoardView> {
+    let me = me(view);
+    view.boards
+        .iter()
+        .filter(|b| b.seat != me && b.playing && !b.knocked_out)
+        .collect()
+}
+
+/// Draws an index with probability proportional to `weights` (all zero: uniformly).
+fn weighted_index(weights: &[f64], rng: &mut dyn RngCore) -> usize {
+    use rand::Rng;
+    let total: f64 = weights.iter().sum();
+    if total <= 0.0 {
+        return rng.random_range(0..weights.len());
+    }
+    let mut x = rng.random::<f64>() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    weights
+        .iter()
+        .rposition(|w| *w > 0.0)
+        .expect("some weight is positive")
+}
+
+/// A uniformly random element of a non-empty slice.
+fn pick<T: Copy>(items: &[T], rng: &mut dyn RngCore) -> T {
+    use rand::Rng;
+    items[rng.random_range(0..items.len())]
+}

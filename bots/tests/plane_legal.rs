@@ -60,7 +60,7 @@ fn every_pairing_plays_legally_in_two_player_matches() {
 #[test]
 fn three_player_matches_play_legally() {
     for variant in [Variant::Classic, Variant::Double] {
-        for seed in 0..3 {
+        for seed in 0..2 {
             play(variant, &["bayes", "seed-cv", "random"], 4, seed);
             play(variant, &["random", "bayes", "seed-cv"], 4, seed + 10);
             play(variant, &["seed-cv", "seed-cv", "bayes"], 4, seed + 20);

@@ -11,8 +11,10 @@
 //! - **Two planes left** (`double`): one step of look-ahead, `1 + sum_o p_o E(S_o)` over the
 //!   outcomes of each cell: `miss` and `hit` (valued by [`two_plane_estimate`], a fit of the
 //!   expected shots left against the number of consistent pairs) and `down` with each possible
-//!   plane revealed (valued exactly by the one-plane solver over its consistent partners). This
-//!   prefers informative shots over likeliest-head shots whenever the information pays for itself.
+//!   plane revealed (valued exactly by the one-plane solver over its consistent partners); then a
+//!   second step for the [`LOOKAHEAD_WIDTH`] best cells, valuing their `miss` and `hit` outcomes by
+//!   the best one-step shot there. This prefers informative shots over likeliest-head shots
+//!   whenever the information pays for itself.
 //! - **Target** (two opponents left): the board with the best rate of points per expected shot to
 //!   its next downed plane, counting 3 points for a knockout (RULES.md section 1, "Scoring"); a tie
 //!   goes to the opponent with the higher match total.
@@ -28,10 +30,15 @@ use super::optimal::Solver;
 use super::{PlaneStrategy, pick, targets};
 
 /// Exact single-plane solving on 9x9 up to this many placements (beyond: fitted estimates).
-pub const DOUBLE_EXACT_CAP: u32 = 32;
+pub const DOUBLE_EXACT_CAP: u32 = 24;
+
+/// How many of the best one-step cells get a second step of look-ahead with two planes standing.
+pub const LOOKAHEAD_WIDTH: usize = 8;
 
 /// The fitted expected number of shots to clear two planes when `n` pairs are consistent:
-/// `2 + 0.6 log2 n`.
+/// `2 + 0.6 log2 n` (a least-squares fit of the shots `bayes` still needed against `log2 n` over
+/// 2,000 boards gives `1.5 + 0.63 log2 n`; this form is exact at `n = 1` and did as well in the
+/// benchmark).
 pub fn two_plane_estimate(n: usize) -> f64 {
     2.0 + 0.6 * (n.max(1) as f64).log2()
 }
@@ -93,16 +100,56 @@ impl Bayes {
             }
             return solver.ranked(set);
         }
-        self.ranked_two(state)
+        let ranked = self.ranked_two(&state.alive, state.knowledge.public);
+        self.refine(state, ranked)
     }
 
-    /// One step of look-ahead with two planes standing.
-    fn ranked_two(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
+    /// Two steps of look-ahead for the [`LOOKAHEAD_WIDTH`] best cells of one step: the `miss` and
+    /// `hit` outcomes of each are valued by their own best one-step shot instead of the fit.
+    fn refine(&mut self, state: &BoardState, mut ranked: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
         let u = state.universe;
-        let n = state.alive.len();
+        let width = LOOKAHEAD_WIDTH;
+        let n = state.alive.len() as f64;
+        for entry in ranked.iter_mut().take(width) {
+            let c = entry.0;
+            let bit = 1u128 << c;
+            let public = state.knowledge.public | bit;
+            let mut miss = Vec::new();
+            let mut hit = Vec::new();
+            for &i in &state.alive {
+                let d = &u.deployments[usize::from(i)];
+                if d.occupied & bit == 0 {
+                    miss.push(i);
+                } else if d.heads & bit == 0 {
+                    hit.push(i);
+                }
+            }
+            // The down outcomes' share of the one-step value, kept as it was.
+            let fitted = miss.len() as f64 * two_plane_estimate(miss.len())
+                + hit.len() as f64 * two_plane_estimate(hit.len());
+            let down_part = (entry.1 - 1.0) * n - fitted;
+            let mut deeper = 0.0;
+            for set in [&miss, &hit] {
+                if !set.is_empty() {
+                    let best = self.ranked_two(set, public).first().map_or(0.0, |x| x.1);
+                    deeper += set.len() as f64 * best;
+                }
+            }
+            entry.1 = 1.0 + (down_part + deeper) / n;
+        }
+        let width = width.min(ranked.len());
+        ranked[..width].sort_by(|a, b| a.1.total_cmp(&b.1));
+        ranked.truncate(width.max(1));
+        ranked
+    }
+
+    /// One step of look-ahead with two planes standing, over consistent deployments `alive`.
+    fn ranked_two(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64)> {
+        let u = Universe::of(Variant::Double);
+        let n = alive.len();
         let mut cover = vec![0u32; u.cells];
         let mut partners: Vec<PlacementSet> = vec![0; u.placements.len()];
-        for &i in &state.alive {
+        for &i in alive {
             let d = &u.deployments[usize::from(i)];
             let mut cells = d.occupied;
             while cells != 0 {
@@ -118,7 +165,7 @@ impl Bayes {
         let nf = n as f64;
         let mut out = Vec::new();
         for (c, &covered) in cover.iter().enumerate() {
-            if state.knowledge.public & (1u128 << c) != 0 || covered == 0 {
+            if public & (1u128 << c) != 0 || covered == 0 {
                 continue;
             }
             let mut heads = 0usize;

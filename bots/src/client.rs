@@ -16,8 +16,8 @@ use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::{
-    Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken, RoomId,
-    ServerMsg,
+    Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken,
+    RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -91,7 +91,11 @@ pub async fn run(options: BotOptions, shutdown: CancellationToken) -> anyhow::Re
     }
 }
 
-async fn connection(options: &BotOptions, state: &mut BotState, shutdown: &CancellationToken) -> anyhow::Result<()> {
+async fn connection(
+    options: &BotOptions,
+    state: &mut BotState,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<()> {
     let (socket, _) = tokio_tungstenite::connect_async_with_config(options.url.as_str(), None, true)
         .await
         .with_context(|| format!("connecting to {}", options.url))?;
@@ -111,7 +115,10 @@ async fn connection(options: &BotOptions, state: &mut BotState, shutdown: &Cance
         msg: ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             name: options.name.clone(),
-            bot: Some(BotOffer { games: vec![GameKind::Plane], strategies: options.strategies.clone() }),
+            bot: Some(BotOffer {
+                games: vec![GameKind::Plane],
+                strategies: options.strategies.clone(),
+            }),
             resume: state.resume,
         },
     };
@@ -147,23 +154,44 @@ async fn connection(options: &BotOptions, state: &mut BotState, shutdown: &Cance
     }
 }
 
-fn on_message(options: &BotOptions, state: &mut BotState, msg: ServerMsg, decided: &mpsc::UnboundedSender<ClientFrame>) {
+fn on_message(
+    options: &BotOptions,
+    state: &mut BotState,
+    msg: ServerMsg,
+    decided: &mpsc::UnboundedSender<ClientFrame>,
+) {
     match msg {
         ServerMsg::Welcome { resume, player, .. } => {
             info!(bot = %options.name, player = %player, "welcomed");
             state.resume = Some(resume);
         }
-        ServerMsg::Seated { room, seat, strategy: wanted, .. } => {
+        ServerMsg::Seated {
+            room,
+            seat,
+            strategy: wanted,
+            ..
+        } => {
             let name = wanted.as_deref().unwrap_or(&options.strategies[0]);
-            let chosen = strategy(name).or_else(|| strategy(STRATEGIES[0])).expect("the default strategy exists");
+            let chosen = strategy(name)
+                .or_else(|| strategy(STRATEGIES[0]))
+                .expect("the default strategy exists");
             debug!(bot = %options.name, room = %room, seat = seat.0, strategy = name, "seated");
             state.seats.insert((room, seat), Arc::new(Mutex::new(chosen)));
         }
-        ServerMsg::YourTurn { room, seat, view: GameView::Plane(view), .. } => {
+        ServerMsg::YourTurn {
+            room,
+            seat,
+            view: GameView::Plane(view),
+            ..
+        } => {
             let seat_strategy = state
                 .seats
                 .entry((room, seat))
-                .or_insert_with(|| Arc::new(Mutex::new(strategy(STRATEGIES[0]).expect("the default strategy exists"))))
+                .or_insert_with(|| {
+                    Arc::new(Mutex::new(
+                        strategy(STRATEGIES[0]).expect("the default strategy exists"),
+                    ))
+                })
                 .clone();
             let decided = decided.clone();
             tokio::task::spawn_blocking(move || {
@@ -171,12 +199,20 @@ fn on_message(options: &BotOptions, state: &mut BotState, msg: ServerMsg, decide
                 if let Some(action) = action {
                     let _ = decided.send(ClientFrame {
                         req: None,
-                        msg: ClientMsg::Act { room, seat: Some(seat), action: Action::Plane(action) },
+                        msg: ClientMsg::Act {
+                            room,
+                            seat: Some(seat),
+                            action: Action::Plane(action),
+                        },
                     });
                 }
             });
         }
-        ServerMsg::Event { room, event: GameEvent::Plane(plane::Event::MatchEnded { .. }), .. } => {
+        ServerMsg::Event {
+            room,
+            event: GameEvent::Plane(plane::Event::MatchEnded { .. }),
+            ..
+        } => {
             state.seats.retain(|(r, _), _| *r != room);
         }
         ServerMsg::Error { code, message, .. } => {
@@ -194,9 +230,9 @@ fn decide(strategy: &SeatStrategy, view: &plane::View, seat: Seat) -> Option<pla
     let mut rng = rand::rng();
     let mut strategy = strategy.lock().expect("a strategy does not panic");
     match &view.phase {
-        PhaseView::Deploy { ready } if !ready.contains(&seat) => {
-            Some(plane::Action::Deploy { planes: strategy.deploy(view, &mut rng) })
-        }
+        PhaseView::Deploy { ready } if !ready.contains(&seat) => Some(plane::Action::Deploy {
+            planes: strategy.deploy(view, &mut rng),
+        }),
         PhaseView::Attack { attacker } if *attacker == seat => {
             let (target, cell) = strategy.fire(view, &mut rng);
             Some(plane::Action::Fire { target, cell })

@@ -51,7 +51,9 @@ fn placements(v: &Value, out: &mut Vec<Placement>) {
             out.push(serde_json::from_value(v.clone()).unwrap());
         }
         Value::Object(map) => {
-            map.iter().filter(|(k, _)| *k != "history").for_each(|(_, v)| placements(v, out));
+            map.iter()
+                .filter(|(k, _)| *k != "history")
+                .for_each(|(_, v)| placements(v, out));
         }
         Value::Array(items) => items.iter().for_each(|i| placements(i, out)),
         _ => {}
@@ -68,7 +70,11 @@ fn check_no_leak(seat: Seat, transcript: &str, room: RoomId) {
         lines += 1;
         let msg: ServerMsg = serde_json::from_str(line).unwrap();
         match &msg {
-            ServerMsg::Event { room: r, event: GameEvent::Plane(event), .. } if *r == room => match event {
+            ServerMsg::Event {
+                room: r,
+                event: GameEvent::Plane(event),
+                ..
+            } if *r == room => match event {
                 Event::RoundStarted { .. } | Event::RoundEnded { .. } => {
                     own.clear();
                     revealed.clear();
@@ -90,7 +96,10 @@ fn check_no_leak(seat: Seat, transcript: &str, room: RoomId) {
         let mut seen = Vec::new();
         placements(&serde_json::from_str(line).unwrap(), &mut seen);
         for p in seen {
-            assert!(own.contains(&p) || revealed.contains(&p), "{seat} was sent hidden plane {p}: {line}");
+            assert!(
+                own.contains(&p) || revealed.contains(&p),
+                "{seat} was sent hidden plane {p}: {line}"
+            );
         }
     }
     assert!(lines > 100, "the transcript of {seat} has {lines} messages");
@@ -107,7 +116,14 @@ async fn three_bot_processes_play_a_full_match() {
             .zip(&paths)
             .map(|(strategy, path)| {
                 Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
-                    .args(["play", "--once", "--url", &server.ws_url(), "--name", &format!("{strategy}-bot")])
+                    .args([
+                        "play",
+                        "--once",
+                        "--url",
+                        &server.ws_url(),
+                        "--name",
+                        &format!("{strategy}-bot"),
+                    ])
                     .args(["--strategies", strategy, "--transcript"])
                     .arg(path)
                     .stdin(Stdio::null())
@@ -126,13 +142,24 @@ async fn three_bot_processes_play_a_full_match() {
             format: MatchFormat::Rounds(18),
             ..Config::default()
         }),
-        clock: Clock { deploy_ms: 30_000, move_ms: 30_000 },
+        clock: Clock {
+            deploy_ms: 30_000,
+            move_ms: 30_000,
+        },
     };
-    let ServerMsg::RoomCreated { room, .. } = host.request(ClientMsg::CreateRoom { config, sit: false }).await else {
+    let ServerMsg::RoomCreated { room, .. } =
+        host.request(ClientMsg::CreateRoom { config, sit: false }).await
+    else {
         panic!("room created")
     };
     for strategy in strategies {
-        let reply = host.request(ClientMsg::AddBot { room, seat: None, strategy: Some(strategy.into()) }).await;
+        let reply = host
+            .request(ClientMsg::AddBot {
+                room,
+                seat: None,
+                strategy: Some(strategy.into()),
+            })
+            .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "bot added: {reply:?}");
     }
     // Watch the match to its end, as a spectator.
@@ -140,11 +167,31 @@ async fn three_bot_processes_play_a_full_match() {
     let mut rounds = Vec::new();
     let outcome = loop {
         let msg = host.recv().await;
-        let ServerMsg::Event { event: GameEvent::Plane(event), .. } = msg else { continue };
+        let ServerMsg::Event {
+            event: GameEvent::Plane(event),
+            ..
+        } = msg
+        else {
+            continue;
+        };
         match event {
-            Event::Shot { attacker, target, result, points, knocked_out, by_default, .. } => {
+            Event::Shot {
+                attacker,
+                target,
+                result,
+                points,
+                knocked_out,
+                by_default,
+                ..
+            } => {
                 assert!(!by_default, "no bot ran out of time");
-                shots.push((attacker, target, result == plane::ShotResult::Down, points, knocked_out));
+                shots.push((
+                    attacker,
+                    target,
+                    result == plane::ShotResult::Down,
+                    points,
+                    knocked_out,
+                ));
             }
             Event::RoundEnded { result, .. } => {
                 // Points the rules allow: 3 per knockout, plus 1 for every other plane shot down.
@@ -175,10 +222,16 @@ async fn three_bot_processes_play_a_full_match() {
     assert!(rounds.len() >= 18, "18 rounds, plus extra rounds for a tie");
     for seat in Seat::all(3) {
         let sum: u32 = rounds.iter().map(|r| r.points[seat]).sum();
-        assert_eq!(outcome.totals[seat], sum, "{seat}'s total is the sum of its rounds");
+        assert_eq!(
+            outcome.totals[seat], sum,
+            "{seat}'s total is the sum of its rounds"
+        );
     }
     let top = *outcome.totals.0.iter().max().unwrap();
-    assert_eq!(outcome.totals[outcome.winner], top, "the winner is the top scorer");
+    assert_eq!(
+        outcome.totals[outcome.winner], top,
+        "the winner is the top scorer"
+    );
     assert_eq!(outcome.placings[outcome.winner], 1);
     // Give the bots a moment to write their last lines, then read what each was sent.
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -194,7 +247,10 @@ fn check_transcripts(snapshot: &skirmish_protocol::RoomSnapshot, paths: &[PathBu
     for info in &snapshot.room.seats {
         let occupant = info.occupant.as_ref().expect("every seat was filled");
         let strategy = occupant.bot.as_deref().expect("a bot");
-        let index = ["bayes", "seed-cv", "random"].iter().position(|s| *s == strategy).unwrap();
+        let index = ["bayes", "seed-cv", "random"]
+            .iter()
+            .position(|s| *s == strategy)
+            .unwrap();
         let transcript = std::fs::read_to_string(&paths[index]).expect("the bot wrote its transcript");
         check_no_leak(info.seat, &transcript, room);
     }

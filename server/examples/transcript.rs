@@ -14,11 +14,22 @@ fn placement(head: &str, facing: Facing) -> Placement {
 
 fn fire(room: RoomId, target: u8, cell: &str) -> ClientMsg {
     let cell: Cell = cell.parse().expect("a cell");
-    ClientMsg::Act { room, seat: None, action: Action::Plane(plane::Action::Fire { target: Seat(target), cell }) }
+    ClientMsg::Act {
+        room,
+        seat: None,
+        action: Action::Plane(plane::Action::Fire {
+            target: Seat(target),
+            cell,
+        }),
+    }
 }
 
 fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
-    ClientMsg::Act { room, seat: None, action: Action::Plane(plane::Action::Deploy { planes }) }
+    ClientMsg::Act {
+        room,
+        seat: None,
+        action: Action::Plane(plane::Action::Deploy { planes }),
+    }
 }
 
 /// Waits for `client`'s turn to fire.
@@ -34,7 +45,10 @@ async fn attack_turn(client: &mut TestClient) {
 /// Sends as Ann, printing the frame.
 async fn say(ann: &mut TestClient, msg: ClientMsg) {
     let req = ann.send(msg.clone()).await;
-    println!("> {}", serde_json::to_string(&ClientFrame { req: Some(req), msg }).expect("frames serialize"));
+    println!(
+        "> {}",
+        serde_json::to_string(&ClientFrame { req: Some(req), msg }).expect("frames serialize")
+    );
 }
 
 /// Prints everything Ann received since the last call.
@@ -51,7 +65,16 @@ async fn main() {
     let url = server.ws_url();
     let mut ann = TestClient::connect(&url).await;
     let mut printed = 0;
-    say(&mut ann, ClientMsg::Hello { protocol: 1, name: "Ann".into(), bot: None, resume: None }).await;
+    say(
+        &mut ann,
+        ClientMsg::Hello {
+            protocol: 1,
+            name: "Ann".into(),
+            bot: None,
+            resume: None,
+        },
+    )
+    .await;
     ann.recv().await;
     heard(&ann, &mut printed);
     let (mut ben, _) = TestClient::join(&url, "Ben").await;
@@ -64,10 +87,15 @@ async fn main() {
             format: MatchFormat::Rounds(1),
             ..Config::default()
         }),
-        clock: Clock { deploy_ms: 60_000, move_ms: 30_000 },
+        clock: Clock {
+            deploy_ms: 60_000,
+            move_ms: 30_000,
+        },
     };
     say(&mut ann, ClientMsg::CreateRoom { config, sit: true }).await;
-    let ServerMsg::RoomCreated { room, .. } = ann.recv().await else { panic!("room created") };
+    let ServerMsg::RoomCreated { room, .. } = ann.recv().await else {
+        panic!("room created")
+    };
     ann.recv_until(|m| matches!(m, ServerMsg::Room(_))).await;
     heard(&ann, &mut printed);
     ben.request(ClientMsg::JoinRoom { room, seat: None }).await;
@@ -94,8 +122,16 @@ async fn main() {
     attack_turn(&mut ann).await;
     heard(&ann, &mut printed);
     say(&mut ann, fire(room, 2, "A4")).await;
-    ann.recv_until(|m| matches!(m, ServerMsg::Event { event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { .. }), .. }))
-        .await;
+    ann.recv_until(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { .. }),
+                ..
+            }
+        )
+    })
+    .await;
     heard(&ann, &mut printed);
     server.stop().await;
 }

@@ -186,12 +186,7 @@ impl RoomHandle {
     /// # Errors
     /// [`ServerError::NotSeated`], [`ServerError::NotStarted`], [`ServerError::WrongGame`], or the
     /// rules' refusal ([`ServerError::Rule`]); the game is then unchanged.
-    pub async fn act(
-        &self,
-        player: PlayerId,
-        seat: Option<Seat>,
-        action: Action,
-    ) -> Result<(), ServerError> {
+    pub async fn act(&self, player: PlayerId, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
         self.ask(|reply| Command::Act {
             player,
             seat,
@@ -363,7 +358,11 @@ impl Room {
     /// The seats `player` holds here, in seat order (a bot may hold several).
     fn seats_of(&self, player: PlayerId) -> Vec<Seat> {
         Seat::all(self.seats.len())
-            .filter(|s| self.seats[s.index()].as_ref().is_some_and(|h| h.member.id == player))
+            .filter(|s| {
+                self.seats[s.index()]
+                    .as_ref()
+                    .is_some_and(|h| h.member.id == player)
+            })
             .collect()
     }
 
@@ -566,7 +565,11 @@ impl Room {
             // A client with several seats here acts in the one whose turn it is.
             None => {
                 let to_act = self.table.to_act();
-                *held.iter().find(|s| to_act.contains(s)).or(held.first()).ok_or(ServerError::NotSeated)?
+                *held
+                    .iter()
+                    .find(|s| to_act.contains(s))
+                    .or(held.first())
+                    .ok_or(ServerError::NotSeated)?
             }
         };
         if self.status == RoomStatus::Waiting {

@@ -25,13 +25,29 @@ async fn play_until_over(
                 client
                     .recv_until(|m| {
                         matches!(m, ServerMsg::YourTurn { .. })
-                            || matches!(m, ServerMsg::Event { event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { .. }), .. })
+                            || matches!(
+                                m,
+                                ServerMsg::Event {
+                                    event: skirmish_protocol::GameEvent::Plane(
+                                        plane::Event::MatchEnded { .. }
+                                    ),
+                                    ..
+                                }
+                            )
                     })
                     .await
             }
         };
-        let ServerMsg::YourTurn { view: GameView::Plane(view), seat, .. } = msg else {
-            let ServerMsg::Event { event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { outcome }), .. } = msg
+        let ServerMsg::YourTurn {
+            view: GameView::Plane(view),
+            seat,
+            ..
+        } = msg
+        else {
+            let ServerMsg::Event {
+                event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { outcome }),
+                ..
+            } = msg
             else {
                 unreachable!()
             };
@@ -40,11 +56,17 @@ async fn play_until_over(
         assert_eq!(view.viewer, Viewer::Seat(seat));
         match view.phase {
             PhaseView::Deploy { .. } => {
-                client.send(deploy(room, random_deployment(view.config.variant, &mut rng))).await;
+                client
+                    .send(deploy(room, random_deployment(view.config.variant, &mut rng)))
+                    .await;
             }
             PhaseView::Attack { .. } => {
                 let side = view.config.variant.side();
-                let board = view.boards.iter().find(|b| b.seat != seat && b.playing && !b.knocked_out).unwrap();
+                let board = view
+                    .boards
+                    .iter()
+                    .find(|b| b.seat != seat && b.playing && !b.knocked_out)
+                    .unwrap();
                 let open = (0..usize::from(side) * usize::from(side))
                     .map(|i| plane::Cell::from_index(i, side))
                     .find(|c| {
@@ -65,35 +87,72 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
     let room = create(&mut alice, room_config(Variant::Classic, 3, 2, NO_CLOCK), true).await;
     let refused = alice.request(ClientMsg::Start { room }).await;
-    assert!(matches!(refused, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT), "{refused:?}");
+    assert!(
+        matches!(refused, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT),
+        "{refused:?}"
+    );
     let stop = CancellationToken::new();
     let mut options = BotOptions::new(server.ws_url(), "pool".into());
     options.strategies = vec!["random".into(), "seed-cv".into()];
     let pool = tokio::spawn(run(options, stop.clone()));
     for _ in 0..100 {
-        if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if !bots.is_empty()) {
+        if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if !bots.is_empty())
+        {
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    let reply = alice.request(ClientMsg::AddBot { room, seat: Some(Seat(2)), strategy: Some("seed-cv".into()) }).await;
+    let reply = alice
+        .request(ClientMsg::AddBot {
+            room,
+            seat: Some(Seat(2)),
+            strategy: Some("seed-cv".into()),
+        })
+        .await;
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
-    let reply = alice.request(ClientMsg::AddBot { room, seat: None, strategy: Some("minimax".into()) }).await;
-    assert!(matches!(reply, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT), "{reply:?}");
+    let reply = alice
+        .request(ClientMsg::AddBot {
+            room,
+            seat: None,
+            strategy: Some("minimax".into()),
+        })
+        .await;
+    assert!(
+        matches!(reply, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT),
+        "{reply:?}"
+    );
     let reply = alice.request(ClientMsg::Start { room }).await;
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
-    let ServerMsg::Room(snapshot) = alice.log.iter().rev().find(|m| matches!(m, ServerMsg::Room(_))).unwrap().clone()
+    let ServerMsg::Room(snapshot) = alice
+        .log
+        .iter()
+        .rev()
+        .find(|m| matches!(m, ServerMsg::Room(_)))
+        .unwrap()
+        .clone()
     else {
         unreachable!()
     };
-    let bots: Vec<Option<String>> =
-        snapshot.room.seats.iter().map(|s| s.occupant.as_ref().and_then(|o| o.bot.clone())).collect();
+    let bots: Vec<Option<String>> = snapshot
+        .room
+        .seats
+        .iter()
+        .map(|s| s.occupant.as_ref().and_then(|o| o.bot.clone()))
+        .collect();
     assert_eq!(bots, vec![None, Some("random".into()), Some("seed-cv".into())]);
-    let pending = alice.log.iter().find(|m| matches!(m, ServerMsg::YourTurn { .. })).cloned();
+    let pending = alice
+        .log
+        .iter()
+        .find(|m| matches!(m, ServerMsg::YourTurn { .. }))
+        .cloned();
     assert!(pending.is_some(), "the match started with a deployment for Alice");
     let outcome = play_until_over(&mut alice, room, pending).await;
     assert_eq!(outcome.placings[outcome.winner], 1);
-    assert_eq!(outcome.totals.0.iter().sum::<u32>() % 3, 0, "classic: every point is a knockout's 3");
+    assert_eq!(
+        outcome.totals.0.iter().sum::<u32>() % 3,
+        0,
+        "classic: every point is a knockout's 3"
+    );
     stop.cancel();
     pool.await.unwrap().unwrap();
 }

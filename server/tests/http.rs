@@ -10,7 +10,11 @@ use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 
 fn state() -> AppState {
-    AppState { lobby: Lobby::default(), shutdown: CancellationToken::new(), sessions: TaskTracker::new() }
+    AppState {
+        lobby: Lobby::default(),
+        shutdown: CancellationToken::new(),
+        sessions: TaskTracker::new(),
+    }
 }
 
 async fn get(path: &str) -> (StatusCode, String) {

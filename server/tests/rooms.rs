@@ -321,14 +321,25 @@ async fn the_clock_fires_for_a_player_who_runs_out_of_time() {
     let server = TestServer::start().await;
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
-    let clock = Clock { deploy_ms: 0, move_ms: 200 };
+    let clock = Clock {
+        deploy_ms: 0,
+        move_ms: 200,
+    };
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, clock), true).await;
     join(&mut bob, room).await;
     alice.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
     bob.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
     // Alice never fires: the referee fires a random legal shot for her, then it is Bob's turn.
     let shot = event(&mut bob, |e| matches!(e, plane::Event::Shot { .. })).await;
-    assert!(matches!(shot, plane::Event::Shot { attacker: Seat(0), target: Seat(1), by_default: true, .. }));
+    assert!(matches!(
+        shot,
+        plane::Event::Shot {
+            attacker: Seat(0),
+            target: Seat(1),
+            by_default: true,
+            ..
+        }
+    ));
     let turn = event(&mut bob, |e| matches!(e, plane::Event::Turn { .. })).await;
     assert_eq!(turn, plane::Event::Turn { attacker: Seat(1) });
 }
@@ -341,15 +352,34 @@ async fn leaving_a_waiting_room_frees_the_seat() {
     let (mut carol, _) = TestClient::join(&server.ws_url(), "Carol").await;
     let room = create(&mut alice, room_config(Variant::Double, 3, 1, NO_CLOCK), true).await;
     assert_eq!(join(&mut bob, room).await, Seat(1));
-    assert_eq!(error_code(&bob.request(ClientMsg::JoinRoom { room, seat: None }).await), codes::ALREADY_SEATED);
-    assert!(matches!(bob.request(ClientMsg::LeaveRoom { room }).await, ServerMsg::Done { .. }));
-    assert_eq!(error_code(&bob.request(ClientMsg::LeaveRoom { room }).await), codes::NOT_SEATED);
-    let taken = carol.request(ClientMsg::JoinRoom { room, seat: Some(Seat(0)) }).await;
+    assert_eq!(
+        error_code(&bob.request(ClientMsg::JoinRoom { room, seat: None }).await),
+        codes::ALREADY_SEATED
+    );
+    assert!(matches!(
+        bob.request(ClientMsg::LeaveRoom { room }).await,
+        ServerMsg::Done { .. }
+    ));
+    assert_eq!(
+        error_code(&bob.request(ClientMsg::LeaveRoom { room }).await),
+        codes::NOT_SEATED
+    );
+    let taken = carol
+        .request(ClientMsg::JoinRoom {
+            room,
+            seat: Some(Seat(0)),
+        })
+        .await;
     assert_eq!(error_code(&taken), codes::SEAT_TAKEN);
     assert_eq!(join(&mut carol, room).await, Seat(1), "Bob's seat is free again");
-    let ServerMsg::Rooms { rooms, .. } = carol.request(ClientMsg::ListRooms).await else { panic!() };
-    let names: Vec<Option<String>> =
-        rooms[0].seats.iter().map(|s| s.occupant.as_ref().map(|o| o.name.clone())).collect();
+    let ServerMsg::Rooms { rooms, .. } = carol.request(ClientMsg::ListRooms).await else {
+        panic!()
+    };
+    let names: Vec<Option<String>> = rooms[0]
+        .seats
+        .iter()
+        .map(|s| s.occupant.as_ref().map(|o| o.name.clone()))
+        .collect();
     assert_eq!(names, vec![Some("Alice".into()), Some("Carol".into()), None]);
 }
 

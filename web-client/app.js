@@ -1,0 +1,948 @@
+// Skirmish's browser client: lobby, rooms, deployment, attack, scoreboard. Plain ES module, no build.
+import { Connection } from './net.js';
+import * as P from './plane.js';
+
+const NAME_KEY = 'skirmish.name';
+const OWNED_KEY = 'skirmish.owned';
+
+/** Everything the page knows. */
+const S = {
+  name: localStorage.getItem(NAME_KEY) || '',
+  conn: null,
+  connState: 'closed',
+  player: null,
+  mySeats: [],
+  rooms: [],
+  strategies: [],
+  page: 'lobby',
+  roomId: null,
+  /** Per-room state: id -> RoomState. */
+  roomStates: new Map(),
+  watching: new Set(),
+  botChoice: {},
+};
+
+// ---------------------------------------------------------------- helpers
+
+/** Builds an element: h('button', {class: 'x', onclick}, 'text', child). */
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'value') el.value = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function owned() {
+  try { return new Set(JSON.parse(localStorage.getItem(OWNED_KEY) || '[]')); } catch { return new Set(); }
+}
+
+function addOwned(id) {
+  const set = owned();
+  set.add(id);
+  localStorage.setItem(OWNED_KEY, JSON.stringify([...set].slice(-50)));
+}
+
+let toastTimer = null;
+function toast(text) {
+  const el = document.getElementById('toast');
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+function errorText(err) {
+  return err && err.message ? err.message : String(err && err.code || err);
+}
+
+function ordinal(n) {
+  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+}
+
+function fmtClock(ms) {
+  if (ms == null) return '—';
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+function formatText(format) {
+  if (!format) return '';
+  if (format.rounds != null) return plural(format.rounds, 'round');
+  return `first to ${format.first_to}`;
+}
+
+function configText(config) {
+  const g = config.game;
+  const clock = config.clock || {};
+  const move = clock.move_ms ? `${clock.move_ms / 1000}s per shot` : 'no shot clock';
+  return `Plane battle · ${g.variant} · ${g.players} players · ${formatText(g.format)} · ${move}`;
+}
+
+// ---------------------------------------------------------------- room state
+
+function roomState(id) {
+  let rs = S.roomStates.get(id);
+  if (!rs) {
+    rs = { id, summary: null, you: null, seq: 0, view: null, deadlineAt: null, lastShot: null,
+      log: [], revealed: null, firing: false, deploy: { planes: [], facing: 'up', hover: null, sent: false } };
+    S.roomStates.set(id, rs);
+  }
+  return rs;
+}
+
+function seatName(rs, seat) {
+  const occ = rs.summary && rs.summary.seats[seat] && rs.summary.seats[seat].occupant;
+  return occ ? occ.name : `Seat ${seat + 1}`;
+}
+
+function who(rs, seat) {
+  return rs.you === seat ? 'You' : seatName(rs, seat);
+}
+
+function logLine(rs, text) {
+  rs.log.push(text);
+  if (rs.log.length > 300) rs.log.splice(0, rs.log.length - 300);
+}
+
+function phaseKey(view) {
+  if (!view) return '';
+  const p = view.phase;
+  return `${view.round}/${p.phase}/${p.attacker ?? ''}`;
+}
+
+function onSnapshot(snap) {
+  const rs = roomState(snap.room.id);
+  const before = phaseKey(rs.view);
+  rs.summary = snap.room;
+  rs.you = snap.you ?? null;
+  if (snap.seq >= rs.seq || !rs.view) {
+    if (rs.view && rs.view.round !== snap.view.round) rs.revealed = null;
+    rs.view = snap.view;
+    rs.seq = snap.seq;
+  }
+  if (phaseKey(rs.view) !== before) rs.deadlineAt = null;
+  if (rs.you != null && rs.view.boards[rs.you] && rs.view.boards[rs.you].planes) rs.deploy.sent = true;
+}
+
+function onEvent(msg) {
+  const rs = roomState(msg.room);
+  if (msg.seq <= rs.seq || !rs.view) return;
+  rs.seq = msg.seq;
+  const ev = msg.event;
+  const v = rs.view;
+  const clock = rs.summary ? rs.summary.config.clock || {} : {};
+  switch (ev.kind) {
+    case 'round_started': {
+      v.round = ev.round;
+      v.extra = ev.extra;
+      v.phase = { phase: 'deploy', ready: [] };
+      v.boards.forEach((b) => {
+        b.playing = ev.players.includes(b.seat);
+        b.knocked_out = false; b.shots = []; b.downed = []; b.planes = null; b.points = 0;
+      });
+      rs.revealed = null;
+      rs.lastShot = null;
+      rs.deploy = { planes: [], facing: rs.deploy.facing, hover: null, sent: false };
+      rs.deadlineAt = clock.deploy_ms ? Date.now() + clock.deploy_ms : null;
+      const label = ev.extra ? 'Extra round (tie-break)' : `Round ${ev.round + 1}`;
+      logLine(rs, `${label} starts; ${who(rs, ev.first_attacker)} will fire first. Deploy!`);
+      break;
+    }
+    case 'ready':
+      if (v.phase.phase === 'deploy' && !v.phase.ready.includes(ev.seat)) v.phase.ready.push(ev.seat);
+      logLine(rs, ev.by_default
+        ? `${who(rs, ev.seat)} ran out of time: planes placed at random.`
+        : `${who(rs, ev.seat)} ${rs.you === ev.seat ? 'are' : 'is'} ready.`);
+      break;
+    case 'deployment':
+      v.boards[ev.seat].planes = ev.planes;
+      rs.deploy.sent = true;
+      break;
+    case 'turn':
+      v.phase = { phase: 'attack', attacker: ev.attacker };
+      rs.deadlineAt = clock.move_ms ? Date.now() + clock.move_ms : null;
+      rs.firing = false;
+      break;
+    case 'shot': {
+      const b = v.boards[ev.target];
+      b.shots.push({ by: ev.attacker, cell: ev.cell, result: ev.result });
+      if (ev.plane) b.downed.push(ev.plane);
+      if (ev.knocked_out) b.knocked_out = true;
+      v.boards[ev.attacker].points += ev.points;
+      v.totals[ev.attacker] += ev.points;
+      rs.lastShot = { target: ev.target, cell: ev.cell };
+      rs.firing = false;
+      let text = `${who(rs, ev.attacker)} fired at ${rs.you === ev.target ? 'you' : seatName(rs, ev.target)} ${ev.cell}: ${ev.result}`;
+      if (ev.result === 'down') text += ev.knocked_out ? ' — last plane down, knocked out' : ' — plane shot down';
+      if (ev.points) text += ` (+${ev.points})`;
+      if (ev.by_default) text += ' [time ran out: random shot]';
+      logLine(rs, text);
+      break;
+    }
+    case 'round_ended': {
+      const r = ev.result;
+      v.history.push(r);
+      v.totals = ev.totals;
+      v.round_wins[r.survivor] += 1;
+      rs.revealed = r.deployments;
+      rs.deadlineAt = null;
+      const pts = r.points.map((p, s) => `${seatName(rs, s)} ${p}`).join(', ');
+      logLine(rs, `${r.extra ? 'Extra round' : `Round ${r.round + 1}`} over: ${who(rs, r.survivor)} survived. Points: ${pts}.`);
+      break;
+    }
+    case 'match_ended': {
+      const o = ev.outcome;
+      v.outcome = o;
+      v.phase = { phase: 'over' };
+      v.totals = o.totals;
+      v.round_wins = o.round_wins;
+      rs.deadlineAt = null;
+      if (rs.summary) rs.summary.status = 'finished';
+      logLine(rs, `Match over: ${who(rs, o.winner)} won with ${plural(o.totals[o.winner], 'point')}.`);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function onYourTurn(msg) {
+  const rs = roomState(msg.room);
+  rs.view = msg.view;
+  rs.you = rs.you ?? msg.seat;
+  rs.deadlineAt = msg.deadline_ms != null ? Date.now() + msg.deadline_ms : null;
+  rs.firing = false;
+}
+
+// ---------------------------------------------------------------- messages
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case 'welcome':
+      S.player = msg.player;
+      S.mySeats = msg.seats || [];
+      afterWelcome();
+      return;
+    case 'rooms':
+      S.rooms = msg.rooms;
+      if (S.page === 'lobby') renderRooms();
+      return;
+    case 'bots':
+      S.strategies = [...new Set(msg.bots.flatMap((b) => b.offer.strategies))];
+      break;
+    case 'room':
+      onSnapshot(msg);
+      break;
+    case 'event':
+      onEvent(msg);
+      break;
+    case 'your_turn':
+      onYourTurn(msg);
+      break;
+    case 'error':
+      if (msg.code !== 'bad_resume') toast(`Refused: ${msg.message} (${msg.code})`);
+      for (const rs of S.roomStates.values()) rs.firing = false;
+      break;
+    default:
+      return;
+  }
+  if (S.page === 'room') renderRoom();
+}
+
+function afterWelcome() {
+  S.conn.request({ type: 'list_bots' }).catch(() => {});
+  if (S.page === 'room') {
+    const seated = S.mySeats.some((s) => s.room === S.roomId);
+    if (!seated) spectate(S.roomId);
+  } else {
+    refreshRooms();
+  }
+}
+
+function spectate(id) {
+  S.watching.add(id);
+  S.conn.request({ type: 'spectate', room: id }).catch((e) => {
+    S.watching.delete(id);
+    const rs = roomState(id);
+    rs.missing = errorText(e);
+    if (S.page === 'room' && S.roomId === id) renderRoom();
+  });
+}
+
+function refreshRooms() {
+  if (S.connState === 'open') S.conn.request({ type: 'list_rooms' }).catch(() => {});
+}
+
+// ---------------------------------------------------------------- navigation
+
+function go(path) {
+  if (location.pathname !== path) history.pushState({}, '', path);
+  route();
+}
+
+function route() {
+  const m = location.pathname.match(/^\/room\/([0-9a-fA-F-]{36})\/?$/);
+  const main = document.getElementById('main');
+  if (!S.name) {
+    S.page = 'name';
+    main.replaceChildren(h('section', { class: 'card', id: 'welcome' },
+      h('h1', {}, 'Plane battle'),
+      h('p', {}, 'Choose a display name above to play. It is kept in this browser.')));
+    document.getElementById('name-input').focus();
+    return;
+  }
+  if (m) {
+    const id = m[1].toLowerCase();
+    for (const w of S.watching) if (w !== id) leaveWatch(w);
+    S.page = 'room';
+    S.roomId = id;
+    const rs = roomState(id);
+    if (!rs.view && S.connState === 'open' && !S.mySeats.some((s) => s.room === id)) spectate(id);
+    main.replaceChildren();
+    renderRoom();
+  } else {
+    for (const w of S.watching) leaveWatch(w);
+    S.page = 'lobby';
+    S.roomId = null;
+    renderLobby();
+    refreshRooms();
+  }
+}
+
+function leaveWatch(id) {
+  S.watching.delete(id);
+  const rs = S.roomStates.get(id);
+  if (rs && rs.you == null) {
+    S.roomStates.delete(id);
+    if (S.connState === 'open') S.conn.request({ type: 'leave_room', room: id }).catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------- lobby
+
+function renderLobby() {
+  const main = document.getElementById('main');
+  const num = (id, label, value, min, max, help) => h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    h('input', { id, type: 'number', min, max, value, required: true, inputmode: 'numeric', 'aria-describedby': help ? `${id}-help` : null }),
+    help ? h('small', { id: `${id}-help` }, help) : null);
+  const sel = (id, label, options, value) => h('div', { class: 'field' },
+    h('label', { for: id }, label),
+    h('select', { id }, options.map(([v, t]) => h('option', { value: v, selected: v === value }, t))));
+  const form = h('form', { id: 'create-form', class: 'card create', onsubmit: createRoom },
+    h('h2', {}, 'New room'),
+    h('div', { class: 'field' }, h('label', { for: 'create-name' }, 'Room name'),
+      h('input', { id: 'create-name', maxlength: 40, placeholder: `${S.name}'s room` })),
+    sel('create-players', 'Seats', [['2', '2 players'], ['3', '3 players']], '3'),
+    sel('create-variant', 'Variant', [['double', 'double: 9×9, two planes'], ['classic', 'classic: 7×7, one plane']], 'double'),
+    num('create-rounds', 'Rounds', 18, 1, 99, 'Ties for first play extra rounds.'),
+    num('create-move', 'Seconds per shot', 30, 0, 600, '0: no limit'),
+    num('create-deploy', 'Seconds to deploy', 60, 0, 600, '0: no limit'),
+    h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
+  main.replaceChildren(
+    h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
+      h('div', { class: 'card rooms-card' },
+        h('h1', {}, 'Rooms'),
+        h('p', { class: 'muted' }, 'Open and running rooms, updated live. Join a free seat, or watch a match.'),
+        h('div', { id: 'rooms', 'aria-live': 'polite' })),
+      form));
+  renderRooms();
+}
+
+function roomCounts(summary) {
+  let humans = 0; let bots = 0;
+  for (const s of summary.seats) {
+    if (!s.occupant) continue;
+    if (s.occupant.bot != null) bots += 1; else humans += 1;
+  }
+  return { humans, bots, taken: humans + bots, total: summary.seats.length };
+}
+
+function renderRooms() {
+  const box = document.getElementById('rooms');
+  if (!box) return;
+  const rooms = S.rooms.filter((r) => r.status !== 'finished');
+  if (!rooms.length) {
+    box.replaceChildren(h('p', { class: 'empty', 'data-rooms-empty': true }, 'No rooms yet. Create one!'));
+    return;
+  }
+  const rows = rooms.map((r) => {
+    const c = roomCounts(r);
+    const mine = r.seats.some((s) => s.occupant && s.occupant.player === S.player);
+    const g = r.config.game;
+    const status = r.status === 'waiting' ? 'waiting' : 'in progress';
+    return h('tr', { 'data-room-id': r.id, 'data-status': r.status },
+      h('th', { scope: 'row' }, h('a', { href: `/room/${r.id}`, 'data-nav': true }, r.config.name || 'Room')),
+      h('td', {}, `plane · ${g.variant}`, h('br'), h('small', {}, formatText(g.format))),
+      h('td', { 'data-seats': `${c.taken}/${c.total}` }, `${c.taken}/${c.total}`, h('br'),
+        h('small', {}, `${plural(c.humans, 'human')}, ${plural(c.bots, 'bot')}`)),
+      h('td', {}, h('span', { class: `badge ${r.status}` }, status),
+        r.spectators ? h('small', {}, ` · ${r.spectators} watching`) : null),
+      h('td', { class: 'actions' },
+        mine ? h('button', { 'data-action': 'open', onclick: () => go(`/room/${r.id}`) }, 'Rejoin')
+          : r.status === 'waiting' && c.taken < c.total
+            ? h('button', { class: 'primary', 'data-action': 'join', onclick: () => joinRoom(r.id, null) }, 'Join')
+            : null,
+        !mine ? h('button', { 'data-action': 'watch', onclick: () => go(`/room/${r.id}`) }, r.status === 'waiting' ? 'Open' : 'Watch') : null));
+  });
+  box.replaceChildren(h('table', { class: 'rooms' },
+    h('caption', { class: 'sr-only' }, 'Rooms'),
+    h('thead', {}, h('tr', {}, ['Room', 'Game', 'Seats', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, rows)));
+}
+
+async function createRoom(e) {
+  e.preventDefault();
+  const val = (id) => document.getElementById(id).value;
+  const config = {
+    name: val('create-name').trim() || null,
+    game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
+      format: { rounds: Number(val('create-rounds')) }, first_attacker: 'rotating' },
+    clock: { deploy_ms: Number(val('create-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 },
+  };
+  await createWith(config);
+}
+
+async function createWith(config, bots = []) {
+  try {
+    const seated = await S.conn.request({ type: 'create_room', config, sit: true }, { waitSeated: true });
+    addOwned(seated.room);
+    S.mySeats.push({ room: seated.room, seat: seated.seat });
+    go(`/room/${seated.room}`);
+    for (const strategy of bots) {
+      await S.conn.request({ type: 'add_bot', room: seated.room, strategy }).catch((err) => toast(errorText(err)));
+    }
+  } catch (err) {
+    toast(`Could not create the room: ${errorText(err)}`);
+  }
+}
+
+async function joinRoom(id, seat) {
+  try {
+    const seated = await S.conn.request({ type: 'join_room', room: id, seat });
+    S.watching.delete(id);
+    S.mySeats.push({ room: id, seat: seated.seat });
+    go(`/room/${id}`);
+  } catch (err) {
+    toast(`Could not join: ${errorText(err)}`);
+  }
+}
+
+// ---------------------------------------------------------------- room page
+
+function renderRoom() {
+  const main = document.getElementById('main');
+  const rs = roomState(S.roomId);
+  const focused = document.activeElement && document.activeElement.id;
+  const scrollLog = document.getElementById('log');
+  const stick = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
+  if (!rs.view || !rs.summary) {
+    main.replaceChildren(h('section', { id: 'room', class: 'card', 'data-room-id': S.roomId, 'data-phase': 'loading' },
+      h('h1', {}, 'Room'),
+      h('p', {}, rs.missing ? `This room cannot be opened: ${rs.missing}` : 'Connecting to the room…'),
+      h('p', {}, h('a', { href: '/', 'data-nav': true }, 'Back to the lobby'))));
+    return;
+  }
+  const v = rs.view;
+  const status = rs.summary.status;
+  const phase = status === 'waiting' ? 'waiting' : v.phase.phase;
+  const section = h('section', {
+    id: 'room', class: `room phase-${phase}`, 'data-room-id': rs.id, 'data-status': status,
+    'data-phase': phase, 'data-you': rs.you ?? '', 'data-round': v.round, 'data-revealed': rs.revealed ? 'true' : null,
+  },
+  roomHeader(rs),
+  statusBar(rs, phase),
+  phase === 'waiting' ? seatsPanel(rs) : null,
+  phase === 'over' ? finalPanel(rs) : null,
+  phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
+  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b))) : null,
+  phase !== 'waiting' ? legend() : null,
+  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)));
+  main.replaceChildren(section);
+  if (focused) {
+    const el = document.getElementById(focused);
+    if (el) el.focus({ preventScroll: true });
+  }
+  const log = document.getElementById('log');
+  if (log && stick) log.scrollTop = log.scrollHeight;
+  tick();
+}
+
+function roomHeader(rs) {
+  const url = `${location.origin}/room/${rs.id}`;
+  return h('div', { class: 'room-head' },
+    h('div', {},
+      h('h1', { id: 'room-name' }, rs.summary.config.name || 'Room'),
+      h('p', { class: 'muted' }, configText(rs.summary.config),
+        rs.you == null ? h('strong', { 'data-spectator': true }, ' · watching') : null,
+        rs.summary.spectators ? ` · ${rs.summary.spectators} watching` : null)),
+    h('div', { class: 'share' },
+      h('label', { for: 'share-link' }, 'Share'),
+      h('input', { id: 'share-link', readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h('button', { id: 'share-copy', type: 'button', onclick: () => copyLink(url) }, 'Copy link'),
+      h('button', { id: 'room-leave', type: 'button', onclick: () => leaveRoom(rs) },
+        rs.you != null && rs.summary.status === 'waiting' ? 'Leave seat' : 'Lobby')));
+}
+
+async function copyLink(url) {
+  try { await navigator.clipboard.writeText(url); toast('Link copied.'); } catch {
+    const input = document.getElementById('share-link');
+    input.focus(); input.select();
+    toast('Press Ctrl+C to copy the selected link.');
+  }
+}
+
+async function leaveRoom(rs) {
+  if (rs.you != null && rs.summary.status === 'waiting') {
+    await S.conn.request({ type: 'leave_room', room: rs.id }).catch((e) => toast(errorText(e)));
+    S.mySeats = S.mySeats.filter((s) => s.room !== rs.id);
+    S.roomStates.delete(rs.id);
+  }
+  go('/');
+}
+
+function roundLabel(v) {
+  const f = v.config.format;
+  if (v.extra) return 'Extra round (tie-break)';
+  return f.rounds != null ? `Round ${v.round + 1} of ${f.rounds}` : `Round ${v.round + 1} (first to ${f.first_to})`;
+}
+
+function statusBar(rs, phase) {
+  const v = rs.view;
+  let text;
+  let turn = '';
+  if (phase === 'waiting') {
+    const c = roomCounts(rs.summary);
+    text = `Waiting for players: ${c.taken} of ${c.total} seats taken. The match starts when every seat is taken.`;
+  } else if (phase === 'deploy') {
+    const waiting = v.boards.filter((b) => b.playing && !v.phase.ready.includes(b.seat)).map((b) => who(rs, b.seat));
+    text = `${roundLabel(v)} · deploying. Still placing: ${waiting.join(', ') || 'nobody'}.`;
+    turn = 'deploy';
+  } else if (phase === 'attack') {
+    const a = v.phase.attacker;
+    text = a === rs.you ? `${roundLabel(v)} · Your turn: pick an opponent's cell.` : `${roundLabel(v)} · ${seatName(rs, a)} is attacking.`;
+    turn = String(a);
+  } else {
+    const o = v.outcome;
+    text = o ? `Match over: ${who(rs, o.winner)} won.` : 'Match over.';
+  }
+  return h('div', { class: `status ${turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, text),
+    phase === 'deploy' || phase === 'attack'
+      ? h('span', { class: 'clock', 'aria-label': 'time left' }, '⏱ ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null);
+}
+
+function seatsPanel(rs) {
+  const isOwner = owned().has(rs.id);
+  const seated = rs.you != null;
+  const items = rs.summary.seats.map((s) => {
+    const occ = s.occupant;
+    const label = `Seat ${s.seat + 1}`;
+    let body;
+    if (occ) {
+      body = h('span', {},
+        h('strong', {}, occ.name), occ.player === S.player ? ' (you)' : '',
+        occ.bot != null ? h('span', { class: 'badge bot' }, `bot: ${occ.bot}`) : null,
+        !occ.connected ? h('span', { class: 'badge off' }, 'disconnected') : null);
+    } else {
+      const strategies = S.strategies.length ? S.strategies : ['bayes'];
+      const choice = S.botChoice[s.seat] || strategies[0];
+      body = h('span', { class: 'seat-actions' },
+        h('em', {}, 'empty'),
+        !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, 'Sit here') : null,
+        isOwner ? h('span', { class: 'addbot' },
+          h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, `Bot strategy for seat ${s.seat + 1}`),
+          h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, onchange: (e) => { S.botChoice[s.seat] = e.target.value; } },
+            strategies.map((st) => h('option', { value: st, selected: st === choice }, st))),
+          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, 'Add bot')) : null);
+    }
+    return h('li', { 'data-seat-row': s.seat, 'data-occupied': occ ? 'true' : 'false' }, h('span', { class: 'seat-no' }, label), body);
+  });
+  return h('div', { class: 'card seats' },
+    h('h2', {}, 'Seats'),
+    h('ul', { class: 'seat-list' }, items),
+    isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, 'Start now (bots fill empty seats)')) : null,
+    !isOwner ? h('p', { class: 'muted' }, 'The room\'s creator can add bots to empty seats.') : null);
+}
+
+async function addBot(rs, seat) {
+  const strategy = S.botChoice[seat] || (S.strategies[0] ?? null);
+  await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(`No bot: ${errorText(e)}`));
+}
+
+async function startNow(rs) {
+  await S.conn.request({ type: 'start', room: rs.id }).catch((e) => toast(`Cannot start: ${errorText(e)}`));
+}
+
+// ---------------------------------------------------------------- boards
+
+function legend() {
+  return h('p', { class: 'legend', 'aria-hidden': 'true' },
+    h('span', { class: 'cell mini shot-miss' }, '○'), ' miss ',
+    h('span', { class: 'cell mini shot-hit' }, '✕'), ' hit ',
+    h('span', { class: 'cell mini shot-down' }, '✹'), ' head: plane down ',
+    h('span', { class: 'cell mini plane' }), ' plane ',
+    h('span', { class: 'cell mini plane head' }, '▲'), ' head');
+}
+
+function canFire(rs, b) {
+  const v = rs.view;
+  return v.phase.phase === 'attack' && v.phase.attacker === rs.you && rs.you != null
+    && b.seat !== rs.you && b.playing && !b.knocked_out && !rs.firing;
+}
+
+function boardEl(rs, b) {
+  const v = rs.view;
+  const side = P.sideOf(v.config.variant);
+  const name = who(rs, b.seat);
+  const owner = rs.you === b.seat ? 'Your' : `${seatName(rs, b.seat)}'s`;
+  const shots = new Map(b.shots.map((s) => [s.cell, s.result]));
+  const downed = P.cellMap(b.downed);
+  const own = P.cellMap(b.planes);
+  const revealed = P.cellMap(rs.revealed && rs.revealed[b.seat]);
+  const deploying = v.phase.phase === 'deploy' && rs.you === b.seat && !rs.deploy.sent && b.playing;
+  const pending = deploying ? P.cellMap(rs.deploy.planes) : new Map();
+  const fireable = canFire(rs, b);
+  const attacker = v.phase.phase === 'attack' && v.phase.attacker === b.seat;
+  const cells = [];
+  cells.push(h('span', { class: 'corner', 'aria-hidden': 'true' }));
+  for (let c = 0; c < side; c++) cells.push(h('span', { class: 'colh', 'aria-hidden': 'true' }, String.fromCharCode(65 + c)));
+  for (let r = 0; r < side; r++) {
+    cells.push(h('span', { class: 'rowh', 'aria-hidden': 'true' }, String(r + 1)));
+    for (let c = 0; c < side; c++) {
+      const cell = P.cellName(r, c);
+      const key = `${r},${c}`;
+      const shot = shots.get(cell);
+      let plane = null;
+      let head = false;
+      for (const [kind, map] of [['downed', downed], ['own', own], ['revealed', revealed], ['pending', pending]]) {
+        const m = map.get(key);
+        if (m) { plane = kind; head = m.head; break; }
+      }
+      const words = [];
+      if (shot === 'miss') words.push('miss');
+      if (shot === 'hit') words.push('hit');
+      if (shot === 'down') words.push('head hit, plane down');
+      if (plane === 'own' || plane === 'pending') words.push(head ? 'your plane\'s head' : 'your plane');
+      if (plane === 'downed' && shot !== 'down') words.push(head ? 'downed plane\'s head' : 'downed plane');
+      if (plane === 'revealed') words.push(head ? 'revealed plane\'s head' : 'revealed plane');
+      if (!words.length) words.push('unknown');
+      const last = rs.lastShot && rs.lastShot.target === b.seat && rs.lastShot.cell === cell;
+      const open = fireable && !shot && !(plane === 'downed');
+      const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head && plane ? '▲' : '';
+      const cls = ['cell', shot ? `shot-${shot}` : '', plane ? `plane plane-${plane}` : '', head && plane ? 'head' : '', last ? 'last' : '', open ? 'open' : ''].filter(Boolean).join(' ');
+      cells.push(h('button', {
+        type: 'button', class: cls, id: `c-${b.seat}-${cell}`,
+        'data-cell': cell, 'data-row': r, 'data-col': c,
+        'data-shot': shot || null, 'data-plane': plane, 'data-head': plane && head ? 'true' : null,
+        'data-last': last ? 'true' : null, 'data-fireable': open ? 'true' : null,
+        'aria-label': `${owner} board, ${cell}, ${words.join(', ')}${last ? ', last shot' : ''}`,
+        'aria-disabled': !(open || deploying) ? 'true' : null,
+        tabindex: -1,
+      }, symbol));
+    }
+  }
+  const grid = h('div', {
+    class: `grid side-${side}`, style: `--side:${side}`, role: 'group',
+    'aria-label': `${owner} board`, 'data-grid': b.seat,
+    onkeydown: (e) => gridKey(e, rs, b, side),
+    onclick: (e) => {
+      const cell = e.target.closest('[data-cell]');
+      if (!cell) return;
+      if (deploying) deployClick(rs, cell.dataset.cell);
+      else if (fireable && cell.dataset.fireable) fire(rs, b.seat, cell.dataset.cell);
+    },
+    onmouseover: deploying ? (e) => { const cell = e.target.closest('[data-cell]'); if (cell) deployHover(rs, cell.dataset.cell); } : null,
+    onfocusin: deploying ? (e) => { const cell = e.target.closest('[data-cell]'); if (cell) deployHover(rs, cell.dataset.cell); } : null,
+    onmouseleave: deploying ? () => deployHover(rs, null) : null,
+  }, cells);
+  // One tab stop per board: the focused cell, or the first open one, or A1.
+  const focusable = fireable || deploying;
+  if (focusable) {
+    const prev = S.gridFocus && S.gridFocus[b.seat];
+    const target = (prev && grid.querySelector(`[data-cell="${prev}"]`)) || grid.querySelector('[data-fireable]') || grid.querySelector('[data-cell]');
+    if (target) target.tabIndex = 0;
+  }
+  const playing = b.playing ? (b.knocked_out ? 'knocked out' : '') : 'not in this round';
+  const ready = v.phase.phase === 'deploy' && b.playing ? (v.phase.ready.includes(b.seat) ? 'ready' : 'deploying…') : '';
+  return h('figure', {
+    class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''}`,
+    'data-board': b.seat, 'data-knocked-out': b.knocked_out ? 'true' : 'false', 'data-target': fireable ? 'true' : null,
+  },
+  h('figcaption', {},
+    h('strong', {}, name), rs.you === b.seat ? ' (your board)' : '',
+    attacker ? h('span', { class: 'badge turn' }, '▶ attacking') : null,
+    playing ? h('span', { class: 'badge out' }, playing) : null,
+    ready ? h('span', { class: `badge ${ready === 'ready' ? 'ok' : ''}`, 'data-ready': ready }, ready) : null,
+    h('span', { class: 'pts' }, `${b.points} pt${b.points === 1 ? '' : 's'} this round`)),
+  grid);
+}
+
+function gridKey(e, rs, b, side) {
+  const cell = e.target.closest('[data-cell]');
+  if (!cell) return;
+  let r = Number(cell.dataset.row);
+  let c = Number(cell.dataset.col);
+  const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  if (moves[e.key]) {
+    e.preventDefault();
+    r = Math.min(side - 1, Math.max(0, r + moves[e.key][0]));
+    c = Math.min(side - 1, Math.max(0, c + moves[e.key][1]));
+    const next = e.currentTarget.querySelector(`[data-cell="${P.cellName(r, c)}"]`);
+    if (next) {
+      cell.tabIndex = -1; next.tabIndex = 0; next.focus();
+      S.gridFocus = { ...(S.gridFocus || {}), [b.seat]: next.dataset.cell };
+    }
+  }
+}
+
+function fire(rs, target, cell) {
+  rs.firing = true;
+  S.gridFocus = { ...(S.gridFocus || {}), [target]: cell };
+  S.conn.send({ type: 'act', room: rs.id, action: { game: 'plane', kind: 'fire', target, cell } });
+  renderRoom();
+}
+
+// ---------------------------------------------------------------- deployment
+
+function deployPanel(rs) {
+  const v = rs.view;
+  const me = v.boards[rs.you];
+  if (!me || !me.playing) return h('div', { class: 'card deploy' }, h('p', {}, 'You do not play this round.'));
+  const need = P.planesOf(v.config.variant);
+  const ready = v.phase.ready.includes(rs.you) || rs.deploy.sent;
+  if (ready) {
+    return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'ready' },
+      h('p', {}, h('strong', {}, 'Ready.'), ' Your planes are placed; waiting for the others.'));
+  }
+  const d = rs.deploy;
+  const facingArrow = { up: '↑', right: '→', down: '↓', left: '←' }[d.facing];
+  return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'placing' },
+    h('p', {}, `Place ${plural(need, 'plane')} on your board: point at a cell for the head and click (or use arrow keys and Enter). `,
+      h('kbd', {}, 'R'), ' rotates. Click a placed plane to pick it up.'),
+    h('div', { class: 'row' },
+      h('button', { id: 'deploy-rotate', type: 'button', onclick: () => rotate(rs), 'aria-keyshortcuts': 'R', 'data-facing': d.facing },
+        `Rotate (R) · facing ${d.facing} ${facingArrow}`),
+      h('button', { id: 'deploy-random', type: 'button', onclick: () => { d.planes = P.randomDeployment(P.sideOf(v.config.variant), need); renderRoom(); } }, 'Random'),
+      h('button', { id: 'deploy-clear', type: 'button', onclick: () => { d.planes = []; renderRoom(); }, disabled: !d.planes.length }, 'Clear'),
+      h('button', { id: 'deploy-ready', type: 'button', class: 'primary', disabled: d.planes.length !== need, onclick: () => submitDeploy(rs) },
+        `Ready (${d.planes.length}/${need})`)),
+    h('p', { id: 'deploy-hint', class: 'muted', 'aria-live': 'polite' }, d.hint || ''));
+}
+
+function rotate(rs) {
+  rs.deploy.facing = P.nextFacing(rs.deploy.facing);
+  const btn = document.getElementById('deploy-rotate');
+  if (btn) {
+    const arrow = { up: '↑', right: '→', down: '↓', left: '←' }[rs.deploy.facing];
+    btn.textContent = `Rotate (R) · facing ${rs.deploy.facing} ${arrow}`;
+    btn.dataset.facing = rs.deploy.facing;
+  }
+  deployHover(rs, rs.deploy.hover, true);
+}
+
+function deployHover(rs, cell, force = false) {
+  if (!force && rs.deploy.hover === cell) return;
+  rs.deploy.hover = cell;
+  const grid = document.querySelector(`[data-grid="${rs.you}"]`);
+  if (!grid) return;
+  grid.querySelectorAll('[data-preview]').forEach((el) => { delete el.dataset.preview; el.classList.remove('preview-ok', 'preview-bad'); });
+  const hint = document.getElementById('deploy-hint');
+  if (!cell) { if (hint) hint.textContent = ''; return; }
+  const side = P.sideOf(rs.view.config.variant);
+  const placement = { head: cell, facing: rs.deploy.facing };
+  const inside = pickedPlane(rs, cell);
+  const full = rs.deploy.planes.length >= P.planesOf(rs.view.config.variant);
+  const problem = inside != null ? null : full ? 'all planes placed' : P.placementProblem(placement, rs.deploy.planes, side);
+  if (inside == null) {
+    for (const [r, c] of P.planeCells(placement)) {
+      const el = grid.querySelector(`[data-cell="${P.cellName(r, c)}"]`);
+      if (el) { el.dataset.preview = problem ? 'bad' : 'ok'; el.classList.add(problem ? 'preview-bad' : 'preview-ok'); }
+    }
+  }
+  if (hint) {
+    hint.textContent = inside != null ? `${cell}: click to pick this plane up.`
+      : problem ? `${cell} facing ${rs.deploy.facing}: not allowed (${problem}).` : `${cell} facing ${rs.deploy.facing}: click to place.`;
+  }
+  const el = grid.querySelector(`[data-cell="${cell}"]`);
+  if (el) el.setAttribute('aria-description', problem ? `cannot place here: ${problem}` : inside != null ? 'click to pick up' : 'can place here');
+}
+
+function pickedPlane(rs, cell) {
+  const [r, c] = P.parseCell(cell);
+  const m = P.cellMap(rs.deploy.planes).get(`${r},${c}`);
+  return m ? m.plane : null;
+}
+
+function deployClick(rs, cell) {
+  const d = rs.deploy;
+  const side = P.sideOf(rs.view.config.variant);
+  const need = P.planesOf(rs.view.config.variant);
+  S.gridFocus = { ...(S.gridFocus || {}), [rs.you]: cell };
+  const inside = pickedPlane(rs, cell);
+  if (inside != null) {
+    d.planes.splice(inside, 1);
+    d.hint = `Picked up a plane at ${cell}.`;
+  } else {
+    const placement = { head: cell, facing: d.facing };
+    const problem = d.planes.length >= need ? 'all planes placed; click one to pick it up' : P.placementProblem(placement, d.planes, side);
+    if (problem) d.hint = `Cannot place there: ${problem}.`;
+    else { d.planes.push(placement); d.hint = `Plane placed at ${cell} facing ${d.facing}.`; }
+  }
+  renderRoom();
+  deployHover(rs, cell, true);
+}
+
+function submitDeploy(rs) {
+  const planes = rs.deploy.planes.slice();
+  rs.deploy.sent = true;
+  S.conn.request({ type: 'act', room: rs.id, action: { game: 'plane', kind: 'deploy', planes } }).catch((e) => {
+    if (e.code === 'disconnected') return;
+    rs.deploy.sent = false;
+    renderRoom();
+  });
+  renderRoom();
+}
+
+// ---------------------------------------------------------------- score, log, final
+
+function scoreboard(rs) {
+  const v = rs.view;
+  const seats = v.boards.map((b) => b.seat);
+  const heads = v.history.map((r) => (r.extra ? `X${r.round + 1}` : `R${r.round + 1}`));
+  // The current round, until its result joins the history.
+  const showLive = v.phase.phase !== 'over' && v.history.length <= v.round;
+  return h('div', { class: 'card score' },
+    h('h2', {}, 'Scoreboard'),
+    h('div', { class: 'scroll' },
+      h('table', { class: 'scoreboard', id: 'scoreboard' },
+        h('caption', { class: 'sr-only' }, 'Points per round and totals'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
+          heads.map((t) => h('th', { scope: 'col' }, t)),
+          showLive ? h('th', { scope: 'col', title: 'current round' }, `R${v.round + 1}*`) : null,
+          h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'Wins'))),
+        h('tbody', {}, seats.map((s) => h('tr', { 'data-score-row': s, class: v.outcome && v.outcome.winner === s ? 'winner' : '' },
+          h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out ? h('span', { class: 'badge out' }, 'out') : null),
+          v.history.map((r) => h('td', { title: r.survivor === s ? 'survived the round' : null },
+            String(r.points[s]), r.survivor === s ? h('span', { 'aria-label': ', survived' }, ' ★') : null)),
+          showLive ? h('td', { class: 'live' }, String(v.boards[s].points)) : null,
+          h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),
+          h('td', { 'data-wins': s }, String(v.round_wins[s]))))))),
+    h('p', { class: 'muted small' }, '★ survived the round (last player left). Downing a plane: 1 point; knocking a player out: 3.'));
+}
+
+function logPanel(rs) {
+  return h('div', { class: 'card logcard' },
+    h('h2', { id: 'log-title' }, 'Events'),
+    h('ol', { id: 'log', class: 'log', role: 'log', 'aria-labelledby': 'log-title' },
+      rs.log.map((t) => h('li', {}, t))));
+}
+
+function finalPanel(rs) {
+  const o = rs.view.outcome;
+  if (!o) return null;
+  const order = o.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
+  return h('div', { class: 'card final', id: 'final', 'data-winner': o.winner },
+    h('h2', {}, o.winner === rs.you ? 'You won!' : `${seatName(rs, o.winner)} won`),
+    h('ol', { class: 'placings' }, order.map(({ p, s }) => h('li', { 'data-placing': s, 'data-place': p },
+      h('strong', {}, ordinal(p)), ` ${who(rs, s)} — ${plural(o.totals[s], 'point')}, ${plural(o.round_wins[s], 'round')} won`))),
+    h('p', { class: 'row' },
+      h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, 'Rematch'),
+      h('button', { id: 'to-lobby', onclick: () => go('/') }, 'Back to the lobby')),
+    h('p', { class: 'muted small' }, 'Rematch opens a new room with the same settings and seats you; the first to click creates it (with the same bots), the others join it.'));
+}
+
+function rematchName(name) {
+  const m = (name || 'Room').match(/^(.*) \(rematch (\d+)\)$/);
+  return m ? `${m[1]} (rematch ${Number(m[2]) + 1})` : `${name || 'Room'} (rematch 2)`;
+}
+
+async function rematch(rs) {
+  const config = JSON.parse(JSON.stringify(rs.summary.config));
+  config.name = rematchName(config.name);
+  const list = await S.conn.request({ type: 'list_rooms' }).catch(() => null);
+  const same = list && list.rooms.find((r) => r.status === 'waiting' && r.config.name === config.name
+    && JSON.stringify(r.config.game) === JSON.stringify(config.game) && r.seats.some((s) => !s.occupant));
+  if (same) { await joinRoom(same.id, null); return; }
+  const bots = rs.summary.seats.filter((s) => s.occupant && s.occupant.bot != null).map((s) => s.occupant.bot);
+  await createWith(config, bots);
+}
+
+// ---------------------------------------------------------------- clock and keys
+
+function tick() {
+  if (S.page !== 'room') return;
+  const rs = S.roomStates.get(S.roomId);
+  const el = document.getElementById('clock');
+  if (!rs || !el) return;
+  const left = rs.deadlineAt == null ? null : rs.deadlineAt - Date.now();
+  el.textContent = fmtClock(left);
+  el.parentElement.classList.toggle('low', left != null && left < 10000);
+}
+setInterval(tick, 250);
+setInterval(() => { if (S.page === 'lobby' && !document.hidden) refreshRooms(); }, 2000);
+
+document.addEventListener('keydown', (e) => {
+  if (S.page !== 'room' || e.ctrlKey || e.metaKey || e.altKey) return;
+  if (e.target.matches && e.target.matches('input, select, textarea')) return;
+  const rs = S.roomStates.get(S.roomId);
+  if (!rs || !rs.view || rs.view.phase.phase !== 'deploy' || rs.you == null || rs.deploy.sent) return;
+  if (e.key === 'r' || e.key === 'R') { e.preventDefault(); rotate(rs); }
+});
+
+document.addEventListener('click', (e) => {
+  const a = e.target.closest && e.target.closest('a[data-nav]');
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  e.preventDefault();
+  go(new URL(a.href).pathname);
+});
+
+window.addEventListener('popstate', route);
+
+// ---------------------------------------------------------------- start
+
+function setConn(state) {
+  S.connState = state;
+  const el = document.getElementById('conn');
+  el.dataset.conn = state;
+  el.textContent = state === 'open' ? `online as ${S.name}` : state === 'connecting' ? 'connecting…' : 'offline: reconnecting…';
+}
+
+function start() {
+  const form = document.getElementById('name-form');
+  const input = document.getElementById('name-input');
+  input.value = S.name;
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const name = input.value.trim().slice(0, 32);
+    if (!name) return;
+    const first = !S.name;
+    S.name = name;
+    localStorage.setItem(NAME_KEY, name);
+    if (first) { S.conn = new Connection(name, onMessage, setConn); S.conn.open(); route(); }
+    else if (S.conn) S.conn.restart(name);
+    toast(`Your name is ${name}.`);
+  });
+  if (S.name) {
+    S.conn = new Connection(S.name, onMessage, setConn);
+    S.conn.open();
+  }
+  route();
+}
+
+start();

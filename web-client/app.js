@@ -21,6 +21,8 @@ const S = {
   watching: new Set(),
   botChoice: {},
 };
+// For debugging from the console (and tests' failure messages).
+window.skirmish = S;
 
 // ---------------------------------------------------------------- helpers
 
@@ -543,7 +545,7 @@ function statusBar(rs, phase) {
   return h('div', { class: `status ${turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
     h('span', { id: 'status-text' }, text),
     phase === 'deploy' || phase === 'attack'
-      ? h('span', { class: 'clock', 'aria-label': 'time left' }, '⏱ ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null);
 }
 
@@ -641,7 +643,7 @@ function boardEl(rs, b) {
       if (plane === 'own' || plane === 'pending') words.push(head ? 'your plane\'s head' : 'your plane');
       if (plane === 'downed' && shot !== 'down') words.push(head ? 'downed plane\'s head' : 'downed plane');
       if (plane === 'revealed') words.push(head ? 'revealed plane\'s head' : 'revealed plane');
-      if (!words.length) words.push('unknown');
+      if (!words.length) words.push(rs.you === b.seat ? 'empty' : 'unknown');
       const last = rs.lastShot && rs.lastShot.target === b.seat && rs.lastShot.cell === cell;
       const open = fireable && !shot && !(plane === 'downed');
       const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head && plane ? '▲' : '';
@@ -742,7 +744,7 @@ function deployPanel(rs) {
       h('button', { id: 'deploy-clear', type: 'button', onclick: () => { d.planes = []; renderRoom(); }, disabled: !d.planes.length }, 'Clear'),
       h('button', { id: 'deploy-ready', type: 'button', class: 'primary', disabled: d.planes.length !== need, onclick: () => submitDeploy(rs) },
         `Ready (${d.planes.length}/${need})`)),
-    h('p', { id: 'deploy-hint', class: 'muted', 'aria-live': 'polite' }, d.hint || ''));
+    h('p', { id: 'deploy-hint', class: 'muted hint', 'aria-live': 'polite' }, d.hint || '\u00a0'));
 }
 
 function rotate(rs) {
@@ -763,7 +765,7 @@ function deployHover(rs, cell, force = false) {
   if (!grid) return;
   grid.querySelectorAll('[data-preview]').forEach((el) => { delete el.dataset.preview; el.classList.remove('preview-ok', 'preview-bad'); });
   const hint = document.getElementById('deploy-hint');
-  if (!cell) { if (hint) hint.textContent = ''; return; }
+  if (!cell) { if (hint) hint.textContent = '\u00a0'; return; }
   const side = P.sideOf(rs.view.config.variant);
   const placement = { head: cell, facing: rs.deploy.facing };
   const inside = pickedPlane(rs, cell);
@@ -935,8 +937,7 @@ function start() {
     S.name = name;
     localStorage.setItem(NAME_KEY, name);
     if (first) { S.conn = new Connection(name, onMessage, setConn); S.conn.open(); route(); }
-    else if (S.conn) S.conn.restart(name);
-    toast(`Your name is ${name}.`);
+    else if (S.conn) { S.conn.restart(name); toast(`Your name is now ${name}.`); }
   });
   if (S.name) {
     S.conn = new Connection(S.name, onMessage, setConn);

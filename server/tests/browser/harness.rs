@@ -1,0 +1,305 @@
+//! The browser tests' harness: a `chromedriver` process on a free port, headless Chromium sessions
+//! with fresh profiles, and helpers that read the web client's `data-*` attributes.
+#![allow(unreachable_pub)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+use fantoccini::elements::Element;
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use serde_json::{Value, json};
+
+/// Where Debian's `chromium-driver` package puts the driver.
+pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// Where Debian's `chromium` package puts the browser.
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// How long one wait for the page may take before the test fails.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+/// Fails with a clear message when the browser or its driver is missing.
+///
+/// # Panics
+/// When either binary is absent.
+pub fn require_browser() {
+    for (path, package) in [(CHROMEDRIVER, "chromium-driver"), (CHROMIUM, "chromium")] {
+        assert!(
+            Path::new(path).exists(),
+            "{path} is missing: the browser tests need the Debian packages `chromium` and `chromium-driver` \
+             (install them with `apt-get install -y chromium chromium-driver`; `{package}` provides {path})"
+        );
+    }
+}
+
+/// A `chromedriver` process, killed on drop, and the profile folders of its sessions.
+#[derive(Debug)]
+pub struct Driver {
+    child: Child,
+    port: u16,
+    profiles: Vec<PathBuf>,
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free loopback port")
+        .port()
+}
+
+impl Driver {
+    /// Starts `chromedriver` on a free port and waits until it listens.
+    ///
+    /// # Panics
+    /// When the browser is missing or the driver does not start.
+    pub async fn start() -> Driver {
+        require_browser();
+        let port = free_port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!("cannot start {CHROMEDRIVER} (Debian package `chromium-driver`): {e}")
+            });
+        let driver = Driver {
+            child,
+            port,
+            profiles: Vec::new(),
+        };
+        let start = Instant::now();
+        while tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start listening"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        driver
+    }
+
+    /// Opens a new headless Chromium with a fresh profile.
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn browser(&mut self) -> Client {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let profile = std::env::temp_dir().join(format!(
+            "skirmish-browser-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&profile);
+        std::fs::create_dir_all(&profile).expect("a profile folder");
+        let args = vec![
+            "--headless".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            "--disable-quic".to_owned(),
+            "--no-first-run".to_owned(),
+            "--disable-background-networking".to_owned(),
+            "--disable-component-update".to_owned(),
+            "--disable-sync".to_owned(),
+            "--window-size=1280,1000".to_owned(),
+            format!("--user-data-dir={}", profile.display()),
+        ];
+        self.profiles.push(profile);
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+        });
+        let Value::Object(caps) = caps else { unreachable!() };
+        ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps)
+            .connect(&format!("http://127.0.0.1:{}", self.port))
+            .await
+            .expect("a Chromium session from chromedriver")
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for profile in &self.profiles {
+            let _ = std::fs::remove_dir_all(profile);
+        }
+    }
+}
+
+/// The page's state as the tests read it from `data-*` attributes.
+const STATE_JS: &str = r#"
+const room = document.getElementById('room');
+if (!room) return { page: document.getElementById('lobby') ? 'lobby' : 'other' };
+const boards = [...document.querySelectorAll('[data-board]')].map((b) => ({
+  seat: Number(b.dataset.board),
+  out: b.dataset.knockedOut === 'true',
+  fireable: [...b.querySelectorAll('[data-fireable]')].map((c) => c.dataset.cell),
+  planes: [...b.querySelectorAll('[data-plane]')].map((c) => [c.dataset.cell, c.dataset.plane, c.dataset.head === 'true']),
+  shots: [...b.querySelectorAll('[data-shot]')].map((c) => [c.dataset.cell, c.dataset.shot]),
+}));
+const status = document.getElementById('status');
+const deploy = document.getElementById('deploy');
+return {
+  page: 'room',
+  id: room.dataset.roomId,
+  phase: room.dataset.phase,
+  revealed: room.dataset.revealed === 'true',
+  round: room.dataset.round,
+  status: room.dataset.status || null,
+  you: room.dataset.you === undefined || room.dataset.you === '' ? null : Number(room.dataset.you),
+  turn: status ? status.dataset.turn : null,
+  deploy: deploy ? deploy.dataset.deployState : null,
+  boards,
+  totals: [...document.querySelectorAll('[data-total]')].map((e) => Number(e.textContent)),
+  placings: [...document.querySelectorAll('[data-placing]')].map((e) => [Number(e.dataset.placing), Number(e.dataset.place)]),
+  log: [...document.querySelectorAll('#log li')].map((e) => e.textContent),
+};
+"#;
+
+/// Reads the page's state (see `STATE_JS`).
+///
+/// # Panics
+/// When the script fails.
+pub async fn state(page: &Client) -> Value {
+    page.execute(STATE_JS, vec![])
+        .await
+        .expect("the state script runs")
+}
+
+/// Waits until `pred` holds for the page's state, and returns that state.
+///
+/// # Panics
+/// After [`WAIT`], with `what` and the last state.
+pub async fn wait_state(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let s = state(page).await;
+        if pred(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "timed out waiting for {what}; page state: {s}"
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Waits for an element to appear, and returns it.
+///
+/// # Panics
+/// After [`WAIT`].
+pub async fn find(page: &Client, css: &str) -> Element {
+    page.wait()
+        .at_most(WAIT)
+        .every(Duration::from_millis(40))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("no element `{css}`: {e}"))
+}
+
+/// Waits for an element and clicks it.
+///
+/// # Panics
+/// When it does not appear or cannot be clicked.
+pub async fn click(page: &Client, css: &str) {
+    find(page, css)
+        .await
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("cannot click `{css}`: {e}"));
+}
+
+/// Replaces an input's text.
+///
+/// # Panics
+/// When the input does not appear.
+pub async fn type_into(page: &Client, css: &str, text: &str) {
+    let input = find(page, css).await;
+    input.clear().await.expect("clear the input");
+    input.send_keys(text).await.expect("type into the input");
+}
+
+/// Opens the web client at `base` and picks a display name.
+///
+/// # Panics
+/// When the page does not load or never connects.
+pub async fn open_as(page: &Client, url: &str, name: &str) {
+    page.goto(url).await.expect("the page loads");
+    type_into(page, "#name-input", name).await;
+    click(page, "#name-save").await;
+    find(page, "#conn[data-conn=\"open\"]").await;
+}
+
+/// Creates a plane battle room from the lobby's form and returns its id once seated.
+///
+/// # Panics
+/// When the room page does not appear.
+pub async fn create_room(page: &Client, players: u8, variant: &str, rounds: u32) -> String {
+    find(page, "#create-form").await;
+    find(page, "#create-players")
+        .await
+        .select_by_value(&players.to_string())
+        .await
+        .expect("pick the seats");
+    find(page, "#create-variant")
+        .await
+        .select_by_value(variant)
+        .await
+        .expect("pick the variant");
+    type_into(page, "#create-rounds", &rounds.to_string()).await;
+    type_into(page, "#create-move", "60").await;
+    type_into(page, "#create-deploy", "120").await;
+    click(page, "#create-submit").await;
+    let s = wait_state(page, "the new room", |s| s["page"] == "room" && s["you"] == 0).await;
+    s["id"].as_str().expect("a room id").to_owned()
+}
+
+/// Places planes at random and says ready.
+///
+/// # Panics
+/// When the deploy controls do not appear.
+pub async fn deploy_random(page: &Client) {
+    click(page, "#deploy-random").await;
+    click(page, "#deploy-ready").await;
+    wait_state(page, "ready", |s| {
+        s["deploy"] == "ready" || s["phase"] != "deploy"
+    })
+    .await;
+}
+
+/// Whether it is this page's player's turn to fire.
+pub fn my_turn(s: &Value) -> bool {
+    s["phase"] == "attack" && !s["you"].is_null() && s["turn"].as_str() == Some(&s["you"].to_string())
+}
+
+/// The page's own plane cells (`data-plane="own"`) on its own board, with head flags.
+pub fn own_planes(s: &Value) -> Vec<(String, bool)> {
+    let you = s["you"].as_u64().expect("a seated page");
+    let board = &s["boards"][usize::try_from(you).expect("small")];
+    board["planes"]
+        .as_array()
+        .expect("plane cells")
+        .iter()
+        .filter(|p| p[1] == "own")
+        .map(|p| (p[0].as_str().expect("a cell").to_owned(), p[2] == true))
+        .collect()
+}
+
+/// Saves a PNG of the page under `$SKIRMISH_SCREENSHOTS/<name>.png` when that variable is set.
+///
+/// # Panics
+/// When the screenshot cannot be taken or written.
+pub async fn screenshot(page: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("SKIRMISH_SCREENSHOTS") {
+        let png = page.screenshot().await.expect("a screenshot");
+        let path = Path::new(&dir).join(format!("web-{name}.png"));
+        std::fs::write(&path, png).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+}

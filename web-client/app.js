@@ -550,7 +550,7 @@ function statusBar(rs, phase) {
 }
 
 function seatsPanel(rs) {
-  const isOwner = owned().has(rs.id);
+  const isOwner = rs.summary.owner === S.player || owned().has(rs.id);
   const seated = rs.you != null;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;

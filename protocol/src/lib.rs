@@ -373,6 +373,8 @@ pub struct SeatInfo {
 pub struct RoomSummary {
     /// The room.
     pub id: RoomId,
+    /// Its owner: the player who created it, who may add bots and start it.
+    pub owner: PlayerId,
     /// Its settings.
     pub config: RoomConfig,
     /// Waiting, playing or finished.

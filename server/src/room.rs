@@ -331,6 +331,7 @@ impl Room {
     fn summary(&self) -> RoomSummary {
         RoomSummary {
             id: self.id,
+            owner: self.owner,
             config: self.config.clone(),
             status: self.status,
             seats: self

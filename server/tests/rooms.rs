@@ -375,6 +375,10 @@ async fn leaving_a_waiting_room_frees_the_seat() {
     let ServerMsg::Rooms { rooms, .. } = carol.request(ClientMsg::ListRooms).await else {
         panic!()
     };
+    let ServerMsg::Welcome { player: alice_id, .. } = alice.log[0].clone() else {
+        panic!("welcome first")
+    };
+    assert_eq!(rooms[0].owner, alice_id, "the creator owns the room");
     let names: Vec<Option<String>> = rooms[0]
         .seats
         .iter()

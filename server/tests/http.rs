@@ -34,9 +34,21 @@ async fn health_rooms_bots_and_the_web_client() {
     assert_eq!(get("/api/bots").await, (StatusCode::OK, "[]".to_owned()));
     let (status, page) = get("/").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(page.contains("<title>Skirmish</title>"));
+    assert!(
+        page.contains("<script type=\"module\" src=\"/app.js\">"),
+        "the web client"
+    );
     let (status, page) = get("/room/5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e").await;
     assert_eq!(status, StatusCode::OK, "a room link opens the client");
-    assert!(page.contains("<title>Skirmish</title>"));
+    assert!(
+        page.contains("<script type=\"module\" src=\"/app.js\">"),
+        "the web client"
+    );
+    let (status, script) = get("/app.js").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        script.contains("WebSocket") || script.contains("import"),
+        "the client's module is served"
+    );
     assert_eq!(get("/no-such-file.js").await.0, StatusCode::NOT_FOUND);
 }

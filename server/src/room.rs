@@ -20,7 +20,7 @@ use skirmish_protocol::{
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
-use tracing::{Instrument, debug, info, info_span, warn};
+use tracing::{Instrument, debug, info, info_span};
 
 use crate::error::ServerError;
 use crate::lobby::Lobby;
@@ -669,9 +669,6 @@ impl Room {
         }
         info!("match finished");
         self.publish_summary();
-        if self.spectators.is_empty() && self.seats.iter().flatten().all(|h| !h.connected) {
-            warn!("match finished with nobody connected");
-        }
     }
 }
 

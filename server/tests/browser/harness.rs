@@ -279,7 +279,8 @@ pub fn my_turn(s: &Value) -> bool {
     s["phase"] == "attack" && !s["you"].is_null() && s["turn"].as_str() == Some(&s["you"].to_string())
 }
 
-/// The page's own plane cells (`data-plane="own"`) on its own board, with head flags.
+/// The page's own plane cells on its own board, with head flags: those still flying
+/// (`data-plane="own"`) and those shot down (`downed`), so a downed plane still counts as its own.
 pub fn own_planes(s: &Value) -> Vec<(String, bool)> {
     let you = s["you"].as_u64().expect("a seated page");
     let board = &s["boards"][usize::try_from(you).expect("small")];
@@ -287,7 +288,7 @@ pub fn own_planes(s: &Value) -> Vec<(String, bool)> {
         .as_array()
         .expect("plane cells")
         .iter()
-        .filter(|p| p[1] == "own")
+        .filter(|p| p[1] == "own" || p[1] == "downed")
         .map(|p| (p[0].as_str().expect("a cell").to_owned(), p[2] == true))
         .collect()
 }

@@ -3,4 +3,5 @@
 
 pub mod client;
 pub mod eval;
+pub mod gomoku;
 pub mod plane;

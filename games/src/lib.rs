@@ -9,6 +9,7 @@
 //! Randomness (a default deployment when a player's time runs out) is passed in, so engines are
 //! deterministic given their inputs.
 
+pub mod gomoku;
 pub mod plane;
 mod seat;
 

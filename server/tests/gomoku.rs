@@ -1,16 +1,19 @@
 //! Gomoku rooms over real WebSockets: two people play to a five; bad input (an occupied point, a
 //! point off the board, a move out of turn, a forbidden point for black under renju, another
-//! game's action) gets the engine's stable code and changes nothing; the move clock decides.
+//! game's action) gets the engine's stable code and changes nothing; the move clock decides; two
+//! bots, connected over WebSockets like any client, play a whole game.
 
 mod common;
 
 use common::*;
+use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, End, Opening, Rule};
 use skirmish_protocol::{
     Action, ClientMsg, Clock, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
+use tokio_util::sync::CancellationToken;
 
 fn gomoku_room(rule: Rule, opening: Option<Opening>, clock: Clock) -> RoomConfig {
     RoomConfig {
@@ -205,4 +208,84 @@ async fn a_player_whose_move_clock_runs_out_loses() {
     };
     assert_eq!(outcome.winner, Some(Seat(1)));
     assert_eq!(outcome.end, End::TimedOut { seat: Seat(0) });
+}
+
+#[tokio::test]
+async fn two_bots_play_a_whole_game_over_websockets() {
+    let server = TestServer::start().await;
+    let stop = CancellationToken::new();
+    let mut bots = Vec::new();
+    for name in ["black-bot", "white-bot"] {
+        let mut options = BotOptions::new(server.ws_url(), name.into());
+        options.strategies = vec!["random".into()];
+        bots.push(tokio::spawn(run(options, stop.clone())));
+    }
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    for _ in 0..100 {
+        if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() == 2)
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // A small board so that random play ends soon, by a five or a full board.
+    let mut config = gomoku_room(Rule::Standard, None, NO_CLOCK);
+    config.game = GameConfig::Gomoku(gomoku::Config {
+        size: 9,
+        rule: Rule::Standard,
+        opening: None,
+    });
+    let room = create(&mut alice, config, false).await;
+    alice.request(ClientMsg::Spectate { room }).await;
+    for _ in 0..2 {
+        let reply = alice
+            .request(ClientMsg::AddBot {
+                room,
+                seat: None,
+                strategy: Some("random".into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    let ended = alice
+        .recv_until(|m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                    ..
+                }
+            )
+        })
+        .await;
+    let ServerMsg::Event {
+        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
+        ..
+    } = ended
+    else {
+        unreachable!()
+    };
+    let placed = alice
+        .log
+        .iter()
+        .filter(|m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: GameEvent::Gomoku(gomoku::Event::Placed { .. }),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(outcome.stones as usize, placed, "the spectator saw every stone");
+    match outcome.end {
+        End::Five { line } => assert_eq!(line.len(), 5, "standard: exactly five"),
+        End::BoardFull => assert_eq!(placed, 81),
+        other => panic!("a random game ends by a five or a full board, not {other:?}"),
+    }
+    stop.cancel();
+    for bot in bots {
+        bot.await.unwrap().unwrap();
+    }
 }

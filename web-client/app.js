@@ -417,7 +417,7 @@ function renderLobby() {
       sel('create-size', 'Board', [['15', '15×15'], ['19', '19×19']], '15'),
       sel('create-rule', 'Rule', G.RULES, 'freestyle'),
       openings,
-      h('p', { class: 'muted small' }, 'You sit as black (first to move); the second seat plays white.')),
+      sel('create-colour', 'You play', [['black', 'black (moves first)'], ['white', 'white']], 'black')),
     num('create-move', game === 'gomoku' ? 'Seconds per move' : 'Seconds per shot', 30, 0, 600,
       game === 'gomoku' ? '0: no limit. Running out of time loses the game.' : '0: no limit'),
     h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
@@ -495,7 +495,9 @@ async function createRoom(e) {
   if (val('create-game') === 'gomoku') {
     const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
     if (val('create-opening')) game.opening = val('create-opening');
-    await createWith({ name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 } });
+    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 } };
+    if (val('create-colour') === 'white') await createAsWhite(config);
+    else await createWith(config);
     return;
   }
   const config = {
@@ -516,6 +518,17 @@ async function createWith(config, bots = []) {
     for (const strategy of bots) {
       await S.conn.request({ type: 'add_bot', room: seated.room, strategy }).catch((err) => toast(errorText(err)));
     }
+  } catch (err) {
+    toast(`Could not create the room: ${errorText(err)}`);
+  }
+}
+
+/** Creates a gomoku room without sitting, then takes white's seat (seat 1). */
+async function createAsWhite(config) {
+  try {
+    const created = await S.conn.request({ type: 'create_room', config, sit: false });
+    addOwned(created.room);
+    await joinRoom(created.room, 1);
   } catch (err) {
     toast(`Could not create the room: ${errorText(err)}`);
   }

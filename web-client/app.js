@@ -629,9 +629,9 @@ function gomokuSection(rs) {
       ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
   phase === 'waiting' ? seatsPanel(rs) : null,
-  phase === 'over' ? G.resultPanel(rs, ui) : null,
   phase !== 'waiting'
-    ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui), h('div', { class: 'gomoku-aside' }, G.sidePanel(rs, ui), G.moveList(rs, ui)))
+    ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
     : null,
   logPanel(rs));
 }

@@ -25,7 +25,8 @@ enum Command {
         /// The bot's display name.
         #[arg(long, default_value = "bot")]
         name: String,
-        /// Strategies to offer, strongest first (comma-separated); all by default.
+        /// Strategies to offer, strongest first (comma-separated; plane battle and gomoku names
+        /// may be mixed); all by default.
         #[arg(long, value_delimiter = ',')]
         strategies: Vec<String>,
         /// Append every message received to this file, one JSON text per line.
@@ -57,7 +58,8 @@ fn main() -> anyhow::Result<()> {
             if !strategies.is_empty() {
                 for s in &strategies {
                     anyhow::ensure!(
-                        skirmish_bots::plane::strategy(s).is_some(),
+                        skirmish_bots::plane::strategy(s).is_some()
+                            || skirmish_bots::gomoku::strategy(s).is_some(),
                         "unknown strategy `{s}`"
                     );
                 }

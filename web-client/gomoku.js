@@ -111,12 +111,15 @@ export function applyEvent(rs, ev, moveMs, ui) {
       break;
     }
     case 'placed': {
-      // A `your_turn` view may already hold this stone.
-      if (ev.number > v.moves.length) v.moves.push({ stone: ev.stone, point: ev.point });
-      v.to_move = 1 - ev.seat;
-      v.forbidden = [];
+      // A `your_turn` view that came first already holds this stone (and the forbidden points
+      // and deadline that follow it).
+      if (ev.number > v.moves.length) {
+        v.moves.push({ stone: ev.stone, point: ev.point });
+        v.to_move = 1 - ev.seat;
+        v.forbidden = [];
+        rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+      }
       rs.placing = null;
-      rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
       ui.log(`${ev.number}. ${mover(ev.seat, ui)} played ${ev.point}.`);
       break;
     }

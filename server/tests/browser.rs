@@ -3,7 +3,7 @@
 //! tests click the page as people do and read its `data-*` attributes.
 //!
 //! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README
-//! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`).
+//! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`).
 
 #[path = "browser/harness.rs"]
 mod harness;
@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use fantoccini::Client;
 use harness::{
     Driver, click, create_gomoku_room, create_room, deploy_random, find, gomoku_state, my_turn, open_as,
-    own_planes, screenshot, state, stones, wait_gomoku, wait_state,
+    own_planes, screenshot, screenshot_file, state, stones, wait_gomoku, wait_state,
 };
 use serde_json::Value;
 use skirmish_bots::client::{BotOptions, run};
@@ -636,9 +636,6 @@ async fn a_person_plays_gomoku_against_a_bot_and_resigns() {
             "the reply is marked as the last move: {s}"
         );
         assert_eq!(s["move_list"].as_array().map(Vec::len), Some(2 * n), "{s}");
-        if n == 2 {
-            screenshot(&page, "gomoku").await;
-        }
     }
     let s = gomoku_state(&page).await;
     let drawn = stones(&s);
@@ -684,7 +681,6 @@ async fn a_person_plays_gomoku_against_a_bot_and_resigns() {
             .is_some_and(|t| t.contains("You (black) resigned")),
         "{s}"
     );
-    screenshot(&page, "gomoku-over").await;
     page.close().await.expect("close the browser");
     watcher.close().await.expect("close the browser");
 }
@@ -751,5 +747,177 @@ async fn a_gomoku_room_starts_from_a_named_opening() {
         "{s}"
     );
     place_somewhere(&page, "black").await;
+    page.close().await.expect("close the browser");
+}
+
+/// A 15x15 point name from 0-based column and row (row 0 at the bottom).
+fn point(x: i32, y: i32) -> String {
+    let col = u8::try_from(x).expect("on the board");
+    format!("{}{}", char::from(b'a' + col), y + 1)
+}
+
+/// The stones a gomoku page draws, by point.
+fn board_of(s: &Value) -> HashMap<String, String> {
+    stones(s).into_iter().collect()
+}
+
+/// Clicks `at` on black's turn and waits for the bot's reply.
+async fn play_and_wait_reply(page: &Client, at: &str) -> Value {
+    let before = wait_gomoku(page, "my move", |s| {
+        s["phase"] == "play" && s["to_move"] == 0 && s["playable"].as_array().is_some_and(|p| !p.is_empty())
+    })
+    .await;
+    let n = stones(&before).len();
+    click(page, &format!("#goban [data-point=\"{at}\"]")).await;
+    wait_gomoku(page, &format!("the reply to {at}"), |s| {
+        s["phase"] == "over" || (stones(s).len() == n + 2 && s["to_move"] == 0)
+    })
+    .await
+}
+
+/// Renju against a bot: black builds two open twos that cross at an empty point, which the page then
+/// marks forbidden (as the server's view lists it) and does not let black play; then black makes
+/// five in a row and wins, and the page highlights the winning line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renju_marks_forbidden_points_and_a_five_wins() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    wait_for_bots_of(&page, &server, "gomoku").await;
+    open_as(&page, &base(&server), "Kim").await;
+    create_gomoku_room(&page, 15, "renju", "").await;
+    click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+    let mut s = wait_gomoku(&page, "the game", |s| s["phase"] == "play" && s["to_move"] == 0).await;
+    // A double-three at the anchor: black two to its left and two below it. The bot plays at
+    // random, so when it lands on the lines through the anchor, start again at another anchor.
+    let mut forbidden_at = None;
+    'anchors: for (x, y) in [(4, 10), (10, 10), (4, 4), (10, 4)] {
+        let shape = [(x - 2, y), (x - 1, y), (x, y - 1), (x, y - 2)];
+        let lines: Vec<String> = (-4..=3)
+            .flat_map(|d| [point(x + d, y), point(x, y + d)])
+            .collect();
+        let spoilt = |s: &Value| {
+            let board = board_of(s);
+            lines.iter().any(|p| {
+                board.get(p).is_some_and(|c| c == "white")
+                    || (board.get(p).is_some_and(|c| c == "black")
+                        && !shape.iter().any(|&(a, b)| point(a, b) == *p))
+            })
+        };
+        if spoilt(&s) {
+            continue;
+        }
+        for (a, b) in shape {
+            s = play_and_wait_reply(&page, &point(a, b)).await;
+            if spoilt(&s) {
+                continue 'anchors;
+            }
+        }
+        forbidden_at = Some(point(x, y));
+        break;
+    }
+    let anchor = forbidden_at.expect("the bot left one of four shapes alone");
+    let s = wait_gomoku(&page, "the forbidden point marked", |s| {
+        s["forbidden"]
+            .as_array()
+            .is_some_and(|f| f.iter().any(|p| *p == anchor))
+    })
+    .await;
+    let listed: HashSet<&str> = s["view"]["forbidden"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let marked: HashSet<&str> = s["forbidden"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        marked, listed,
+        "the page marks the server's forbidden points: {s}"
+    );
+    assert!(
+        !s["playable"]
+            .as_array()
+            .expect("points")
+            .iter()
+            .any(|p| *p == anchor),
+        "a forbidden point is not offered: {s}"
+    );
+    assert!(
+        s["status_text"].as_str().is_some_and(|t| t.contains("forbidden")),
+        "the status explains the marks: {s}"
+    );
+    // Clicking it does nothing.
+    let n = stones(&s).len();
+    click(&page, &format!("#goban [data-point=\"{anchor}\"]")).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let after = gomoku_state(&page).await;
+    assert_eq!(stones(&after).len(), n, "no stone on a forbidden point: {after}");
+    assert_eq!(after["to_move"], 0, "{after}");
+    // Now five in a row along the top lines, away from the shapes: fill the window of five with no
+    // white stone and the most black ones.
+    let start = Instant::now();
+    let mut s = after;
+    while s["phase"] != "over" {
+        assert!(start.elapsed() < MATCH_LIMIT, "the game took too long: {s}");
+        let board = board_of(&s);
+        let colour = |x: i32, y: i32| board.get(&point(x, y)).map(String::as_str);
+        let window = [14, 12]
+            .into_iter()
+            .flat_map(|y| (0..=10).map(move |x0| (x0, y)))
+            .filter(|&(x0, y)| {
+                (x0..x0 + 5).all(|x| colour(x, y) != Some("white"))
+                    && (x0 == 0 || colour(x0 - 1, y) != Some("black"))
+                    && (x0 == 10 || colour(x0 + 5, y) != Some("black"))
+            })
+            .max_by_key(|&(x0, y)| (x0..x0 + 5).filter(|&x| colour(x, y) == Some("black")).count())
+            .expect("a free window of five");
+        let (x0, y) = window;
+        let next = (x0..x0 + 5)
+            .find(|&x| colour(x, y).is_none())
+            .expect("an empty point");
+        s = play_and_wait_reply(&page, &point(next, y)).await;
+    }
+    let s = wait_gomoku(&page, "the result", |s| s["result"].is_object()).await;
+    assert_eq!(s["result"]["end"], "five", "{s}");
+    assert_eq!(s["result"]["winner"], "0", "{s}");
+    assert!(
+        s["result"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("You won with five in a row")),
+        "{s}"
+    );
+    let line: Vec<&str> = s["view"]["outcome"]["end"]["line"]
+        .as_array()
+        .expect("the line")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(line.len(), 5, "{s}");
+    let mut win: Vec<&str> = s["win"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut sorted = line.clone();
+    win.sort_unstable();
+    sorted.sort_unstable();
+    assert_eq!(win, sorted, "the winning line is highlighted: {s}");
+    let board = board_of(&s);
+    assert!(line.iter().all(|p| board[*p] == "black"), "{s}");
+    assert!(
+        s["forbidden"].as_array().is_some_and(Vec::is_empty),
+        "no marks once over: {s}"
+    );
+    click(&page, "#show-numbers").await;
+    find(&page, "#goban .stone:not(:empty)").await;
+    screenshot_file(&page, "gomoku.png").await;
     page.close().await.expect("close the browser");
 }

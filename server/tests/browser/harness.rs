@@ -298,9 +298,17 @@ pub fn own_planes(s: &Value) -> Vec<(String, bool)> {
 /// # Panics
 /// When the screenshot cannot be taken or written.
 pub async fn screenshot(page: &Client, name: &str) {
+    screenshot_file(page, &format!("web-{name}.png")).await;
+}
+
+/// Saves a PNG of the page as `$SKIRMISH_SCREENSHOTS/<file>` when that variable is set.
+///
+/// # Panics
+/// When the screenshot cannot be taken or written.
+pub async fn screenshot_file(page: &Client, file: &str) {
     if let Some(dir) = std::env::var_os("SKIRMISH_SCREENSHOTS") {
         let png = page.screenshot().await.expect("a screenshot");
-        let path = Path::new(&dir).join(format!("web-{name}.png"));
+        let path = Path::new(&dir).join(file);
         std::fs::write(&path, png).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
     }
 }
@@ -324,6 +332,7 @@ return {
   you: num(room.dataset.you),
   to_move: num(room.dataset.toMove),
   turn: status ? status.dataset.turn : null,
+  status_text: status ? status.textContent : null,
   stones: [...document.querySelectorAll('#goban [data-stone]')]
     .map((e) => [Number(e.dataset.number), e.dataset.point, e.dataset.stone])
     .sort((a, b) => a[0] - b[0]),

@@ -650,6 +650,14 @@ async fn a_person_plays_gomoku_against_a_bot_and_resigns() {
         Some(6),
         "the page's view keeps every move: {s}"
     );
+    // A reload keeps the seat, the stones and the turn.
+    page.refresh().await.expect("reload");
+    let s = wait_gomoku(&page, "the room after the reload", |s| {
+        s["page"] == "gomoku" && s["you"] == 0 && s["phase"] == "play" && s["to_move"] == 0
+    })
+    .await;
+    assert_eq!(stones(&s), drawn, "the same stones after the reload: {s}");
+    assert_eq!(s["playable"].as_array().map(Vec::len), Some(225 - 6), "{s}");
     // The spectator sees the same stones, in the same order, and cannot play.
     let w = wait_gomoku(&watcher, "the spectator's board", |w| stones(w) == drawn).await;
     assert!(w["playable"].as_array().is_some_and(Vec::is_empty), "{w}");

@@ -41,11 +41,6 @@ export function pointName(x, y) {
   return String.fromCharCode(97 + x) + String(y + 1);
 }
 
-/** "h8" -> [7, 7]. */
-export function parsePoint(name) {
-  return [name.toLowerCase().charCodeAt(0) - 97, parseInt(name.slice(1), 10) - 1];
-}
-
 /** The star points (hoshi) drawn on a board of `size` lines, as a set of names. */
 export function starPoints(size) {
   const stars = new Set();
@@ -152,7 +147,7 @@ export function resultText(o, ui) {
       ? 'black is to move and every empty point is forbidden' : e.kind;
     return ['Draw.', `No winner: ${why} (${o.stones} stones).`];
   }
-  const won = o.winner != null && ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
+  const won = ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
   switch (e.kind) {
     case 'five': {
       const n = e.line.length;

@@ -16,7 +16,6 @@ const S = {
   player: null,
   mySeats: [],
   rooms: [],
-  strategies: [],
   /** The connected bots, as `list_bots` last listed them. */
   bots: [],
   page: 'lobby',
@@ -284,7 +283,6 @@ function onMessage(msg) {
       return;
     case 'bots':
       S.bots = msg.bots;
-      S.strategies = [...new Set(msg.bots.flatMap((b) => b.offer.strategies))];
       break;
     case 'room':
       onSnapshot(msg);
@@ -739,20 +737,9 @@ function seatsPanel(rs) {
     !isOwner ? h('p', { class: 'muted' }, 'The room\'s creator can add bots to empty seats.') : null);
 }
 
-/**
- * Strategy names that play one game only (bots/src/plane, bots/src/gomoku). A bot's offer lists the
- * strategies of all its games together, so these keep one game's names out of another's list.
- */
-const ONE_GAME_STRATEGIES = {
-  plane: ['bayes', 'seed-cv'],
-  gomoku: ['threat-search', 'seed-minimax'],
-};
-
-/** The strategies the connected bots offer for `game`, strongest first. */
+/** The strategies the connected bots offer for `game`, strongest first (each bot's offer lists them per game). */
 function botStrategies(game) {
-  const others = Object.entries(ONE_GAME_STRATEGIES).filter(([g]) => g !== game).flatMap(([, names]) => names);
-  const offering = S.bots.filter((b) => !b.offer.games || b.offer.games.includes(game));
-  const list = [...new Set(offering.flatMap((b) => b.offer.strategies))].filter((st) => !others.includes(st));
+  const list = [...new Set(S.bots.flatMap((b) => b.offer.games[game] || []))];
   return list.length ? list : [game === 'gomoku' ? 'random' : 'bayes'];
 }
 

@@ -5,7 +5,7 @@
 //! `your_turn`) and answers with `act`. Decisions run on blocking threads so that one slow decision
 //! does not hold up the other rooms, nor the server when the pool runs inside the server's process.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -37,12 +37,10 @@ pub struct BotOptions {
     pub url: String,
     /// The bot's display name.
     pub name: String,
-    /// The games it offers to play (default: plane battle and gomoku).
-    pub games: Vec<GameKind>,
-    /// Strategy names offered, strongest first within each game (default: every plane battle
-    /// strategy, then every gomoku one). A seat asked for a name its game does not know gets that
-    /// game's first offered (or built-in strongest) strategy.
-    pub strategies: Vec<String>,
+    /// The games it offers, each with its strategy names, strongest first (default: every
+    /// built-in strategy of plane battle and of gomoku). [`BotOptions::set_strategies`] sets it
+    /// from one list of names.
+    pub strategies: BTreeMap<GameKind, Vec<String>>,
     /// How gomoku strategies are made from their names (default: the built-in ones,
     /// [`crate::gomoku::strategy`]); an outside-engine adapter plugs in here.
     pub gomoku: GomokuFactory,
@@ -62,12 +60,10 @@ impl BotOptions {
         BotOptions {
             url,
             name,
-            games: vec![GameKind::Plane, GameKind::Gomoku],
-            strategies: crate::plane::STRATEGIES
-                .iter()
-                .chain(crate::gomoku::STRATEGIES)
-                .map(|s| (*s).to_owned())
-                .collect(),
+            strategies: BTreeMap::from([
+                (GameKind::Plane, names(crate::plane::STRATEGIES)),
+                (GameKind::Gomoku, names(crate::gomoku::STRATEGIES)),
+            ]),
             gomoku: Arc::new(crate::gomoku::strategy),
             transcript: None,
             reconnect: true,
@@ -75,18 +71,55 @@ impl BotOptions {
         }
     }
 
+    /// Offers exactly `names` (strongest first), each for the game(s) that know it: plane battle's
+    /// built-in strategies, and for gomoku the names [`BotOptions::gomoku`] makes. A game none of
+    /// the names plays is not offered.
+    pub fn set_strategies(&mut self, names: &[String]) {
+        self.strategies.clear();
+        for name in names {
+            for game in [GameKind::Plane, GameKind::Gomoku] {
+                let plays = match game {
+                    GameKind::Plane => crate::plane::strategy(name).is_some(),
+                    GameKind::Gomoku => (self.gomoku)(name).is_some(),
+                };
+                let list = self.strategies.entry(game).or_default();
+                if plays && !list.contains(name) {
+                    list.push(name.clone());
+                }
+            }
+        }
+        self.strategies.retain(|_, list| !list.is_empty());
+    }
+
+    /// The names of `game`'s strategies this bot offers, strongest first.
+    fn offered(&self, game: GameKind) -> &[String] {
+        self.strategies.get(&game).map_or(&[], Vec::as_slice)
+    }
+
     fn plane_strategy(&self, wanted: &str) -> Box<dyn PlaneStrategy> {
         crate::plane::strategy(wanted)
-            .or_else(|| self.strategies.iter().find_map(|s| crate::plane::strategy(s)))
+            .or_else(|| {
+                self.offered(GameKind::Plane)
+                    .iter()
+                    .find_map(|s| crate::plane::strategy(s))
+            })
             .or_else(|| crate::plane::strategy(crate::plane::STRATEGIES[0]))
             .expect("the built-in plane strategies exist")
     }
 
     fn gomoku_strategy(&self, wanted: &str) -> Option<Box<dyn GomokuStrategy>> {
         (self.gomoku)(wanted)
-            .or_else(|| self.strategies.iter().find_map(|s| (self.gomoku)(s)))
+            .or_else(|| {
+                self.offered(GameKind::Gomoku)
+                    .iter()
+                    .find_map(|s| (self.gomoku)(s))
+            })
             .or_else(|| crate::gomoku::strategy(crate::gomoku::STRATEGIES[0]))
     }
+}
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
 }
 
 impl std::fmt::Debug for BotOptions {
@@ -94,7 +127,6 @@ impl std::fmt::Debug for BotOptions {
         f.debug_struct("BotOptions")
             .field("url", &self.url)
             .field("name", &self.name)
-            .field("games", &self.games)
             .field("strategies", &self.strategies)
             .field("think", &self.think)
             .finish_non_exhaustive()
@@ -171,8 +203,7 @@ async fn connection(
             protocol: PROTOCOL_VERSION,
             name: options.name.clone(),
             bot: Some(BotOffer {
-                games: options.games.clone(),
-                strategies: options.strategies.clone(),
+                games: options.strategies.clone(),
             }),
             resume: state.resume,
         },

@@ -63,7 +63,7 @@ fn main() -> anyhow::Result<()> {
                         "unknown strategy `{s}`"
                     );
                 }
-                options.strategies = strategies;
+                options.set_strategies(&strategies);
             }
             options.transcript = transcript;
             options.reconnect = !once;

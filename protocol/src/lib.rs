@@ -225,10 +225,17 @@ pub struct SeatRef {
 /// What a bot can play, announced in `hello`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct BotOffer {
-    /// Games it plays.
-    pub games: Vec<GameKind>,
-    /// Strategy names it offers, strongest first (such as `bayes`, `seed-cv`, `random`).
-    pub strategies: Vec<String>,
+    /// The games it plays, each with the strategy names it offers for that game, strongest first:
+    /// `{"plane": ["bayes", "seed-cv", "random"], "gomoku": ["threat-search", "random"]}`. A game
+    /// with no strategy is not offered.
+    pub games: std::collections::BTreeMap<GameKind, Vec<String>>,
+}
+
+impl BotOffer {
+    /// The strategies offered for `game`, strongest first (empty when the game is not offered).
+    pub fn strategies(&self, game: GameKind) -> &[String] {
+        self.games.get(&game).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// A connected bot, as `list_bots` shows it.
@@ -245,7 +252,7 @@ pub struct BotSummary {
 }
 
 /// The games Skirmish referees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     /// Plane battle (RULES.md section 1).

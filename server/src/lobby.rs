@@ -196,9 +196,8 @@ impl Lobby {
             .filter(|p| p.outbox.is_some() && !exclude.contains(&p.id))
             .filter(|p| {
                 p.bot.as_ref().is_some_and(|offer| {
-                    offer.games.contains(&game)
-                        && strategy.is_none_or(|s| offer.strategies.iter().any(|o| o == s))
-                        && !offer.strategies.is_empty()
+                    let offered = offer.strategies(game);
+                    !offered.is_empty() && strategy.is_none_or(|s| offered.iter().any(|o| o == s))
                 })
             })
             .collect();
@@ -209,7 +208,7 @@ impl Lobby {
             player: bot.id,
             name: bot.name.clone(),
             outbox: bot.outbox.clone().expect("candidates are connected"),
-            strategy: strategy.map_or_else(|| offer.strategies[0].clone(), str::to_owned),
+            strategy: strategy.map_or_else(|| offer.strategies(game)[0].clone(), str::to_owned),
         })
     }
 

@@ -112,7 +112,7 @@ async fn main() -> anyhow::Result<()> {
     for i in 0..args.bots {
         let mut options = skirmish_bots::client::BotOptions::new(url.clone(), format!("pool-{}", i + 1));
         if !args.bot_strategies.is_empty() {
-            options.strategies = args.bot_strategies.clone();
+            options.set_strategies(&args.bot_strategies);
         }
         let shutdown = shutdown.clone();
         pool.push(tokio::spawn(async move {

@@ -5,7 +5,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use skirmish_protocol::{ClientMsg, ServerMsg, codes};
+use skirmish_protocol::{ClientMsg, GameKind, ServerMsg, codes};
 use skirmish_server::testing::TestClient;
 use tokio::io::{AsyncBufReadExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdout, Command};
@@ -126,7 +126,10 @@ async fn environment_variables_take_effect_and_flags_win_over_them() {
     let ServerMsg::Bots { bots, .. } = client.request(ClientMsg::ListBots).await else {
         panic!()
     };
-    assert!(bots.iter().all(|b| b.offer.strategies == ["random"]), "{bots:?}");
+    for bot in &bots {
+        assert_eq!(bot.offer.strategies(GameKind::Plane), ["random"], "{bots:?}");
+        assert_eq!(bot.offer.strategies(GameKind::Gomoku), ["random"], "{bots:?}");
+    }
     drop(server);
 
     let server = Server::start(&["--bots", "0", "--max-frame-bytes", "1000"], &env).await;

@@ -93,7 +93,7 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
     );
     let stop = CancellationToken::new();
     let mut options = BotOptions::new(server.ws_url(), "pool".into());
-    options.strategies = vec!["random".into(), "seed-cv".into()];
+    options.set_strategies(&["random".into(), "seed-cv".into()]);
     let pool = tokio::spawn(run(options, stop.clone()));
     for _ in 0..100 {
         if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if !bots.is_empty())

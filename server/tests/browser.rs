@@ -72,9 +72,9 @@ async fn wait_for_bots_of(page: &Client, server: &TestServer, game: &str) {
         let bots: Value = serde_json::from_str(text.as_str().unwrap_or("[]")).unwrap_or(Value::Null);
         if bots.as_array().is_some_and(|b| {
             b.iter().any(|bot| {
-                bot["offer"]["games"]
+                bot["offer"]["games"][game]
                     .as_array()
-                    .is_some_and(|g| g.iter().any(|g| g == game))
+                    .is_some_and(|s| !s.is_empty())
             })
         }) {
             return;

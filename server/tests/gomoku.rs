@@ -217,7 +217,7 @@ async fn two_bots_play_a_whole_game_over_websockets() {
     let mut bots = Vec::new();
     for name in ["black-bot", "white-bot"] {
         let mut options = BotOptions::new(server.ws_url(), name.into());
-        options.strategies = vec!["random".into()];
+        options.set_strategies(&["random".into()]);
         bots.push(tokio::spawn(run(options, stop.clone())));
     }
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;

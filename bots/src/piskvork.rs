@@ -51,6 +51,9 @@ pub struct TurnLimits {
     /// How much longer than `turn_ms` the driver waits for the answer before it gives up, in
     /// milliseconds.
     pub grace_ms: u64,
+    /// Under a room clock, the most the whole move may take (starting the engine included), in
+    /// milliseconds: the clock minus the network's margin.
+    pub room_ms: Option<u64>,
 }
 
 impl TurnLimits {
@@ -64,6 +67,7 @@ impl TurnLimits {
             return TurnLimits {
                 turn_ms: think.max(1),
                 grace_ms: 500,
+                room_ms: None,
             };
         }
         let available = budget.move_ms.saturating_sub((budget.move_ms / 10).max(200));
@@ -71,6 +75,7 @@ impl TurnLimits {
         TurnLimits {
             turn_ms: think.min(available - grace_ms).max(1),
             grace_ms,
+            room_ms: Some(available),
         }
     }
 
@@ -156,7 +161,7 @@ impl PiskvorkStrategy {
         let started = Instant::now();
         let limits = TurnLimits::from_budget(budget);
         // Under a room clock, nothing may take longer than the clock leaves.
-        let act_deadline = (budget.move_ms > 0).then(|| started + limits.wait());
+        let act_deadline = limits.room_ms.map(|ms| started + Duration::from_millis(ms));
         if self
             .engine
             .as_ref()
@@ -259,8 +264,16 @@ impl GomokuStrategy for PiskvorkStrategy {
 }
 
 impl Drop for PiskvorkStrategy {
+    /// Ends the engine: on a blocking thread when dropped inside a tokio runtime (the bot client
+    /// drops a finished game's seats from its async loop), so that waiting for the engine to leave
+    /// holds up no other room.
     fn drop(&mut self) {
-        self.stop();
+        if let Some(mut engine) = self.engine.take() {
+            match tokio::runtime::Handle::try_current() {
+                Ok(runtime) => drop(runtime.spawn_blocking(move || engine.end())),
+                Err(_) => engine.end(),
+            }
+        }
     }
 }
 
@@ -613,7 +626,8 @@ mod tests {
             TurnLimits::from_budget(Budget::new(0, ms(2000))),
             TurnLimits {
                 turn_ms: 2000,
-                grace_ms: 500
+                grace_ms: 500,
+                room_ms: None
             }
         );
         // A 30 s clock leaves 27 s; think time is the smaller.
@@ -623,8 +637,10 @@ mod tests {
         );
         for move_ms in [300, 1000, 5000, 30_000] {
             let limits = TurnLimits::from_budget(Budget::new(move_ms, ms(60_000)));
+            let room_ms = limits.room_ms.expect("a room clock");
+            assert!(room_ms < move_ms, "{move_ms}: {limits:?}");
             assert!(
-                limits.turn_ms + limits.grace_ms < move_ms,
+                limits.turn_ms + limits.grace_ms <= room_ms,
                 "{move_ms}: {limits:?}"
             );
             assert!(limits.turn_ms > 0);

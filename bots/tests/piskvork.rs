@@ -1,16 +1,20 @@
 //! The piskvork engine driver against the real engine `pbrain-figrid` (found through the
 //! `PBRAIN_FIGRID` variable, else on `PATH`; `.ci/run` installs it, and these tests fail without
-//! it) and against fake engines, small python3 scripts that crash, hang, or answer nonsense.
+//! it) and against fake engines, small python3 scripts that crash, hang, or answer nonsense; then
+//! `skirmish-bots piskvork` bot processes playing whole games on a real server.
 
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use skirmish_bots::gomoku::{Budget, GomokuStrategy};
 use skirmish_bots::piskvork::PiskvorkStrategy;
-use skirmish_games::gomoku::{Action, Config, End, Gomoku, Opening, Point, Rule, View};
+use skirmish_games::gomoku::{self, Action, Config, End, Gomoku, Opening, Point, Rule, View};
 use skirmish_games::{Game, Seat, Viewer};
+use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
+use skirmish_server::testing::{TestClient, TestServer};
 
 /// The real engine's path.
 fn figrid() -> PathBuf {
@@ -405,5 +409,139 @@ elif cmd == 'END':
         "END",
     ];
     assert_eq!(input(&dir), expected);
+    assert!(!alive(&dir));
+}
+
+/// Bot processes, killed when dropped.
+struct Bots(Vec<Child>);
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn bot_process(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .args(args)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start a bot process")
+}
+
+/// Plays a freestyle 15x15 game with a 10 s move clock on a fresh server between a
+/// `skirmish-bots piskvork --engine <engine>` process in seat 0 (black) and a `skirmish-bots play`
+/// process's `random` strategy in seat 1, and returns how it ended.
+async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let engine_name = engine.file_name().unwrap().to_str().unwrap().to_owned();
+    let _bots = Bots(vec![
+        bot_process(&[
+            "piskvork",
+            "--once",
+            "--url",
+            &url,
+            "--engine",
+            engine.to_str().unwrap(),
+            "--think-ms",
+            "200",
+        ]),
+        bot_process(&[
+            "play",
+            "--once",
+            "--url",
+            &url,
+            "--name",
+            "random-bot",
+            "--strategies",
+            "random",
+        ]),
+    ]);
+    let (mut host, _) = TestClient::join(&url, "Host").await;
+    let mut connected = false;
+    for _ in 0..200 {
+        if let ServerMsg::Bots { bots, .. } = host.request(ClientMsg::ListBots).await
+            && bots.len() >= 2
+        {
+            connected = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(connected, "both bots connect");
+    let config = RoomConfig {
+        name: Some("outside engine".into()),
+        game: GameConfig::Gomoku(Config::default()),
+        clock: Clock {
+            deploy_ms: 0,
+            move_ms: 10_000,
+        },
+    };
+    let ServerMsg::RoomCreated { room, .. } =
+        host.request(ClientMsg::CreateRoom { config, sit: false }).await
+    else {
+        panic!("room created")
+    };
+    host.request(ClientMsg::Spectate { room }).await;
+    for (seat, strategy) in [(Seat(0), engine_name.as_str()), (Seat(1), "random")] {
+        let reply = host
+            .request(ClientMsg::AddBot {
+                room,
+                seat: Some(seat),
+                strategy: Some(strategy.into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    let ended = host
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Event { room: r, event: GameEvent::Gomoku(gomoku::Event::Ended { .. }), .. } if *r == room)
+        })
+        .await;
+    let ServerMsg::Event {
+        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
+        ..
+    } = ended
+    else {
+        unreachable!()
+    };
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_piskvork_bot_plays_a_whole_game_on_a_server() {
+    let outcome = engine_against_random(&figrid()).await;
+    match &outcome.end {
+        End::Five { line } => {
+            assert!(line.len() >= 5);
+            // figrid against random stones: the engine's five.
+            assert_eq!(outcome.winner, Some(Seat(0)), "{outcome:?}");
+        }
+        End::BoardFull => assert_eq!(outcome.stones, 225),
+        other => panic!("the game ends by a five or a full board, not {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashing_engine_resigns_its_seat_with_the_reason() {
+    let dir = scratch("network-crash");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-crash",
+        "if cmd == 'START':\n    say('OK')\n    sys.exit(3)",
+    );
+    let outcome = engine_against_random(&engine).await;
+    assert_eq!(
+        outcome.end,
+        End::Resigned {
+            seat: Seat(0),
+            reason: Some("pbrain-crash: crashed (exit status: 3)".into())
+        }
+    );
+    assert_eq!(outcome.winner, Some(Seat(1)));
     assert!(!alive(&dir));
 }

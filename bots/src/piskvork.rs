@@ -57,25 +57,36 @@ pub struct TurnLimits {
 }
 
 impl TurnLimits {
-    /// The limits for `budget`: the engine thinks for `budget.think`, but under a room clock
-    /// (`budget.move_ms > 0`) for no longer than the clock minus a margin for the network (a
-    /// tenth of the clock, at least 200 ms) and minus the grace (500 ms, or a quarter of what the
-    /// clock leaves when that is less), so that a late engine makes its seat resign, not time out.
+    /// The limits for `budget`. The engine thinks for `budget.think`; the driver waits a grace of
+    /// half that again, at least 1 s, for an engine that runs late. Under a room clock
+    /// (`budget.move_ms > 0`) both fit in the clock minus a margin for the network (a tenth of the
+    /// clock, at least 200 ms), the grace keeping at least 500 ms (or a quarter of what the clock
+    /// leaves, when less), so that a late engine makes its seat resign rather than time out.
     pub fn from_budget(budget: Budget) -> TurnLimits {
-        let think = u64::try_from(budget.think.as_millis()).unwrap_or(u64::MAX);
+        let think = u64::try_from(budget.think.as_millis()).unwrap_or(u64::MAX).max(1);
+        let limits = TurnLimits {
+            turn_ms: think,
+            grace_ms: (think / 2).max(1000),
+            room_ms: None,
+        };
         if budget.move_ms == 0 {
-            return TurnLimits {
-                turn_ms: think.max(1),
-                grace_ms: 500,
-                room_ms: None,
-            };
+            return limits;
         }
         let available = budget.move_ms.saturating_sub((budget.move_ms / 10).max(200));
-        let grace_ms = (available / 4).min(500);
         TurnLimits {
-            turn_ms: think.min(available - grace_ms).max(1),
-            grace_ms,
             room_ms: Some(available),
+            ..limits.fit(available)
+        }
+    }
+
+    /// These limits cut to fit in `left_ms` milliseconds.
+    fn fit(self, left_ms: u64) -> TurnLimits {
+        let least_grace = (left_ms / 4).min(500);
+        let turn_ms = self.turn_ms.min(left_ms.saturating_sub(least_grace)).max(1);
+        TurnLimits {
+            turn_ms,
+            grace_ms: self.grace_ms.min(left_ms.saturating_sub(turn_ms)),
+            room_ms: self.room_ms,
         }
     }
 
@@ -182,16 +193,18 @@ impl PiskvorkStrategy {
         }
         let engine = self.engine.as_mut().expect("the engine was just started");
         // Whatever starting took comes off the engine's turn, under a room clock.
-        let mut limits = limits;
-        if let Some(deadline) = act_deadline {
-            let left = u64::try_from(deadline.saturating_duration_since(Instant::now()).as_millis())
-                .unwrap_or(u64::MAX);
-            limits.turn_ms = limits.turn_ms.min(left.saturating_sub(limits.grace_ms)).max(1);
-        }
+        let limits = match act_deadline {
+            Some(deadline) => limits.fit(
+                u64::try_from(deadline.saturating_duration_since(Instant::now()).as_millis())
+                    .unwrap_or(u64::MAX),
+            ),
+            None => limits,
+        };
         if engine.turn_ms != Some(limits.turn_ms) {
             engine.send(&format!("INFO timeout_turn {}", limits.turn_ms))?;
             engine.turn_ms = Some(limits.turn_ms);
         }
+        engine.drain();
         let in_sync = view.moves.len() == engine.known.len() + 1
             && view.moves.starts_with(&engine.known)
             && view.moves.last().is_some_and(|m| m.stone != own);
@@ -431,6 +444,14 @@ impl Engine {
         Ok(keyword(&line) == "OK")
     }
 
+    /// Logs and drops what the engine said since its last answer, so that no stray line is taken
+    /// for the next one.
+    fn drain(&mut self) {
+        while let Ok(line) = self.lines.try_recv() {
+            debug!(engine = %self.name, %line, "engine says, between moves");
+        }
+    }
+
     /// Writes `text` and a line end.
     fn send(&mut self, text: &str) -> Result<(), Failure> {
         let mut bytes = text.replace('\n', "\r\n").into_bytes();
@@ -626,7 +647,7 @@ mod tests {
             TurnLimits::from_budget(Budget::new(0, ms(2000))),
             TurnLimits {
                 turn_ms: 2000,
-                grace_ms: 500,
+                grace_ms: 1000,
                 room_ms: None
             }
         );
@@ -644,7 +665,13 @@ mod tests {
                 "{move_ms}: {limits:?}"
             );
             assert!(limits.turn_ms > 0);
+            assert!(limits.grace_ms >= (room_ms / 4).min(500), "{move_ms}: {limits:?}");
+            // A short think keeps a full grace.
+            let short = TurnLimits::from_budget(Budget::new(move_ms, ms(100)));
+            assert!(short.turn_ms + short.grace_ms <= room_ms, "{move_ms}: {short:?}");
         }
+        let short = TurnLimits::from_budget(Budget::new(30_000, ms(100)));
+        assert_eq!((short.turn_ms, short.grace_ms), (100, 1000));
     }
 
     #[test]

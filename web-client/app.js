@@ -1,9 +1,12 @@
-// Skirmish's browser client: lobby, rooms, deployment, attack, scoreboard. Plain ES module, no build.
+// Skirmish's browser client: lobby, rooms, and the games' pages (plane battle here: deployment,
+// attack, scoreboard; gomoku in gomoku.js). Plain ES module, no build.
 import { Connection } from './net.js';
 import * as P from './plane.js';
+import * as G from './gomoku.js';
 
 const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
+const NUMBERS_KEY = 'skirmish.gomoku.numbers';
 
 /** Everything the page knows. */
 const S = {
@@ -14,12 +17,26 @@ const S = {
   mySeats: [],
   rooms: [],
   strategies: [],
+  /** The connected bots, as `list_bots` last listed them. */
+  bots: [],
   page: 'lobby',
   roomId: null,
   /** Per-room state: id -> RoomState. */
   roomStates: new Map(),
   watching: new Set(),
   botChoice: {},
+  /** Gomoku: whether stones show their move numbers. */
+  showNumbers: localStorage.getItem(NUMBERS_KEY) === 'true',
+  /** Gomoku: the point that holds the board's keyboard focus. */
+  gomokuFocus: null,
+  /** The open room as plain data (id, seat, status, the game's view), for tests and the console. */
+  current() {
+    const rs = S.page === 'room' ? S.roomStates.get(S.roomId) : null;
+    if (!rs || !rs.view) return null;
+    const left = rs.deadlineAt == null ? null : Math.max(0, rs.deadlineAt - Date.now());
+    return JSON.parse(JSON.stringify({ id: rs.id, you: rs.you, status: rs.summary && rs.summary.status,
+      game: rs.view.game, view: rs.view, deadline_ms: left }));
+  },
 };
 // For debugging from the console (and tests' failure messages).
 window.skirmish = S;
@@ -90,6 +107,7 @@ function formatText(format) {
 function configText(config) {
   const g = config.game;
   const clock = config.clock || {};
+  if (g.game === 'gomoku') return G.configText(g, clock);
   const move = clock.move_ms ? `${clock.move_ms / 1000}s per shot` : 'no shot clock';
   return `Plane battle · ${g.variant} · ${g.players} players · ${formatText(g.format)} · ${move}`;
 }
@@ -100,7 +118,7 @@ function roomState(id) {
   let rs = S.roomStates.get(id);
   if (!rs) {
     rs = { id, summary: null, you: null, seq: 0, view: null, deadlineAt: null, lastShot: null,
-      log: [], revealed: null, firing: false, deploy: { planes: [], facing: 'up', hover: null, sent: false } };
+      log: [], revealed: null, firing: false, placing: null, confirmResign: false, deploy: { planes: [], facing: 'up', hover: null, sent: false } };
     S.roomStates.set(id, rs);
   }
   return rs;
@@ -126,8 +144,24 @@ function phaseKey(view) {
   return `${view.round}/${p.phase}/${p.attacker ?? ''}`;
 }
 
+function isGomoku(rs) {
+  return Boolean(rs.view && rs.view.game === 'gomoku');
+}
+
+function gomokuSnapshot(rs, snap) {
+  const before = G.turnKey(rs.view);
+  rs.summary = snap.room;
+  rs.you = snap.you ?? null;
+  if (snap.seq >= rs.seq || !rs.view) {
+    rs.view = snap.view;
+    rs.seq = snap.seq;
+  }
+  if (G.turnKey(rs.view) !== before) rs.deadlineAt = null;
+}
+
 function onSnapshot(snap) {
   const rs = roomState(snap.room.id);
+  if (snap.view.game === 'gomoku') { gomokuSnapshot(rs, snap); return; }
   const before = phaseKey(rs.view);
   rs.summary = snap.room;
   rs.you = snap.you ?? null;
@@ -147,6 +181,10 @@ function onEvent(msg) {
   const ev = msg.event;
   const v = rs.view;
   const clock = rs.summary ? rs.summary.config.clock || {} : {};
+  if (ev.game === 'gomoku') {
+    if (isGomoku(rs)) G.applyEvent(rs, ev, clock.move_ms || 0, gomokuUi(rs));
+    return;
+  }
   switch (ev.kind) {
     case 'round_started': {
       v.round = ev.round;
@@ -228,6 +266,7 @@ function onYourTurn(msg) {
   rs.you = rs.you ?? msg.seat;
   rs.deadlineAt = msg.deadline_ms != null ? Date.now() + msg.deadline_ms : null;
   rs.firing = false;
+  rs.placing = null;
 }
 
 // ---------------------------------------------------------------- messages
@@ -244,6 +283,7 @@ function onMessage(msg) {
       if (S.page === 'lobby') renderRooms();
       return;
     case 'bots':
+      S.bots = msg.bots;
       S.strategies = [...new Set(msg.bots.flatMap((b) => b.offer.strategies))];
       break;
     case 'room':
@@ -257,7 +297,7 @@ function onMessage(msg) {
       break;
     case 'error':
       if (msg.code !== 'bad_resume') toast(`Refused: ${msg.message} (${msg.code})`);
-      for (const rs of S.roomStates.values()) rs.firing = false;
+      for (const rs of S.roomStates.values()) { rs.firing = false; rs.placing = null; }
       break;
     default:
       return;
@@ -302,7 +342,7 @@ function route() {
   if (!S.name) {
     S.page = 'name';
     main.replaceChildren(h('section', { class: 'card', id: 'welcome' },
-      h('h1', {}, 'Plane battle'),
+      h('h1', {}, 'Skirmish: plane battle and gomoku'),
       h('p', {}, 'Choose a display name above to play. It is kept in this browser.')));
     document.getElementById('name-input').focus();
     return;
@@ -314,6 +354,7 @@ function route() {
     S.roomId = id;
     const rs = roomState(id);
     if (!rs.view && S.connState === 'open' && !S.mySeats.some((s) => s.room === id)) spectate(id);
+    if (S.connState === 'open') S.conn.request({ type: 'list_bots' }).catch(() => {});
     main.replaceChildren();
     renderRoom();
   } else {
@@ -345,15 +386,40 @@ function renderLobby() {
   const sel = (id, label, options, value) => h('div', { class: 'field' },
     h('label', { for: id }, label),
     h('select', { id }, options.map(([v, t]) => h('option', { value: v, selected: v === value }, t))));
-  const form = h('form', { id: 'create-form', class: 'card create', onsubmit: createRoom },
+  const game = S.createGame || 'plane';
+  const openings = h('div', { class: 'field' },
+    h('label', { for: 'create-opening' }, 'Opening'),
+    h('select', { id: 'create-opening', 'aria-describedby': 'create-opening-help' },
+      h('option', { value: '', selected: true }, 'none: an empty board'),
+      h('optgroup', { label: 'Renju openings (white moves next)' },
+        G.OPENINGS.filter(([, , note]) => note !== 'seed formation')
+          .map(([name, title, note]) => h('option', { value: name }, `${name} ${title} (${note})`))),
+      h('optgroup', { label: 'Formations (white moves next)' },
+        G.OPENINGS.filter(([, , note]) => note === 'seed formation')
+          .map(([name, title]) => h('option', { value: name }, `${name} ${title}`)))),
+    h('small', { id: 'create-opening-help' }, 'A starting position; on 19×19 it is centred.'));
+  const form = h('form', { id: 'create-form', class: 'card create', onsubmit: createRoom, 'data-game': game },
     h('h2', {}, 'New room'),
     h('div', { class: 'field' }, h('label', { for: 'create-name' }, 'Room name'),
       h('input', { id: 'create-name', maxlength: 40, placeholder: `${S.name}'s room` })),
-    sel('create-players', 'Seats', [['2', '2 players'], ['3', '3 players']], '3'),
-    sel('create-variant', 'Variant', [['double', 'double: 9×9, two planes'], ['classic', 'classic: 7×7, one plane']], 'double'),
-    num('create-rounds', 'Rounds', 18, 1, 99, 'Ties for first play extra rounds.'),
-    num('create-move', 'Seconds per shot', 30, 0, 600, '0: no limit'),
-    num('create-deploy', 'Seconds to deploy', 60, 0, 600, '0: no limit'),
+    h('div', { class: 'field' }, h('label', { for: 'create-game' }, 'Game'),
+      h('select', { id: 'create-game', onchange: (e) => chooseGame(e.target.value) },
+        [['plane', 'Plane battle (2 or 3 players)'], ['gomoku', 'Gomoku (2 players)']]
+          .map(([v, t]) => h('option', { value: v, selected: v === game }, t)))),
+    h('fieldset', { id: 'plane-fields', class: 'create-game', hidden: game !== 'plane', disabled: game !== 'plane' },
+      h('legend', { class: 'sr-only' }, 'Plane battle settings'),
+      sel('create-players', 'Seats', [['2', '2 players'], ['3', '3 players']], '3'),
+      sel('create-variant', 'Variant', [['double', 'double: 9×9, two planes'], ['classic', 'classic: 7×7, one plane']], 'double'),
+      num('create-rounds', 'Rounds', 18, 1, 99, 'Ties for first play extra rounds.'),
+      num('create-deploy', 'Seconds to deploy', 60, 0, 600, '0: no limit')),
+    h('fieldset', { id: 'gomoku-fields', class: 'create-game', hidden: game !== 'gomoku', disabled: game !== 'gomoku' },
+      h('legend', { class: 'sr-only' }, 'Gomoku settings'),
+      sel('create-size', 'Board', [['15', '15×15'], ['19', '19×19']], '15'),
+      sel('create-rule', 'Rule', G.RULES, 'freestyle'),
+      openings,
+      sel('create-colour', 'You play', [['black', 'black (moves first)'], ['white', 'white']], 'black')),
+    num('create-move', game === 'gomoku' ? 'Seconds per move' : 'Seconds per shot', 30, 0, 600,
+      game === 'gomoku' ? '0: no limit. Running out of time loses the game.' : '0: no limit'),
     h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
@@ -363,6 +429,21 @@ function renderLobby() {
         h('div', { id: 'rooms', 'aria-live': 'polite' })),
       form));
   renderRooms();
+}
+
+/** Shows the create-room form's settings for `game` ('plane' or 'gomoku'). */
+function chooseGame(game) {
+  S.createGame = game;
+  const form = document.getElementById('create-form');
+  if (!form) return;
+  form.dataset.game = game;
+  for (const [id, g] of [['plane-fields', 'plane'], ['gomoku-fields', 'gomoku']]) {
+    const set = document.getElementById(id);
+    set.hidden = g !== game;
+    set.disabled = g !== game;
+  }
+  document.querySelector('label[for="create-move"]').textContent = game === 'gomoku' ? 'Seconds per move' : 'Seconds per shot';
+  document.getElementById('create-move-help').textContent = game === 'gomoku' ? '0: no limit. Running out of time loses the game.' : '0: no limit';
 }
 
 function roomCounts(summary) {
@@ -386,10 +467,11 @@ function renderRooms() {
     const c = roomCounts(r);
     const mine = r.seats.some((s) => s.occupant && s.occupant.player === S.player);
     const g = r.config.game;
+    const [gameText, gameDetail] = g.game === 'gomoku' ? G.lobbyText(g) : [`plane · ${g.variant}`, formatText(g.format)];
     const status = r.status === 'waiting' ? 'waiting' : 'in progress';
     return h('tr', { 'data-room-id': r.id, 'data-status': r.status },
       h('th', { scope: 'row' }, h('a', { href: `/room/${r.id}`, 'data-nav': true }, r.config.name || 'Room')),
-      h('td', {}, `plane · ${g.variant}`, h('br'), h('small', {}, formatText(g.format))),
+      h('td', { 'data-game': g.game }, gameText, h('br'), h('small', {}, gameDetail)),
       h('td', { 'data-seats': `${c.taken}/${c.total}` }, `${c.taken}/${c.total}`, h('br'),
         h('small', {}, `${plural(c.humans, 'human')}, ${plural(c.bots, 'bot')}`)),
       h('td', {}, h('span', { class: `badge ${r.status}` }, status),
@@ -410,6 +492,14 @@ function renderRooms() {
 async function createRoom(e) {
   e.preventDefault();
   const val = (id) => document.getElementById(id).value;
+  if (val('create-game') === 'gomoku') {
+    const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
+    if (val('create-opening')) game.opening = val('create-opening');
+    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 } };
+    if (val('create-colour') === 'white') await createAsWhite(config);
+    else await createWith(config);
+    return;
+  }
   const config = {
     name: val('create-name').trim() || null,
     game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
@@ -428,6 +518,17 @@ async function createWith(config, bots = []) {
     for (const strategy of bots) {
       await S.conn.request({ type: 'add_bot', room: seated.room, strategy }).catch((err) => toast(errorText(err)));
     }
+  } catch (err) {
+    toast(`Could not create the room: ${errorText(err)}`);
+  }
+}
+
+/** Creates a gomoku room without sitting, then takes white's seat (seat 1). */
+async function createAsWhite(config) {
+  try {
+    const created = await S.conn.request({ type: 'create_room', config, sit: false });
+    addOwned(created.room);
+    await joinRoom(created.room, 1);
   } catch (err) {
     toast(`Could not create the room: ${errorText(err)}`);
   }
@@ -459,10 +560,23 @@ function renderRoom() {
       h('p', {}, h('a', { href: '/', 'data-nav': true }, 'Back to the lobby'))));
     return;
   }
+  main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : planeSection(rs));
+  if (focused) {
+    const el = document.getElementById(focused);
+    if (el) el.focus({ preventScroll: true });
+  }
+  const log = document.getElementById('log');
+  if (log && stick) log.scrollTop = log.scrollHeight;
+  const moves = document.getElementById('moves');
+  if (moves) moves.scrollTop = moves.scrollHeight;
+  tick();
+}
+
+function planeSection(rs) {
   const v = rs.view;
   const status = rs.summary.status;
   const phase = status === 'waiting' ? 'waiting' : v.phase.phase;
-  const section = h('section', {
+  return h('section', {
     id: 'room', class: `room phase-${phase}`, 'data-room-id': rs.id, 'data-status': status,
     'data-phase': phase, 'data-you': rs.you ?? '', 'data-round': v.round, 'data-revealed': rs.revealed ? 'true' : null,
   },
@@ -474,14 +588,57 @@ function renderRoom() {
   phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b))) : null,
   phase !== 'waiting' ? legend() : null,
   h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)));
-  main.replaceChildren(section);
-  if (focused) {
-    const el = document.getElementById(focused);
-    if (el) el.focus({ preventScroll: true });
-  }
-  const log = document.getElementById('log');
-  if (log && stick) log.scrollTop = log.scrollHeight;
-  tick();
+}
+
+// ---------------------------------------------------------------- gomoku room
+
+/** The helpers gomoku.js draws and acts with, bound to one room. */
+function gomokuUi(rs) {
+  return {
+    h,
+    you: rs.you,
+    who: (seat) => who(rs, seat),
+    seatName: (seat) => seatName(rs, seat),
+    log: (text) => logLine(rs, text),
+    act: (action) => S.conn.send({ type: 'act', room: rs.id, action }),
+    render: renderRoom,
+    showNumbers: S.showNumbers,
+    setNumbers: (on) => { S.showNumbers = on; localStorage.setItem(NUMBERS_KEY, String(on)); renderRoom(); },
+    focus: S.gomokuFocus,
+    setFocus: (point) => { S.gomokuFocus = point; },
+    rematch: () => rematch(rs),
+    toLobby: () => go('/'),
+  };
+}
+
+function gomokuSection(rs) {
+  const v = rs.view;
+  const ui = gomokuUi(rs);
+  const status = rs.summary.status;
+  const phase = G.phaseOf(v, status);
+  const { text, turn } = G.statusText(rs, phase, ui);
+  return h('section', {
+    id: 'room', class: `room gomoku phase-${phase}`, 'data-room-id': rs.id, 'data-game': 'gomoku',
+    'data-status': status, 'data-phase': phase, 'data-you': rs.you ?? '', 'data-moves': v.moves.length,
+    'data-to-move': v.to_move ?? '', 'data-winner': v.outcome ? v.outcome.winner ?? 'draw' : null,
+  },
+  roomHeader(rs),
+  h('div', { class: `status ${turn !== '' && turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
+    phase === 'play'
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null),
+  phase === 'waiting' ? seatsPanel(rs) : null,
+  phase !== 'waiting'
+    ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
+    : null,
+  logPanel(rs));
+}
+
+function waitingText(rs) {
+  const c = roomCounts(rs.summary);
+  return `Waiting for players: ${c.taken} of ${c.total} seats taken. The match starts when every seat is taken.`;
 }
 
 function roomHeader(rs) {
@@ -528,8 +685,7 @@ function statusBar(rs, phase) {
   let text;
   let turn = '';
   if (phase === 'waiting') {
-    const c = roomCounts(rs.summary);
-    text = `Waiting for players: ${c.taken} of ${c.total} seats taken. The match starts when every seat is taken.`;
+    text = waitingText(rs);
   } else if (phase === 'deploy') {
     const waiting = v.boards.filter((b) => b.playing && !v.phase.ready.includes(b.seat)).map((b) => who(rs, b.seat));
     text = `${roundLabel(v)} · deploying. Still placing: ${waiting.join(', ') || 'nobody'}.`;
@@ -552,9 +708,10 @@ function statusBar(rs, phase) {
 function seatsPanel(rs) {
   const isOwner = rs.summary.owner === S.player || owned().has(rs.id);
   const seated = rs.you != null;
+  const game = rs.summary.config.game.game;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;
-    const label = `Seat ${s.seat + 1}`;
+    const label = game === 'gomoku' ? `${s.seat === 0 ? 'Black' : 'White'} (seat ${s.seat + 1})` : `Seat ${s.seat + 1}`;
     let body;
     if (occ) {
       body = h('span', {},
@@ -562,8 +719,8 @@ function seatsPanel(rs) {
         occ.bot != null ? h('span', { class: 'badge bot' }, `bot: ${occ.bot}`) : null,
         !occ.connected ? h('span', { class: 'badge off' }, 'disconnected') : null);
     } else {
-      const strategies = S.strategies.length ? S.strategies : ['bayes'];
-      const choice = S.botChoice[s.seat] || strategies[0];
+      const strategies = botStrategies(game);
+      const choice = botChoice(game, s.seat);
       body = h('span', { class: 'seat-actions' },
         h('em', {}, 'empty'),
         !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, 'Sit here') : null,
@@ -582,8 +739,31 @@ function seatsPanel(rs) {
     !isOwner ? h('p', { class: 'muted' }, 'The room\'s creator can add bots to empty seats.') : null);
 }
 
+/**
+ * Strategy names that play one game only (bots/src/plane, bots/src/gomoku). A bot's offer lists the
+ * strategies of all its games together, so these keep one game's names out of another's list.
+ */
+const ONE_GAME_STRATEGIES = {
+  plane: ['bayes', 'seed-cv'],
+  gomoku: ['threat-search', 'seed-minimax'],
+};
+
+/** The strategies the connected bots offer for `game`, strongest first. */
+function botStrategies(game) {
+  const others = Object.entries(ONE_GAME_STRATEGIES).filter(([g]) => g !== game).flatMap(([, names]) => names);
+  const offering = S.bots.filter((b) => !b.offer.games || b.offer.games.includes(game));
+  const list = [...new Set(offering.flatMap((b) => b.offer.strategies))].filter((st) => !others.includes(st));
+  return list.length ? list : [game === 'gomoku' ? 'random' : 'bayes'];
+}
+
+/** The strategy picked for a seat's bot: the page's choice if the game has it, else the strongest. */
+function botChoice(game, seat) {
+  const list = botStrategies(game);
+  return list.includes(S.botChoice[seat]) ? S.botChoice[seat] : list[0];
+}
+
 async function addBot(rs, seat) {
-  const strategy = S.botChoice[seat] || (S.strategies[0] ?? null);
+  const strategy = botChoice(rs.summary.config.game.game, seat);
   await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(`No bot: ${errorText(e)}`));
 }
 
@@ -903,7 +1083,7 @@ document.addEventListener('keydown', (e) => {
   if (S.page !== 'room' || e.ctrlKey || e.metaKey || e.altKey) return;
   if (e.target.matches && e.target.matches('input, select, textarea')) return;
   const rs = S.roomStates.get(S.roomId);
-  if (!rs || !rs.view || rs.view.phase.phase !== 'deploy' || rs.you == null || rs.deploy.sent) return;
+  if (!rs || !rs.view || !rs.view.phase || rs.view.phase.phase !== 'deploy' || rs.you == null || rs.deploy.sent) return;
   if (e.key === 'r' || e.key === 'R') { e.preventDefault(); rotate(rs); }
 });
 

@@ -488,12 +488,21 @@ impl FrameError {
 /// A [`FrameError`] with a stable code: the frame is too large, not JSON, has an unknown `type`, or
 /// does not match that type's fields. `req` is recovered whenever the frame is a JSON object.
 pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
-    if text.len() > MAX_FRAME_BYTES {
+    parse_client_frame_within(text, MAX_FRAME_BYTES)
+}
+
+/// Reads one text frame from a client, refusing one over `max_bytes` bytes (a server's configured
+/// limit; [`MAX_FRAME_BYTES`] by default).
+///
+/// # Errors
+/// As [`parse_client_frame`].
+pub fn parse_client_frame_within(text: &str, max_bytes: usize) -> Result<ClientFrame, FrameError> {
+    if text.len() > max_bytes {
         return Err(FrameError {
             req: None,
             code: codes::FRAME_TOO_LARGE,
             message: format!(
-                "frames are limited to {MAX_FRAME_BYTES} bytes; this one has {}",
+                "frames are limited to {max_bytes} bytes; this one has {}",
                 text.len()
             ),
         });

@@ -17,10 +17,11 @@ pub mod session;
 mod table;
 pub mod testing;
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use axum::Router;
-use axum::extract::{State, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::serve::ListenerExt;
@@ -28,6 +29,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower_http::services::{ServeDir, ServeFile};
+use tracing::Instrument;
 
 use crate::lobby::Lobby;
 
@@ -36,9 +38,47 @@ use crate::lobby::Lobby;
 /// ones close the connection.
 pub const MAX_TRANSPORT_BYTES: usize = 1 << 20;
 
+/// Limits on what one connection may do; each is a server option (`skirmish-server --help`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::Args)]
+pub struct Limits {
+    /// Largest client text frame read, in bytes; a larger one (up to 1 MiB) is answered with
+    /// `frame_too_large` and dropped, and one over 1 MiB closes the connection.
+    #[arg(
+        long,
+        env = "SKIRMISH_MAX_FRAME_BYTES",
+        default_value_t = skirmish_protocol::MAX_FRAME_BYTES,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20)
+    )]
+    pub max_frame_bytes: usize,
+    /// Messages the server may have queued for one connection before it counts as not keeping up
+    /// and is closed with code 4008 (it may reconnect and resume).
+    #[arg(
+        long,
+        env = "SKIRMISH_OUTBOX_CAPACITY",
+        default_value_t = outbox::OUTBOX_CAPACITY,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20)
+    )]
+    pub outbox_capacity: usize,
+    /// Milliseconds a new connection has to say `hello` before it is closed with code 4001.
+    #[arg(long, env = "SKIRMISH_HELLO_TIMEOUT_MS", default_value_t = 30_000)]
+    pub hello_timeout_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_frame_bytes: skirmish_protocol::MAX_FRAME_BYTES,
+            outbox_capacity: outbox::OUTBOX_CAPACITY,
+            hello_timeout_ms: 30_000,
+        }
+    }
+}
+
 /// What every request handler shares.
 #[derive(Clone, Debug)]
 pub struct AppState {
+    /// Per-connection limits.
+    pub limits: Limits,
     /// The directory of rooms, players and bots.
     pub lobby: Lobby,
     /// Cancelled when the server shuts down.
@@ -71,18 +111,27 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
         .with_state(state)
 }
 
-async fn ws(upgrade: WebSocketUpgrade, State(state): State<AppState>) -> impl IntoResponse {
+async fn ws(
+    upgrade: WebSocketUpgrade,
+    extensions: axum::http::Extensions,
+    State(state): State<AppState>,
+) -> impl IntoResponse {
+    // One span per connection, so that everything a connection causes can be followed in the logs.
+    let span = match extensions.get::<ConnectInfo<SocketAddr>>() {
+        Some(ConnectInfo(peer)) => tracing::info_span!("connection", %peer),
+        None => tracing::info_span!("connection"),
+    };
     upgrade
         .max_message_size(MAX_TRANSPORT_BYTES)
         .max_frame_size(MAX_TRANSPORT_BYTES)
         .on_upgrade(move |socket| {
             let sessions = state.sessions.clone();
-            sessions.track_future(session::run(socket, state))
+            sessions.track_future(session::run(socket, state).instrument(span))
         })
 }
 
-/// Serves Skirmish on `listener` until `shutdown` is cancelled, then closes every connection and
-/// waits for the sessions to end.
+/// Serves Skirmish on `listener` with the default [`Limits`] until `shutdown` is cancelled, then
+/// closes every connection and waits for the sessions to end.
 ///
 /// # Errors
 /// An IO error from the listener.
@@ -91,7 +140,21 @@ pub async fn serve(
     web_root: PathBuf,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
+    serve_with(listener, web_root, Limits::default(), shutdown).await
+}
+
+/// As [`serve`], with the given limits.
+///
+/// # Errors
+/// An IO error from the listener.
+pub async fn serve_with(
+    listener: TcpListener,
+    web_root: PathBuf,
+    limits: Limits,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
     let state = AppState {
+        limits,
         lobby: Lobby::default(),
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),
@@ -103,7 +166,8 @@ pub async fn serve(
             tracing::debug!(cause = %err, "TCP_NODELAY not set");
         }
     });
-    axum::serve(listener, app(state, web_root))
+    let app = app(state, web_root).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await?;
     sessions.close();

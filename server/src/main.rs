@@ -5,35 +5,95 @@ use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use tokio_util::sync::CancellationToken;
 use tracing::info;
 
 #[derive(Parser, Debug)]
-#[command(version, about = "The Skirmish game server")]
+#[command(
+    version,
+    about = "The Skirmish game server: rooms for plane battle and gomoku over WebSockets, the web client, and a built-in pool of bots",
+    long_about = "The Skirmish game server: rooms for plane battle and gomoku over WebSockets (GET /ws), \
+                  the web client (GET /), the lobby as JSON (GET /api/rooms, /api/bots) and a health \
+                  check (GET /healthz), with a built-in pool of bots that connect through /ws like any \
+                  other client.\n\nEvery option can also be set with the environment variable named \
+                  beside it; a flag wins over the variable."
+)]
 struct Args {
-    /// Address to listen on.
+    /// Address to listen on (0.0.0.0 for every interface, as in a container).
     #[arg(long, env = "SKIRMISH_ADDR", default_value = "127.0.0.1")]
     addr: IpAddr,
-    /// Port to listen on (0 picks a free one).
+    /// Port to listen on (0 picks a free one, printed in the log).
     #[arg(long, env = "SKIRMISH_PORT", default_value_t = 8080)]
     port: u16,
-    /// Built-in bot connections to start (each plays many seats at once); 0 for none.
+    /// Built-in bot connections to start; each plays any number of seats at once. 0 for none
+    /// (bots can still connect from elsewhere).
     #[arg(long, env = "SKIRMISH_BOTS", default_value_t = 2)]
     bots: usize,
-    /// The web client's folder.
+    /// Strategies the built-in bots offer, comma-separated, strongest first within each game
+    /// (default: every built-in one: bayes, seed-cv, random for plane battle; threat-search,
+    /// seed-minimax, random for gomoku).
+    #[arg(long, env = "SKIRMISH_BOT_STRATEGIES", value_delimiter = ',')]
+    bot_strategies: Vec<String>,
+    /// The web client's folder (default: web-client/ in the source tree).
     #[arg(long, env = "SKIRMISH_WEB_ROOT")]
     web_root: Option<PathBuf>,
+    #[command(flatten)]
+    limits: skirmish_server::Limits,
+    /// Log format: text for people, or json for one JSON object per line.
+    #[arg(long, env = "SKIRMISH_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// Which logs to write, as a tracing filter: a level (error, warn, info, debug, trace) or
+    /// per-crate directives such as `skirmish_server=debug,info`.
+    #[arg(long, env = "SKIRMISH_LOG", default_value = "info")]
+    log: String,
+}
+
+/// How logs are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line, with the spans (connection, session, room) as fields.
+    Json,
+}
+
+fn init_logs(format: LogFormat, filter: &str) -> anyhow::Result<()> {
+    let filter =
+        tracing_subscriber::EnvFilter::try_new(filter).with_context(|| format!("log filter `{filter}`"))?;
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().with_current_span(true).with_span_list(true).init(),
+    }
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM (what `docker stop` sends).
+async fn stop_signal() -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result?,
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await?;
+    Ok(())
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
     let args = Args::parse();
+    init_logs(args.log_format, &args.log)?;
+    for name in &args.bot_strategies {
+        anyhow::ensure!(
+            skirmish_bots::plane::strategy(name).is_some() || skirmish_bots::gomoku::strategy(name).is_some(),
+            "unknown strategy `{name}` in --bot-strategies"
+        );
+    }
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.addr, args.port))
         .await
         .with_context(|| format!("binding {}:{}", args.addr, args.port))?;
@@ -41,17 +101,25 @@ async fn main() -> anyhow::Result<()> {
     info!(addr = %local, "listening: open http://{local}/");
     let shutdown = CancellationToken::new();
     let web_root = args.web_root.unwrap_or_else(skirmish_server::default_web_root);
-    let server = tokio::spawn(skirmish_server::serve(listener, web_root, shutdown.clone()));
+    let server = tokio::spawn(skirmish_server::serve_with(
+        listener,
+        web_root,
+        args.limits,
+        shutdown.clone(),
+    ));
     let url = format!("ws://{local}/ws");
     let mut pool = Vec::new();
     for i in 0..args.bots {
-        let options = skirmish_bots::client::BotOptions::new(url.clone(), format!("pool-{}", i + 1));
+        let mut options = skirmish_bots::client::BotOptions::new(url.clone(), format!("pool-{}", i + 1));
+        if !args.bot_strategies.is_empty() {
+            options.strategies = args.bot_strategies.clone();
+        }
         let shutdown = shutdown.clone();
         pool.push(tokio::spawn(async move {
             skirmish_bots::client::run(options, shutdown).await
         }));
     }
-    tokio::signal::ctrl_c().await.context("waiting for ctrl-c")?;
+    stop_signal().await.context("waiting for a stop signal")?;
     info!("shutting down");
     shutdown.cancel();
     for bot in pool {

@@ -7,7 +7,8 @@ use skirmish_protocol::ServerMsg;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-/// Messages a connection may have queued before it counts as not keeping up (and is disconnected).
+/// Messages a connection may have queued before it counts as not keeping up (and is disconnected),
+/// by default ([`crate::Limits::outbox_capacity`]).
 pub const OUTBOX_CAPACITY: usize = 1024;
 
 /// The sending side of one connection's queue. Cloned into every room the connection sits or
@@ -34,7 +35,15 @@ static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 impl Outbox {
     /// A new queue for one connection, with [`OUTBOX_CAPACITY`] places.
     pub fn new() -> (Outbox, Inbox) {
-        let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
+        Outbox::with_capacity(OUTBOX_CAPACITY)
+    }
+
+    /// A new queue for one connection, with `capacity` places (messages).
+    ///
+    /// # Panics
+    /// When `capacity` is 0.
+    pub fn with_capacity(capacity: usize) -> (Outbox, Inbox) {
+        let (tx, rx) = mpsc::channel(capacity);
         let kick = CancellationToken::new();
         let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (

@@ -12,7 +12,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
     ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, codes,
-    parse_client_frame,
+    parse_client_frame_within,
 };
 use tracing::{Instrument, debug, info};
 
@@ -20,9 +20,6 @@ use crate::AppState;
 use crate::error::ServerError;
 use crate::outbox::{Inbox, Outbox};
 use crate::room::{self, Member};
-
-/// How long a new connection may take to say `hello`.
-const HELLO_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Close codes: the connection did not say `hello` in time.
 pub const CLOSE_NO_HELLO: u16 = 4001;
@@ -53,10 +50,11 @@ where
     E: std::fmt::Display,
 {
     let (mut sink, mut stream) = socket.split();
-    let (outbox, inbox) = Outbox::new();
+    let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
+    let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
-        hello = tokio::time::timeout(HELLO_TIMEOUT, hello(&mut sink, &mut stream, &state, outbox)) => match hello {
+        hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox)) => match hello {
             Ok(result) => result,
             Err(_) => Err((CLOSE_NO_HELLO, "no hello")),
         },
@@ -106,7 +104,7 @@ where
             Some(Ok(Message::Close(_)) | Err(_)) | None => return Err((1000, "closed")),
             Some(Ok(_)) => continue,
         };
-        let frame = match parse_client_frame(&text) {
+        let frame = match parse_client_frame_within(&text, state.limits.max_frame_bytes) {
             Ok(frame) => frame,
             Err(err) => {
                 send(sink, &err.to_msg()).await;
@@ -257,7 +255,7 @@ impl Session {
     }
 
     async fn on_text(&mut self, text: &str) {
-        match parse_client_frame(text) {
+        match parse_client_frame_within(text, self.state.limits.max_frame_bytes) {
             Ok(frame) => {
                 let req = frame.req;
                 if let Err(err) = self.on_frame(frame).await {

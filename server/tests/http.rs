@@ -11,6 +11,7 @@ use tower::ServiceExt;
 
 fn state() -> AppState {
     AppState {
+        limits: skirmish_server::Limits::default(),
         lobby: Lobby::default(),
         shutdown: CancellationToken::new(),
         sessions: TaskTracker::new(),

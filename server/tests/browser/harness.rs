@@ -298,9 +298,141 @@ pub fn own_planes(s: &Value) -> Vec<(String, bool)> {
 /// # Panics
 /// When the screenshot cannot be taken or written.
 pub async fn screenshot(page: &Client, name: &str) {
+    screenshot_file(page, &format!("web-{name}.png")).await;
+}
+
+/// Saves a PNG of the page as `$SKIRMISH_SCREENSHOTS/<file>` when that variable is set.
+///
+/// # Panics
+/// When the screenshot cannot be taken or written.
+pub async fn screenshot_file(page: &Client, file: &str) {
     if let Some(dir) = std::env::var_os("SKIRMISH_SCREENSHOTS") {
         let png = page.screenshot().await.expect("a screenshot");
-        let path = Path::new(&dir).join(format!("web-{name}.png"));
+        let path = Path::new(&dir).join(file);
         std::fs::write(&path, png).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
     }
+}
+
+/// A gomoku room page's state: the room's `data-*` attributes, the stones the board draws (in move
+/// order: `[number, point, colour]`), the points the page lets its player click, the result shown,
+/// and the view the page keeps (`window.skirmish.current()`).
+const GOMOKU_JS: &str = r#"
+const room = document.getElementById('room');
+if (!room) return { page: document.getElementById('lobby') ? 'lobby' : 'other' };
+if (room.dataset.game !== 'gomoku') return { page: 'room', phase: room.dataset.phase };
+const num = (v) => (v === undefined || v === '' ? null : Number(v));
+const result = document.getElementById('result');
+const status = document.getElementById('status');
+const current = window.skirmish.current();
+return {
+  page: 'gomoku',
+  id: room.dataset.roomId,
+  phase: room.dataset.phase,
+  status: room.dataset.status,
+  you: num(room.dataset.you),
+  to_move: num(room.dataset.toMove),
+  turn: status ? status.dataset.turn : null,
+  status_text: status ? status.textContent : null,
+  stones: [...document.querySelectorAll('#goban [data-stone]')]
+    .map((e) => [Number(e.dataset.number), e.dataset.point, e.dataset.stone])
+    .sort((a, b) => a[0] - b[0]),
+  playable: [...document.querySelectorAll('#goban [data-playable]')].map((e) => e.dataset.point),
+  forbidden: [...document.querySelectorAll('#goban [data-forbidden]')].map((e) => e.dataset.point),
+  last: [...document.querySelectorAll('#goban [data-last]')].map((e) => e.dataset.point),
+  win: [...document.querySelectorAll('#goban [data-win]')].map((e) => e.dataset.point),
+  move_list: [...document.querySelectorAll('#moves [data-move]')].map((e) => e.dataset.point),
+  players: [...document.querySelectorAll('[data-player]')].map((e) => e.textContent),
+  resign: Boolean(document.getElementById('resign')),
+  clock: document.getElementById('clock') ? document.getElementById('clock').textContent : null,
+  result: result ? { end: result.dataset.end, winner: result.dataset.winner,
+    text: document.getElementById('result-text').textContent,
+    detail: (document.getElementById('result-detail') || {}).textContent || '' } : null,
+  view: current ? current.view : null,
+  log: [...document.querySelectorAll('#log li')].map((e) => e.textContent),
+};
+"#;
+
+/// Reads a gomoku page's state (see `GOMOKU_JS`).
+///
+/// # Panics
+/// When the script fails.
+pub async fn gomoku_state(page: &Client) -> Value {
+    page.execute(GOMOKU_JS, vec![])
+        .await
+        .expect("the gomoku state script runs")
+}
+
+/// Waits until `pred` holds for a gomoku page's state, and returns that state.
+///
+/// # Panics
+/// After [`WAIT`], with `what` and the last state.
+pub async fn wait_gomoku(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    let start = Instant::now();
+    loop {
+        let s = gomoku_state(page).await;
+        if pred(&s) {
+            return s;
+        }
+        assert!(
+            start.elapsed() < WAIT,
+            "timed out waiting for {what}; page state: {s}"
+        );
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+/// Creates a gomoku room from the lobby's form (`opening` empty for none) and returns its id once
+/// seated as black.
+///
+/// # Panics
+/// When the form or the room page does not appear.
+pub async fn create_gomoku_room(page: &Client, size: u8, rule: &str, opening: &str) -> String {
+    find(page, "#create-form").await;
+    find(page, "#create-game")
+        .await
+        .select_by_value("gomoku")
+        .await
+        .expect("pick gomoku");
+    find(
+        page,
+        "#create-form[data-game=\"gomoku\"] #gomoku-fields:not([hidden])",
+    )
+    .await;
+    find(page, "#create-size")
+        .await
+        .select_by_value(&size.to_string())
+        .await
+        .expect("pick the board size");
+    find(page, "#create-rule")
+        .await
+        .select_by_value(rule)
+        .await
+        .expect("pick the rule");
+    find(page, "#create-opening")
+        .await
+        .select_by_value(opening)
+        .await
+        .expect("pick the opening");
+    type_into(page, "#create-move", "120").await;
+    click(page, "#create-submit").await;
+    let s = wait_gomoku(page, "the new gomoku room", |s| {
+        s["page"] == "gomoku" && s["you"] == 0
+    })
+    .await;
+    s["id"].as_str().expect("a room id").to_owned()
+}
+
+/// The `[number, point, colour]` stones a gomoku page draws, as (point, colour) in move order.
+pub fn stones(s: &Value) -> Vec<(String, String)> {
+    s["stones"]
+        .as_array()
+        .expect("stones")
+        .iter()
+        .map(|t| {
+            (
+                t[1].as_str().expect("a point").to_owned(),
+                t[2].as_str().expect("a colour").to_owned(),
+            )
+        })
+        .collect()
 }

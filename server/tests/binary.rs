@@ -1,0 +1,165 @@
+//! The `skirmish-server` program itself, started as a process: its options take effect whether
+//! given as flags or as environment variables, and a flag wins over its variable.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use skirmish_protocol::{ClientMsg, ServerMsg, codes};
+use skirmish_server::testing::TestClient;
+use tokio::io::{AsyncBufReadExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdout, Command};
+
+/// A running server process, killed on drop.
+struct Server {
+    child: Child,
+    lines: Lines<BufReader<ChildStdout>>,
+    url: String,
+}
+
+impl Server {
+    /// Starts the server binary with `args` and `env`, and waits for its JSON "listening" line.
+    async fn start(args: &[&str], env: &[(&str, &str)]) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skirmish-server"));
+        command
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdout(Stdio::piped())
+            .kill_on_drop(true);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        let mut child = command.spawn().expect("the server binary starts");
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let addr = tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                let line = lines
+                    .next_line()
+                    .await
+                    .unwrap()
+                    .expect("the server logs before exiting");
+                let log: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("--log-format json writes JSON lines ({e}): {line}"));
+                if let Some(addr) = log["fields"]["addr"].as_str() {
+                    return addr.to_owned();
+                }
+            }
+        })
+        .await
+        .expect("the server says where it listens");
+        Server {
+            child,
+            lines,
+            url: format!("ws://{addr}/ws"),
+        }
+    }
+
+    /// The number of bots connected, once it has settled at `expected` (or after 10 s).
+    async fn bots(&self, expected: usize) -> usize {
+        let (mut client, _) = TestClient::join(&self.url, "counter").await;
+        let mut count = 0;
+        for _ in 0..100 {
+            let ServerMsg::Bots { bots, .. } = client.request(ClientMsg::ListBots).await else {
+                panic!("a bot list")
+            };
+            count = bots.len();
+            if count == expected {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        count
+    }
+
+    /// The error code the server answers a `ping` padded to `bytes` bytes with.
+    async fn answer_to_frame_of(&self, bytes: usize) -> String {
+        let (mut client, _) = TestClient::join(&self.url, "sender").await;
+        let head = r#"{"type":"ping","req":7,"pad":""#;
+        let text = format!("{head}{}\"}}", "x".repeat(bytes - head.len() - 2));
+        assert_eq!(text.len(), bytes);
+        client.send_text(text).await;
+        let reply = client
+            .recv_until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Pong { .. }))
+            .await;
+        match reply {
+            ServerMsg::Error { code, .. } => code,
+            _ => "pong".to_owned(),
+        }
+    }
+}
+
+#[tokio::test]
+async fn flags_take_effect() {
+    let server = Server::start(
+        &[
+            "--port",
+            "0",
+            "--bots",
+            "1",
+            "--log-format",
+            "json",
+            "--max-frame-bytes",
+            "300",
+        ],
+        &[],
+    )
+    .await;
+    assert_eq!(server.bots(1).await, 1, "--bots 1 starts one built-in bot");
+    assert_eq!(server.answer_to_frame_of(400).await, codes::FRAME_TOO_LARGE);
+    assert_eq!(server.answer_to_frame_of(200).await, "pong");
+    drop(server);
+}
+
+#[tokio::test]
+async fn environment_variables_take_effect_and_flags_win_over_them() {
+    let env = [
+        ("SKIRMISH_PORT", "0"),
+        ("SKIRMISH_BOTS", "3"),
+        ("SKIRMISH_LOG_FORMAT", "json"),
+        ("SKIRMISH_MAX_FRAME_BYTES", "300"),
+        ("SKIRMISH_BOT_STRATEGIES", "random"),
+    ];
+    let server = Server::start(&[], &env).await;
+    assert_eq!(server.bots(3).await, 3, "SKIRMISH_BOTS=3");
+    assert_eq!(server.answer_to_frame_of(400).await, codes::FRAME_TOO_LARGE);
+    let (mut client, _) = TestClient::join(&server.url, "reader").await;
+    let ServerMsg::Bots { bots, .. } = client.request(ClientMsg::ListBots).await else {
+        panic!()
+    };
+    assert!(bots.iter().all(|b| b.offer.strategies == ["random"]), "{bots:?}");
+    drop(server);
+
+    let server = Server::start(&["--bots", "0", "--max-frame-bytes", "1000"], &env).await;
+    assert_eq!(server.bots(0).await, 0, "--bots 0 wins over SKIRMISH_BOTS=3");
+    assert_eq!(server.answer_to_frame_of(400).await, "pong");
+    drop(server);
+}
+
+#[tokio::test]
+async fn json_logs_name_the_connection_and_the_room() {
+    let mut server = Server::start(&["--port", "0", "--bots", "0", "--log-format", "json"], &[]).await;
+    let (mut client, _) = TestClient::join(&server.url, "Alice").await;
+    drop(client.request(ClientMsg::ListRooms).await);
+    drop(client);
+    // The session's "disconnected" line carries the connection's span with its peer address.
+    let line = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let line = server.lines.next_line().await.unwrap().unwrap();
+            if line.contains("disconnected") {
+                return line;
+            }
+        }
+    })
+    .await
+    .expect("a disconnected line");
+    let log: Value = serde_json::from_str(&line).unwrap();
+    let spans = log["spans"].as_array().expect("the span list");
+    assert!(
+        spans
+            .iter()
+            .any(|s| s["name"] == "connection" && s["peer"].is_string()),
+        "{line}"
+    );
+    assert!(spans.iter().any(|s| s["name"] == "session"), "{line}");
+    server.child.start_kill().unwrap();
+}

@@ -1,0 +1,343 @@
+// Gomoku (RULES.md section 2) in the browser: points, the view kept up to date from events, the
+// board, the move list and the result. The page's shell (app.js) hands each function a `ui` with
+// its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
+// seatName(seat), log(text), act(action) and render().
+
+/** Rule sets, as the create-room form offers them. */
+export const RULES = [
+  ['freestyle', 'freestyle: five or more in a row wins'],
+  ['standard', 'standard: exactly five wins'],
+  ['renju', 'renju: black has forbidden points'],
+];
+
+/**
+ * The named openings of games/src/gomoku/openings.rs: the 26 standard renju openings (black's third
+ * stone placed; white moves next) and the seed paper's three formations.
+ */
+export const OPENINGS = [
+  ['kansei', '寒星', 'direct 1'], ['keigetsu', '渓月', 'direct 2'], ['sosei', '疎星', 'direct 3'],
+  ['kagetsu', '花月', 'direct 4'], ['zangetsu', '残月', 'direct 5'], ['ugetsu', '雨月', 'direct 6'],
+  ['kinsei', '金星', 'direct 7'], ['shogetsu', '松月', 'direct 8'], ['kyugetsu', '丘月', 'direct 9'],
+  ['shingetsu', '新月', 'direct 10'], ['zuisei', '瑞星', 'direct 11'], ['sangetsu', '山月', 'direct 12'],
+  ['yusei', '遊星', 'direct 13'],
+  ['chosei', '長星', 'indirect 1'], ['kyogetsu', '峡月', 'indirect 2'], ['kosei', '恒星', 'indirect 3'],
+  ['suigetsu', '水月', 'indirect 4'], ['ryusei', '流星', 'indirect 5'], ['ungetsu', '雲月', 'indirect 6'],
+  ['hogetsu', '浦月', 'indirect 7'], ['rangetsu', '嵐月', 'indirect 8'], ['gingetsu', '銀月', 'indirect 9'],
+  ['myojo', '明星', 'indirect 10'], ['shagetsu', '斜月', 'indirect 11'], ['meigetsu', '名月', 'indirect 12'],
+  ['suisei', '彗星', 'indirect 13'],
+  ['slanted-three', '斜三阵', 'seed formation'], ['square', '四角阵', 'seed formation'],
+  ['plum-blossom', '梅花阵', 'seed formation'],
+];
+
+export const STONES = ['black', 'white'];
+
+/** Black sits in seat 0, white in seat 1. */
+export function colourOf(seat) {
+  return STONES[seat] ?? `seat ${seat + 1}`;
+}
+
+/** (x from the left, y from the bottom), 0-based -> "h8". */
+export function pointName(x, y) {
+  return String.fromCharCode(97 + x) + String(y + 1);
+}
+
+/** The star points (hoshi) drawn on a board of `size` lines, as a set of names. */
+export function starPoints(size) {
+  const stars = new Set();
+  if (size < 9) return stars;
+  const lo = size >= 13 ? 3 : 2;
+  const hi = size - 1 - lo;
+  const mid = (size - 1) / 2;
+  [[lo, lo], [lo, hi], [hi, lo], [hi, hi]].forEach(([x, y]) => stars.add(pointName(x, y)));
+  if (size % 2 === 1) stars.add(pointName(mid, mid));
+  if (size >= 19) [[lo, mid], [mid, lo], [hi, mid], [mid, hi]].forEach(([x, y]) => stars.add(pointName(x, y)));
+  return stars;
+}
+
+function openingText(opening) {
+  if (!opening) return '';
+  if (typeof opening === 'string') return `opening ${opening}`;
+  return `opening of ${opening.length} stones`;
+}
+
+/** One line describing a gomoku config, for the lobby and the room's header. */
+export function configText(g, clock) {
+  const move = clock && clock.move_ms ? `${clock.move_ms / 1000}s per move` : 'no move clock';
+  return ['Gomoku', `${g.size}×${g.size}`, g.rule, openingText(g.opening), move].filter(Boolean).join(' · ');
+}
+
+/** What the lobby's room list says about a gomoku room: [headline, detail]. */
+export function lobbyText(g) {
+  return [`gomoku · ${g.size}×${g.size}`, [g.rule, openingText(g.opening)].filter(Boolean).join(' · ')];
+}
+
+// ---------------------------------------------------------------- keeping the view current
+
+/** A key that changes whenever the turn does (a stale deadline is dropped on change). */
+export function turnKey(view) {
+  return view ? `${view.moves.length}/${view.to_move ?? '-'}` : '';
+}
+
+/** The room page's phase: 'waiting' (seats open), 'play' or 'over'. */
+export function phaseOf(view, status) {
+  if (status === 'waiting') return 'waiting';
+  return view.outcome ? 'over' : 'play';
+}
+
+/**
+ * Applies one event to the room state `rs` (`rs.view` is a gomoku view) and logs it.
+ * `moveMs` is the room's move clock (0: none), to estimate the deadline of a turn that is not ours.
+ */
+export function applyEvent(rs, ev, moveMs, ui) {
+  const v = rs.view;
+  switch (ev.kind) {
+    case 'started': {
+      v.size = ev.size;
+      v.rule = ev.rule;
+      v.moves = ev.opening.slice();
+      v.opening = ev.opening.length;
+      v.to_move = ev.to_move;
+      v.forbidden = [];
+      v.outcome = null;
+      rs.placing = null;
+      rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+      const from = ev.opening.length ? ` from an opening of ${ev.opening.length} stones` : '';
+      ui.log(`The game starts on ${ev.size}×${ev.size} (${ev.rule})${from}. ${mover(ev.to_move, ui)} to move.`);
+      break;
+    }
+    case 'placed': {
+      // A `your_turn` view that came first already holds this stone (and the forbidden points
+      // and deadline that follow it).
+      if (ev.number > v.moves.length) {
+        v.moves.push({ stone: ev.stone, point: ev.point });
+        v.to_move = 1 - ev.seat;
+        v.forbidden = [];
+        rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+      }
+      rs.placing = null;
+      ui.log(`${ev.number}. ${mover(ev.seat, ui)} played ${ev.point}.`);
+      break;
+    }
+    case 'ended': {
+      v.outcome = ev.outcome;
+      v.to_move = null;
+      v.forbidden = [];
+      rs.placing = null;
+      rs.confirmResign = false;
+      rs.deadlineAt = null;
+      if (rs.summary) rs.summary.status = 'finished';
+      ui.log(`Game over: ${resultText(ev.outcome, ui).join(' ')}`);
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/** "You (black)" or "Ann (white)". */
+function mover(seat, ui) {
+  return `${ui.who(seat)} (${colourOf(seat)})`;
+}
+
+/** The result as [headline, detail], such as ["Bot (white) won.", "You resigned: ..."]. */
+export function resultText(o, ui) {
+  const e = o.end;
+  if (o.winner == null) {
+    const why = e.kind === 'board_full' ? 'the board is full' : e.kind === 'no_legal_point'
+      ? 'black is to move and every empty point is forbidden' : e.kind;
+    return ['Draw.', `No winner: ${why} (${o.stones} stones).`];
+  }
+  const won = ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
+  switch (e.kind) {
+    case 'five': {
+      const n = e.line.length;
+      const row = n === 5 ? 'five in a row' : `${n} in a row`;
+      return [`${won} with ${row}.`, `The winning line: ${e.line.join(' ')} (${o.stones} stones on the board).`];
+    }
+    case 'resigned':
+      return [`${won}: ${mover(e.seat, ui)} resigned.`, e.reason ? `Reason given: ${e.reason}` : 'No reason given.'];
+    case 'timed_out':
+      return [`${won}: ${mover(e.seat, ui)} ran out of time.`, `After ${o.stones} stones.`];
+    default:
+      return [`${won}.`, ''];
+  }
+}
+
+// ---------------------------------------------------------------- drawing
+
+/** Whether the viewer may place a stone now. */
+export function canPlace(rs) {
+  const v = rs.view;
+  return rs.you != null && v.to_move === rs.you && !v.outcome && !rs.placing
+    && (!rs.summary || rs.summary.status === 'playing');
+}
+
+/** The board, with coordinates on the left and bottom edges. */
+export function boardEl(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  const size = v.size;
+  const stones = new Map();
+  v.moves.forEach((m, i) => stones.set(m.point, { stone: m.stone, number: i + 1, opening: i < v.opening }));
+  const last = v.moves.length ? v.moves[v.moves.length - 1].point : null;
+  const win = new Set(v.outcome && v.outcome.end.kind === 'five' ? v.outcome.end.line : []);
+  const showForbidden = v.rule === 'renju' && v.to_move === 0 && !v.outcome;
+  const forbidden = new Set(showForbidden ? v.forbidden || [] : []);
+  const stars = starPoints(size);
+  const playable = canPlace(rs);
+  const numbers = ui.showNumbers;
+  const cells = [];
+  for (let y = size - 1; y >= 0; y--) {
+    cells.push(h('span', { class: 'gy', 'aria-hidden': 'true' }, String(y + 1)));
+    for (let x = 0; x < size; x++) {
+      const p = pointName(x, y);
+      const s = stones.get(p);
+      const isForbidden = !s && forbidden.has(p);
+      const open = playable && !s && !isForbidden;
+      const pending = rs.placing === p;
+      const edges = [x === 0 ? 'el' : '', x === size - 1 ? 'er' : '', y === size - 1 ? 'et' : '', y === 0 ? 'eb' : ''];
+      const cls = ['pt', ...edges, s ? 'has-stone' : '', p === last ? 'last' : '', win.has(p) ? 'win' : '',
+        isForbidden ? 'forbidden' : '', open ? 'open' : '', pending ? 'pending' : ''].filter(Boolean).join(' ');
+      const words = [p];
+      if (s) words.push(`${s.stone} stone, move ${s.number}${s.opening ? ' (opening)' : ''}`);
+      else if (isForbidden) words.push('forbidden for black');
+      else words.push('empty');
+      if (p === last) words.push('last move');
+      if (win.has(p)) words.push('in the winning line');
+      cells.push(h('button', {
+        type: 'button', class: cls, id: `p-${p}`, 'data-point': p, 'data-x': x, 'data-y': y,
+        'data-stone': s ? s.stone : null, 'data-number': s ? s.number : null,
+        'data-last': p === last ? 'true' : null, 'data-win': win.has(p) ? 'true' : null,
+        'data-forbidden': isForbidden ? 'true' : null, 'data-playable': open ? 'true' : null,
+        'aria-label': words.join(', '), 'aria-disabled': open ? null : 'true', tabindex: -1,
+        title: isForbidden ? `${p}: forbidden for black (renju)` : null,
+      },
+      stars.has(p) && !s ? h('span', { class: 'star', 'aria-hidden': 'true' }) : null,
+      s ? h('span', { class: `stone ${s.stone}`, 'aria-hidden': 'true' }, numbers ? String(s.number) : '') : null,
+      pending ? h('span', { class: `stone ghost ${colourOf(rs.you)}`, 'aria-hidden': 'true' }) : null,
+      isForbidden ? h('span', { class: 'ban', 'aria-hidden': 'true' }, '×') : null));
+    }
+  }
+  cells.push(h('span', { class: 'gcorner', 'aria-hidden': 'true' }));
+  for (let x = 0; x < size; x++) cells.push(h('span', { class: 'gx', 'aria-hidden': 'true' }, String.fromCharCode(97 + x)));
+  const grid = h('div', {
+    class: `goban size-${size}${playable ? ' playable' : ''}`, style: `--size:${size}`, id: 'goban',
+    role: 'group', 'aria-label': `Gomoku board, ${size} by ${size}; a1 is the bottom left corner`,
+    'data-size': size, 'data-playable': playable ? 'true' : 'false',
+    onclick: (e) => {
+      const el = e.target.closest('[data-point]');
+      if (el && el.dataset.playable) place(rs, el.dataset.point, ui);
+    },
+    onkeydown: (e) => boardKey(e, size, ui),
+  }, cells);
+  // One tab stop: the last focused point, or the last move, or the centre.
+  const centre = pointName(Math.floor(size / 2), Math.floor(size / 2));
+  const focus = grid.querySelector(`[data-point="${ui.focus || last || centre}"]`) || grid.querySelector('[data-point]');
+  if (focus) focus.tabIndex = 0;
+  return h('figure', { class: 'goban-wrap', 'data-gomoku-board': true },
+    h('figcaption', { class: 'sr-only' }, 'The board'), grid);
+}
+
+function boardKey(e, size, ui) {
+  const el = e.target.closest('[data-point]');
+  if (!el) return;
+  const steps = { ArrowUp: [0, 1], ArrowDown: [0, -1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+  if (!steps[e.key]) return;
+  e.preventDefault();
+  const x = Math.min(size - 1, Math.max(0, Number(el.dataset.x) + steps[e.key][0]));
+  const y = Math.min(size - 1, Math.max(0, Number(el.dataset.y) + steps[e.key][1]));
+  const next = e.currentTarget.querySelector(`[data-point="${pointName(x, y)}"]`);
+  if (next) {
+    el.tabIndex = -1; next.tabIndex = 0; next.focus();
+    ui.setFocus(next.dataset.point);
+  }
+}
+
+function place(rs, point, ui) {
+  rs.placing = point;
+  ui.setFocus(point);
+  ui.act({ game: 'gomoku', kind: 'place', point });
+  ui.render();
+}
+
+/** The players, whose turn, the move numbers switch and the Resign button. */
+export function sidePanel(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  const playing = !v.outcome && rs.summary && rs.summary.status === 'playing';
+  const players = [0, 1].map((seat) => h('li', { 'data-player': seat, class: v.to_move === seat ? 'to-move' : '' },
+    h('span', { class: `stone mini ${colourOf(seat)}`, 'aria-hidden': 'true' }),
+    h('strong', {}, ui.seatName(seat)), rs.you === seat ? ' (you)' : '',
+    ` · ${colourOf(seat)}`,
+    v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null,
+    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, 'winner') : null));
+  let resign = null;
+  if (rs.you != null && playing) {
+    resign = rs.confirmResign
+      ? h('p', { class: 'row', id: 'resign-box' },
+        h('span', {}, 'Give up this game?'),
+        h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, 'Yes, resign'),
+        h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, 'Keep playing'))
+      : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, 'Resign'));
+  }
+  const rule = v.rule === 'renju' ? 'Renju: black may not make a double-three, a double-four or an overline; those points are marked × on black\'s turn.'
+    : v.rule === 'standard' ? 'Standard: exactly five in a row wins; six or more does not.'
+      : 'Freestyle: five or more in a row wins.';
+  return h('div', { class: 'card gomoku-side' },
+    h('h2', {}, 'Players'),
+    h('ul', { class: 'players' }, players),
+    resign,
+    h('p', { class: 'row small' },
+      h('label', {},
+        h('input', { type: 'checkbox', id: 'show-numbers', checked: ui.showNumbers, onchange: (e) => ui.setNumbers(e.target.checked) }),
+        ' Show move numbers on the stones')),
+    h('p', { class: 'muted small' }, rule));
+}
+
+function resignNow(rs, ui) {
+  rs.confirmResign = false;
+  ui.act({ game: 'gomoku', kind: 'resign' });
+  ui.render();
+}
+
+/** Every move in order, the opening's marked. */
+export function moveList(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  return h('div', { class: 'card movecard' },
+    h('h2', { id: 'moves-title' }, `Moves (${v.moves.length})`),
+    v.moves.length
+      ? h('ol', { id: 'moves', class: 'moves', 'aria-labelledby': 'moves-title' },
+        v.moves.map((m, i) => h('li', { 'data-move': i + 1, 'data-point': m.point, 'data-stone': m.stone, class: i < v.opening ? 'opening' : '' },
+          h('span', { class: `stone mini ${m.stone}`, 'aria-hidden': 'true' }),
+          ` ${m.stone} ${m.point}`, i < v.opening ? h('small', {}, ' (opening)') : null)))
+      : h('p', { class: 'empty' }, 'No stones yet.'));
+}
+
+/** The result, once the game is over. */
+export function resultPanel(rs, ui) {
+  const { h } = ui;
+  const o = rs.view.outcome;
+  if (!o) return null;
+  const [head, detail] = resultText(o, { ...ui, you: rs.you });
+  return h('div', { class: 'card final', id: 'result', 'data-winner': o.winner ?? 'draw', 'data-end': o.end.kind },
+    h('h2', { id: 'result-text' }, head),
+    detail ? h('p', { id: 'result-detail' }, detail) : null,
+    h('p', { class: 'row' },
+      h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch'),
+      h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
+}
+
+/** The status bar's text and the seat whose turn it is. */
+export function statusText(rs, phase, ui) {
+  const v = rs.view;
+  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : 'Game over.', turn: '' };
+  const seat = v.to_move;
+  if (seat == null) return { text: 'Waiting for the game to start.', turn: '' };
+  const count = `Move ${v.moves.length + 1}`;
+  if (seat === rs.you) {
+    const extra = v.rule === 'renju' && seat === 0 && (v.forbidden || []).length ? ' Points marked × are forbidden for black.' : '';
+    return { text: `${count} · Your turn: you play ${colourOf(seat)}. Click an empty point.${extra}`, turn: String(seat) };
+  }
+  return { text: `${count} · ${ui.seatName(seat)} (${colourOf(seat)}) to move.`, turn: String(seat) };
+}

@@ -97,11 +97,7 @@ fn main() -> anyhow::Result<()> {
             once,
             think_ms,
         } => {
-            anyhow::ensure!(
-                engine.is_file(),
-                "no engine at {} (give the path of a pbrain-* program)",
-                engine.display()
-            );
+            let engine = find_engine(engine)?;
             let name = name.unwrap_or_else(|| {
                 engine
                     .file_name()
@@ -135,5 +131,27 @@ fn serve(options: skirmish_bots::client::BotOptions) -> anyhow::Result<()> {
             stop.cancel();
         });
         skirmish_bots::client::run(options, shutdown).await
+    })
+}
+
+/// `engine` if it is a file, else (for a bare name such as `pbrain-figrid`) the first file of that
+/// name in a `PATH` directory.
+fn find_engine(engine: PathBuf) -> anyhow::Result<PathBuf> {
+    if engine.is_file() {
+        return Ok(engine);
+    }
+    let on_path = (engine.components().count() == 1)
+        .then(|| {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(&engine))
+                .find(|p| p.is_file())
+        })
+        .flatten();
+    on_path.ok_or_else(|| {
+        anyhow::anyhow!(
+            "no engine at {} (give the path of a pbrain-* program, or its name on PATH)",
+            engine.display()
+        )
     })
 }

@@ -434,22 +434,24 @@ fn bot_process(args: &[&str]) -> Child {
 
 /// Plays a freestyle 15x15 game with a 10 s move clock on a fresh server between a
 /// `skirmish-bots piskvork --engine <engine>` process in seat 0 (black) and a `skirmish-bots play`
-/// process's `random` strategy in seat 1, and returns how it ended.
+/// process's `random` strategy in seat 1, and returns how it ended. The engine is given by its
+/// name, found on `PATH`.
 async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
     let server = TestServer::start().await;
     let url = server.ws_url();
     let engine_name = engine.file_name().unwrap().to_str().unwrap().to_owned();
+    let path = std::env::join_paths(std::iter::once(engine.parent().unwrap().to_owned()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut piskvork = Command::new(env!("CARGO_BIN_EXE_skirmish-bots"));
+    piskvork
+        .args(["piskvork", "--once", "--url", &url, "--engine", &engine_name])
+        .args(["--think-ms", "200"])
+        .env("PATH", path)
+        .stdin(Stdio::null());
     let _bots = Bots(vec![
-        bot_process(&[
-            "piskvork",
-            "--once",
-            "--url",
-            &url,
-            "--engine",
-            engine.to_str().unwrap(),
-            "--think-ms",
-            "200",
-        ]),
+        piskvork.spawn().expect("start the piskvork bot"),
         bot_process(&[
             "play",
             "--once",

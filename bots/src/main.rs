@@ -36,6 +36,27 @@ enum Command {
         #[arg(long)]
         once: bool,
     },
+    /// Connect to a server as a gomoku bot whose moves come from an outside engine speaking the
+    /// Gomocup piskvork protocol (a `pbrain-*` program); every seat gets its own engine process.
+    Piskvork {
+        /// The engine program.
+        #[arg(long)]
+        engine: PathBuf,
+        /// The server's WebSocket URL.
+        #[arg(long, env = "SKIRMISH_URL", default_value = "ws://127.0.0.1:8080/ws")]
+        url: String,
+        /// The bot's display name, and the strategy name it offers (default: the engine's file
+        /// name).
+        #[arg(long)]
+        name: Option<String>,
+        /// Exit when the connection ends instead of reconnecting.
+        #[arg(long)]
+        once: bool,
+        /// The longest the engine thinks about one move, in milliseconds (a shorter room clock
+        /// lowers it).
+        #[arg(long, default_value_t = 1000)]
+        think_ms: u64,
+    },
     /// Play thousands of boards per strategy in-process and print shots-to-clear statistics.
     Eval(skirmish_bots::eval::EvalArgs),
 }
@@ -67,17 +88,70 @@ fn main() -> anyhow::Result<()> {
             }
             options.transcript = transcript;
             options.reconnect = !once;
-            let runtime = tokio::runtime::Runtime::new()?;
-            runtime.block_on(async {
-                let shutdown = CancellationToken::new();
-                let stop = shutdown.clone();
-                tokio::spawn(async move {
-                    let _ = tokio::signal::ctrl_c().await;
-                    stop.cancel();
-                });
-                skirmish_bots::client::run(options, shutdown).await
-            })
+            serve(options)
+        }
+        Command::Piskvork {
+            engine,
+            url,
+            name,
+            once,
+            think_ms,
+        } => {
+            let engine = find_engine(engine)?;
+            let name = name.unwrap_or_else(|| {
+                engine
+                    .file_name()
+                    .map_or_else(|| "piskvork".to_owned(), |n| n.to_string_lossy().into_owned())
+            });
+            let mut options = skirmish_bots::client::BotOptions::new(url, name.clone());
+            options.games = vec![skirmish_protocol::GameKind::Gomoku];
+            options.strategies = vec![name];
+            options.gomoku = std::sync::Arc::new(move |_name: &str| {
+                Some(
+                    Box::new(skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()))
+                        as Box<dyn skirmish_bots::gomoku::GomokuStrategy>,
+                )
+            });
+            options.think = std::time::Duration::from_millis(think_ms);
+            options.reconnect = !once;
+            serve(options)
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
     }
+}
+
+/// Runs the bot client until interrupted (or, with `reconnect` off, until the connection ends).
+fn serve(options: skirmish_bots::client::BotOptions) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(async {
+        let shutdown = CancellationToken::new();
+        let stop = shutdown.clone();
+        tokio::spawn(async move {
+            let _ = tokio::signal::ctrl_c().await;
+            stop.cancel();
+        });
+        skirmish_bots::client::run(options, shutdown).await
+    })
+}
+
+/// `engine` if it is a file, else (for a bare name such as `pbrain-figrid`) the first file of that
+/// name in a `PATH` directory.
+fn find_engine(engine: PathBuf) -> anyhow::Result<PathBuf> {
+    if engine.is_file() {
+        return Ok(engine);
+    }
+    let on_path = (engine.components().count() == 1)
+        .then(|| {
+            let path = std::env::var_os("PATH").unwrap_or_default();
+            std::env::split_paths(&path)
+                .map(|dir| dir.join(&engine))
+                .find(|p| p.is_file())
+        })
+        .flatten();
+    on_path.ok_or_else(|| {
+        anyhow::anyhow!(
+            "no engine at {} (give the path of a pbrain-* program, or its name on PATH)",
+            engine.display()
+        )
+    })
 }

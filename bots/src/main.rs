@@ -104,8 +104,8 @@ fn main() -> anyhow::Result<()> {
                     .map_or_else(|| "piskvork".to_owned(), |n| n.to_string_lossy().into_owned())
             });
             let mut options = skirmish_bots::client::BotOptions::new(url, name.clone());
-            options.games = vec![skirmish_protocol::GameKind::Gomoku];
-            options.strategies = vec![name];
+            options.strategies =
+                std::collections::BTreeMap::from([(skirmish_protocol::GameKind::Gomoku, vec![name])]);
             options.gomoku = std::sync::Arc::new(move |_name: &str| {
                 Some(
                     Box::new(skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()))

@@ -8,74 +8,102 @@ use tokio_util::sync::CancellationToken;
 #[derive(Parser)]
 #[command(
     version,
-    about = "Skirmish bots: play on a server, or evaluate strategies offline"
+    about = "Skirmish bots: play on a server, or evaluate strategies offline",
+    long_about = "Skirmish bots: play on a server as a bot (built-in strategies, or an outside gomoku \
+                  engine), or evaluate strategies offline.\n\nEvery option can also be set with the \
+                  environment variable named beside it; a flag wins over the variable."
 )]
 struct Cli {
+    /// Log format: text for people, or json for one JSON object per line.
+    #[arg(long, global = true, env = "SKIRMISH_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
+    /// Which logs to write, as a tracing filter: a level (error, warn, info, debug, trace) or
+    /// per-crate directives such as `skirmish_bots=debug,info`.
+    #[arg(long, global = true, env = "SKIRMISH_LOG", default_value = "info")]
+    log: String,
     #[command(subcommand)]
     command: Command,
+}
+
+/// How logs are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// How a bot connects, shared by `play` and `piskvork`.
+#[derive(clap::Args)]
+struct Connection {
+    /// The server's WebSocket URL.
+    #[arg(long, env = "SKIRMISH_URL", default_value = "ws://127.0.0.1:8080/ws")]
+    url: String,
+    /// How many bot connections to open; each plays any number of seats at once, and their
+    /// names get a number (`bot-1`, `bot-2`, ...) when there are several.
+    #[arg(long, env = "SKIRMISH_BOT_COUNT", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    count: u16,
+    /// Exit when the connection ends instead of reconnecting.
+    #[arg(long, env = "SKIRMISH_BOT_ONCE")]
+    once: bool,
+    /// The longest a strategy or engine thinks about one gomoku move, in milliseconds (a shorter
+    /// room clock lowers it).
+    #[arg(long, env = "SKIRMISH_THINK_MS", default_value_t = 1000)]
+    think_ms: u64,
+    /// Append every message received to this file, one JSON text per line.
+    #[arg(long, env = "SKIRMISH_TRANSCRIPT")]
+    transcript: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Connect to a server as a bot and play every seat it hands over, until interrupted.
     Play {
-        /// The server's WebSocket URL.
-        #[arg(long, env = "SKIRMISH_URL", default_value = "ws://127.0.0.1:8080/ws")]
-        url: String,
+        #[command(flatten)]
+        connection: Connection,
         /// The bot's display name.
-        #[arg(long, default_value = "bot")]
+        #[arg(long, env = "SKIRMISH_BOT_NAME", default_value = "bot")]
         name: String,
         /// Strategies to offer, strongest first (comma-separated; plane battle and gomoku names
-        /// may be mixed); all by default.
-        #[arg(long, value_delimiter = ',')]
+        /// may be mixed: bayes, seed-cv, random; threat-search, seed-minimax, random); all by
+        /// default.
+        #[arg(long, env = "SKIRMISH_STRATEGIES", value_delimiter = ',')]
         strategies: Vec<String>,
-        /// Append every message received to this file, one JSON text per line.
-        #[arg(long)]
-        transcript: Option<PathBuf>,
-        /// Exit when the connection ends instead of reconnecting.
-        #[arg(long)]
-        once: bool,
     },
     /// Connect to a server as a gomoku bot whose moves come from an outside engine speaking the
     /// Gomocup piskvork protocol (a `pbrain-*` program); every seat gets its own engine process.
     Piskvork {
-        /// The engine program.
-        #[arg(long)]
+        /// The engine program: a path, or a name on PATH.
+        #[arg(long, env = "SKIRMISH_ENGINE")]
         engine: PathBuf,
-        /// The server's WebSocket URL.
-        #[arg(long, env = "SKIRMISH_URL", default_value = "ws://127.0.0.1:8080/ws")]
-        url: String,
+        #[command(flatten)]
+        connection: Connection,
         /// The bot's display name, and the strategy name it offers (default: the engine's file
         /// name).
-        #[arg(long)]
+        #[arg(long, env = "SKIRMISH_BOT_NAME")]
         name: Option<String>,
-        /// Exit when the connection ends instead of reconnecting.
-        #[arg(long)]
-        once: bool,
-        /// The longest the engine thinks about one move, in milliseconds (a shorter room clock
-        /// lowers it).
-        #[arg(long, default_value_t = 1000)]
-        think_ms: u64,
     },
     /// Play thousands of boards per strategy in-process and print shots-to-clear statistics.
     Eval(skirmish_bots::eval::EvalArgs),
 }
 
 fn main() -> anyhow::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    let filter = tracing_subscriber::EnvFilter::try_new(&cli.log)
+        .map_err(|e| anyhow::anyhow!("log filter `{}`: {e}", cli.log))?;
+    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    match cli.log_format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
+    }
+    match cli.command {
         Command::Play {
-            url,
+            connection,
             name,
             strategies,
-            transcript,
-            once,
         } => {
-            let mut options = skirmish_bots::client::BotOptions::new(url, name);
+            let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name);
             if !strategies.is_empty() {
                 for s in &strategies {
                     anyhow::ensure!(
@@ -86,16 +114,12 @@ fn main() -> anyhow::Result<()> {
                 }
                 options.set_strategies(&strategies);
             }
-            options.transcript = transcript;
-            options.reconnect = !once;
-            serve(options)
+            serve(options, &connection)
         }
         Command::Piskvork {
             engine,
-            url,
+            connection,
             name,
-            once,
-            think_ms,
         } => {
             let engine = find_engine(engine)?;
             let name = name.unwrap_or_else(|| {
@@ -103,7 +127,7 @@ fn main() -> anyhow::Result<()> {
                     .file_name()
                     .map_or_else(|| "piskvork".to_owned(), |n| n.to_string_lossy().into_owned())
             });
-            let mut options = skirmish_bots::client::BotOptions::new(url, name.clone());
+            let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name.clone());
             options.strategies =
                 std::collections::BTreeMap::from([(skirmish_protocol::GameKind::Gomoku, vec![name])]);
             options.gomoku = std::sync::Arc::new(move |_name: &str| {
@@ -112,26 +136,57 @@ fn main() -> anyhow::Result<()> {
                         as Box<dyn skirmish_bots::gomoku::GomokuStrategy>,
                 )
             });
-            options.think = std::time::Duration::from_millis(think_ms);
-            options.reconnect = !once;
-            serve(options)
+            serve(options, &connection)
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
     }
 }
 
-/// Runs the bot client until interrupted (or, with `reconnect` off, until the connection ends).
-fn serve(options: skirmish_bots::client::BotOptions) -> anyhow::Result<()> {
+/// Runs `connection.count` bot connections with `options` until interrupted (Ctrl-C or SIGTERM)
+/// or, with `--once`, until their connections end.
+fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection) -> anyhow::Result<()> {
+    options.think = std::time::Duration::from_millis(connection.think_ms);
+    options.reconnect = !connection.once;
+    options.transcript.clone_from(&connection.transcript);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let shutdown = CancellationToken::new();
         let stop = shutdown.clone();
         tokio::spawn(async move {
-            let _ = tokio::signal::ctrl_c().await;
+            let _ = stop_signal().await;
             stop.cancel();
         });
-        skirmish_bots::client::run(options, shutdown).await
+        let mut bots = Vec::new();
+        for i in 1..=connection.count {
+            let mut options = options.clone();
+            if connection.count > 1 {
+                options.name = format!("{}-{i}", options.name);
+            }
+            bots.push(tokio::spawn(skirmish_bots::client::run(
+                options,
+                shutdown.clone(),
+            )));
+        }
+        for bot in bots {
+            bot.await??;
+        }
+        Ok(())
     })
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM (what `docker stop` sends).
+async fn stop_signal() -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+        tokio::select! {
+            result = tokio::signal::ctrl_c() => result?,
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    tokio::signal::ctrl_c().await?;
+    Ok(())
 }
 
 /// `engine` if it is a file, else (for a bare name such as `pbrain-figrid`) the first file of that

@@ -7,10 +7,12 @@
 //!
 //! [`serve`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
-//! `GET /api/bots`, `GET /healthz`, and the web client's static files at `/`.
+//! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), and the
+//! web client's static files at `/`.
 
 pub mod error;
 pub mod lobby;
+pub mod metrics;
 pub mod outbox;
 pub mod room;
 pub mod session;
@@ -79,6 +81,8 @@ impl Default for Limits {
 pub struct AppState {
     /// Per-connection limits.
     pub limits: Limits,
+    /// What `/metrics` reports.
+    pub metrics: std::sync::Arc<metrics::Metrics>,
     /// The directory of rooms, players and bots.
     pub lobby: Lobby,
     /// Cancelled when the server shuts down.
@@ -98,6 +102,18 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
     Router::new()
         .route("/ws", get(ws))
         .route("/healthz", get(|| async { "ok" }))
+        .route(
+            "/metrics",
+            get(|State(state): State<AppState>| async move {
+                (
+                    [(
+                        axum::http::header::CONTENT_TYPE,
+                        "application/openmetrics-text; version=1.0.0; charset=utf-8",
+                    )],
+                    state.metrics.render(&state.lobby),
+                )
+            }),
+        )
         .route(
             "/api/rooms",
             get(|State(state): State<AppState>| async move { axum::Json(state.lobby.rooms()) }),
@@ -155,6 +171,7 @@ pub async fn serve_with(
 ) -> std::io::Result<()> {
     let state = AppState {
         limits,
+        metrics: std::sync::Arc::default(),
         lobby: Lobby::default(),
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),

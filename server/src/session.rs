@@ -18,6 +18,7 @@ use tracing::{Instrument, debug, info};
 
 use crate::AppState;
 use crate::error::ServerError;
+use crate::metrics::Metrics;
 use crate::outbox::{Inbox, Outbox};
 use crate::room::{self, Member};
 
@@ -52,6 +53,7 @@ where
     let (mut sink, mut stream) = socket.split();
     let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
+    let _counted = state.metrics.connection();
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
         hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox)) => match hello {
@@ -82,8 +84,13 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
-async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg) -> bool {
+async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg, metrics: &Metrics) -> bool {
     let text = serde_json::to_string(msg).expect("server messages serialize");
+    let code = match msg {
+        ServerMsg::Error { code, .. } => Some(code.as_str()),
+        _ => None,
+    };
+    metrics.message_out(code);
     sink.send(Message::Text(text.into())).await.is_ok()
 }
 
@@ -100,14 +107,17 @@ where
 {
     loop {
         let text = match stream.next().await {
-            Some(Ok(Message::Text(text))) => text,
+            Some(Ok(Message::Text(text))) => {
+                state.metrics.message_in();
+                text
+            }
             Some(Ok(Message::Close(_)) | Err(_)) | None => return Err((1000, "closed")),
             Some(Ok(_)) => continue,
         };
         let frame = match parse_client_frame_within(&text, state.limits.max_frame_bytes) {
             Ok(frame) => frame,
             Err(err) => {
-                send(sink, &err.to_msg()).await;
+                send(sink, &err.to_msg(), &state.metrics).await;
                 continue;
             }
         };
@@ -123,12 +133,17 @@ where
             resume,
         } = frame.msg
         else {
-            send(sink, &refuse(codes::HELLO_FIRST, "say hello first".to_owned())).await;
+            send(
+                sink,
+                &refuse(codes::HELLO_FIRST, "say hello first".to_owned()),
+                &state.metrics,
+            )
+            .await;
             continue;
         };
         if protocol != PROTOCOL_VERSION {
             let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
-            send(sink, &refuse(codes::UNSUPPORTED_VERSION, message)).await;
+            send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
             return Err((CLOSE_VERSION, "unsupported protocol version"));
         }
         let name = name.trim().to_owned();
@@ -139,6 +154,7 @@ where
                     codes::BAD_NAME,
                     "a name has 1 to 32 printable characters".to_owned(),
                 ),
+                &state.metrics,
             )
             .await;
             continue;
@@ -156,6 +172,7 @@ where
                     codes::BAD_RESUME,
                     "unknown resume token; you are a new player".to_owned(),
                 ),
+                &state.metrics,
             )
             .await;
         }
@@ -174,7 +191,7 @@ where
             resume: token,
             seats: seats.clone(),
         };
-        if !send(sink, &welcome).await {
+        if !send(sink, &welcome, &state.metrics).await {
             return Err((1000, "closed"));
         }
         let session = Session {
@@ -213,10 +230,11 @@ impl Session {
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
                 Some(msg) = inbox.rx.recv() => {
-                    if send(sink, &msg).await { Next::Continue } else { return }
+                    if send(sink, &msg, &self.state.metrics).await { Next::Continue } else { return }
                 }
                 frame = stream.next() => match frame {
                     Some(Ok(Message::Text(text))) => {
+                        self.state.metrics.message_in();
                         self.on_text(&text).await;
                         Next::Continue
                     }
@@ -338,7 +356,9 @@ impl Session {
                 self.outbox.send(done);
             }
             ClientMsg::Act { room, seat, action } => {
+                let started = std::time::Instant::now();
                 self.room(room)?.act(self.player, seat, action).await?;
+                self.state.metrics.move_refereed(started.elapsed());
             }
         }
         Ok(())

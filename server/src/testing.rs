@@ -53,6 +53,11 @@ impl TestServer {
         format!("ws://{}/ws", self.addr)
     }
 
+    /// The HTTP URL of `path` (which starts with `/`).
+    pub fn http_url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
     /// The token whose cancellation stops the server.
     pub fn shutdown_token(&self) -> CancellationToken {
         self.shutdown.clone()

@@ -12,6 +12,7 @@ use tower::ServiceExt;
 fn state() -> AppState {
     AppState {
         limits: skirmish_server::Limits::default(),
+        metrics: std::sync::Arc::default(),
         lobby: Lobby::default(),
         shutdown: CancellationToken::new(),
         sessions: TaskTracker::new(),

@@ -286,7 +286,8 @@ fn engine(path: &std::path::Path, _rule: Rule, _size: u8) -> anyhow::Result<Box<
 }
 
 /// Wins, draws, losses, score and Elo with a 95% interval (normal approximation of the mean
-/// per-game score; Elo = -400 log10(1/score - 1), scores clamped to [0.001, 0.999]).
+/// per-game score, mean ± 1.96 standard errors; when every game scored alike, the rule of three;
+/// Elo = -400 log10(1/score - 1), scores clamped to [0.001, 0.999], so ±1200 at most).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Summary {
     /// Games A won.
@@ -312,7 +313,13 @@ impl Summary {
         let scores: Vec<f64> = results.iter().map(|r| r.score()).collect();
         let mean = scores.iter().sum::<f64>() / n;
         let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        let se = (var / n).sqrt();
+        // All games alike (say, all wins): the sample variance is 0, so take the interval's far
+        // end from the "rule of three" (95%: a rate of at most 3/n for what never happened).
+        let se = if var == 0.0 {
+            3.0 / n / 1.96
+        } else {
+            (var / n).sqrt()
+        };
         let elo = |p: f64| {
             let p = p.clamp(0.001, 0.999);
             -400.0 * (1.0 / p - 1.0).log10()

@@ -212,7 +212,9 @@ impl Searcher {
             Threats::Score(v) => return v,
             Threats::Forced(m) => m,
             Threats::Defend(m) => {
-                if depth <= 0 {
+                // The opponent threatens an open four: answer it even at the horizon (a
+                // quiescence extension), unless the defence is wide open.
+                if depth <= 0 && (m.len() > 8 || ply >= MAX_PLY) {
                     return Self::evaluate(pos) - 200;
                 }
                 m
@@ -227,7 +229,7 @@ impl Searcher {
         if ply >= MAX_PLY {
             return Self::evaluate(pos);
         }
-        let forced = moves.len() == 1;
+        let forced = moves.len() == 1 || depth <= 0;
         let slot = (pos.hash as usize) & (self.tt.len() - 1);
         let entry = self.tt[slot];
         let mut tt_move = NO_MOVE;

@@ -4,7 +4,7 @@
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use skirmish_bots::gomoku::threat_search::{fast_forbidden, find_vcf};
+use skirmish_bots::gomoku::threat_search::{fast_forbidden, find_vcf, find_vct};
 use skirmish_bots::gomoku::{Budget, GomokuStrategy, RandomStone, SeedMinimax, ThreatSearch};
 use skirmish_games::gomoku::{
     Action, Board, Config, Gomoku, Move, Opening, Point, Rule, Stone, View, openings,
@@ -290,4 +290,23 @@ fn threat_search_wins_the_seed_formations_as_black_against_seed_minimax() {
         );
         assert_eq!(winner, Some(Seat(0)), "black wins from {}", opening.name);
     }
+}
+
+#[test]
+fn threat_search_wins_by_a_double_three_vct() {
+    // Black's h8 i8 (row 8) and j10 j11 (column j): j8 makes two open threes. No fours yet, so
+    // no VCF; a VCT.
+    let black = &["h8", "i8", "j10", "j11", "b2"];
+    let white = &["a14", "c14", "e14", "o8", "n2"];
+    let board = view(Rule::Freestyle, black, white, Stone::Black).board();
+    assert!(find_vcf(&board, Rule::Freestyle, Stone::Black, 100_000).is_none());
+    assert!(find_vct(&board, Rule::Freestyle, Stone::Black, 100_000).is_some());
+    let game = game_from(Rule::Freestyle, black, white, None);
+    let winner = play_out(
+        game,
+        Box::new(ThreatSearch::with_node_limit(2000)),
+        Box::new(ThreatSearch::with_node_limit(2000)),
+        21,
+    );
+    assert_eq!(winner, Some(Seat(0)));
 }

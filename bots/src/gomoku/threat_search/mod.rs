@@ -1,10 +1,10 @@
 //! The `threat-search` strategy: iterative-deepening PVS over threat-ordered candidates, with
 //! incrementally updated line patterns, a Zobrist transposition table, killer and history
-//! ordering, and a VCF (victory by continuous fours) solver used at the root to win and to
-//! defend.
+//! ordering, a VCF (victory by continuous fours) solver used at the root to win and to defend,
+//! and a VCT (victory by continuous threats) solver used at the root to win.
 //!
 //! One move, in order: play a five; block the opponent's five; play the first move of a VCF if
-//! there is one; drop the candidates after which the opponent has a VCF; then search the rest
+//! there is one, else of a VCT (continuous fours and open threes) if there is one; drop the candidates after which the opponent has a VCF; then search the rest
 //! (near stones, threat moves first) deeper and deeper until the time budget or the node limit
 //! runs out. Under renju as black it never plays a forbidden point: inside the search a fast
 //! pattern check prunes them, and every root candidate is checked with [`Board::forbidden`].
@@ -29,6 +29,11 @@ pub const VCF_DEPTH: u32 = 24;
 pub const VCF_NODES: u64 = 200_000;
 /// VCF nodes for the opponent's forced win after each root candidate (the defence check).
 pub const DEFENCE_VCF_NODES: u64 = 20_000;
+/// Threats (fours and open threes) the root VCT search may chain.
+pub const VCT_DEPTH: u32 = 7;
+/// VCT work units (VCT nodes plus the VCF nodes they spend) for the side to move's forced win
+/// at the root.
+pub const VCT_NODES: u64 = 40_000;
 /// Root candidates searched (the best by threat ordering), in points.
 pub const ROOT_WIDTH: usize = 24;
 
@@ -118,6 +123,14 @@ impl ThreatSearch {
         let mut vcf_budget = VCF_NODES;
         let found = Searcher::vcf(&mut pos, VCF_DEPTH, &mut vcf_budget);
         nodes += VCF_NODES - vcf_budget;
+        if let Some(i) = found.filter(|&i| cands.contains(&i)) {
+            finish(&mut self.stats, nodes, 0);
+            return pick(i);
+        }
+        // Our own forced win by continuous threats (fours and open threes).
+        let mut vct_budget = VCT_NODES;
+        let found = Searcher::vct(&mut pos, VCT_DEPTH, &mut vct_budget);
+        nodes += VCT_NODES - vct_budget;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
             return pick(i);
@@ -247,4 +260,12 @@ pub fn find_vcf(board: &Board, rule: Rule, to_move: Stone, nodes: u64) -> Option
     let mut pos = Position::new(board, rule, to_move);
     let mut budget = nodes;
     Searcher::vcf(&mut pos, VCF_DEPTH, &mut budget).map(|i| Point::from_index(i, board.size()))
+}
+
+/// Whether the side to move on `board` (under `rule`) has a VCT (fours and open threes) within
+/// [`VCT_DEPTH`] threats and `nodes` work units, and its first threat, for tests and analysis.
+pub fn find_vct(board: &Board, rule: Rule, to_move: Stone, nodes: u64) -> Option<Point> {
+    let mut pos = Position::new(board, rule, to_move);
+    let mut budget = nodes;
+    Searcher::vct(&mut pos, VCT_DEPTH, &mut budget).map(|i| Point::from_index(i, board.size()))
 }

@@ -388,6 +388,161 @@ impl Searcher {
     }
 }
 
+impl Searcher {
+    /// A VCT (victory by continuous threats) for the side to move: fours and open threes, each
+    /// answered by every defence (the block of a four; for a three, the points of its line and
+    /// the defender's own fours), within `depth` threats and the node budget `budget`. Black
+    /// under renju uses fours only, since a three whose completion is forbidden is no threat.
+    pub(crate) fn vct(pos: &mut Position, depth: u32, budget: &mut u64) -> Option<usize> {
+        if *budget == 0 {
+            return None;
+        }
+        let s = pos.side;
+        let o = s ^ 1;
+        let mut vcf_budget = 300u64.min(*budget);
+        let before = vcf_budget;
+        let vcf = Self::vcf(pos, 12, &mut vcf_budget);
+        *budget -= (before - vcf_budget).max(1);
+        if vcf.is_some() {
+            return vcf;
+        }
+        if depth == 0 {
+            return None;
+        }
+        let threes_allowed =
+            !(pos.rule == skirmish_games::gomoku::Rule::Renju && s == super::position::BLACK);
+        let mut opp_five = None;
+        let mut opp_fives = 0;
+        let mut opp_three = false;
+        let mut attacks = Vec::new();
+        for i in 0..pos.cells.len() {
+            if pos.cells[i] != 0 || pos.near[i] == 0 {
+                continue;
+            }
+            if pos.pat[o][i].contains(&FIVE) {
+                opp_five = Some(i);
+                opp_fives += 1;
+            }
+            if pos.pat[o][i].contains(&FLEX4) && pos.legal(o, i) {
+                opp_three = true;
+            }
+            let four = pos.fours(s, i) > 0;
+            let three = threes_allowed && pos.has(s, i, FLEX3);
+            if (four || three) && pos.legal(s, i) {
+                attacks.push(i);
+            }
+        }
+        if let Some(block) = opp_five {
+            // The defender countered with a four. Block it (the VCF check above tried blocks
+            // that are fours); the attack goes on only if an open three of ours still stands, so
+            // that the defender must answer it again.
+            if opp_fives > 1 || !pos.legal(s, block) {
+                return None;
+            }
+            pos.make(block);
+            let d = pos.side;
+            let a = d ^ 1;
+            let threat = (0..pos.cells.len()).any(|i| {
+                pos.cells[i] == 0
+                    && (pos.pat[a][i].contains(&FIVE) || (pos.pat[a][i].contains(&FLEX4) && pos.legal(a, i)))
+            });
+            let mut all = threat;
+            if threat {
+                match Self::defences(pos) {
+                    None => all = false,
+                    Some(replies) => {
+                        for r in replies {
+                            if *budget == 0 {
+                                all = false;
+                                break;
+                            }
+                            pos.make(r);
+                            let ok = Self::vct(pos, depth - 1, budget).is_some();
+                            pos.unmake();
+                            if !ok {
+                                all = false;
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            pos.unmake();
+            return all.then_some(block);
+        }
+        if opp_three {
+            attacks.retain(|&i| pos.fours(s, i) > 0);
+        }
+        attacks.sort_by_key(|&i| (std::cmp::Reverse(Self::move_score(pos, i)), i));
+        attacks.truncate(10);
+        for &a in &attacks {
+            pos.make(a);
+            // `None`: the defender has a five, the attack fails; an empty list: no legal
+            // defence, the attack wins.
+            let replies = Self::defences(pos);
+            let mut all = replies.is_some();
+            let replies = replies.unwrap_or_default();
+            for &r in &replies {
+                if *budget == 0 {
+                    all = false;
+                    break;
+                }
+                pos.make(r);
+                let ok = Self::vct(pos, depth - 1, budget).is_some();
+                pos.unmake();
+                if !ok {
+                    all = false;
+                    break;
+                }
+            }
+            pos.unmake();
+            if all {
+                return Some(a);
+            }
+            if *budget == 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// The defender's (side to move's) answers to the attacker's last threat: the block(s) of a
+    /// four, or against a three the points of its line and the defender's own fours, all legal
+    /// for the defender. `None` when the defender has a five (the attack failed).
+    fn defences(pos: &Position) -> Option<Vec<usize>> {
+        let d = pos.side;
+        let a = d ^ 1;
+        let mut blocks = Vec::new();
+        for i in 0..pos.cells.len() {
+            if pos.cells[i] != 0 || pos.near[i] == 0 {
+                continue;
+            }
+            if pos.pat[d][i].contains(&FIVE) {
+                return None;
+            }
+            if pos.pat[a][i].contains(&FIVE) {
+                blocks.push(i);
+            }
+        }
+        if !blocks.is_empty() {
+            return Some(blocks.into_iter().filter(|&i| pos.legal(d, i)).collect());
+        }
+        Some(
+            (0..pos.cells.len())
+                .filter(|&i| {
+                    pos.cells[i] == 0
+                        && pos.near[i] > 0
+                        && (pos.fours(d, i) > 0
+                            || pos.pat[a][i]
+                                .iter()
+                                .any(|&x| matches!(x, FLEX4 | BLOCK4 | DOUBLE4)))
+                        && pos.legal(d, i)
+                })
+                .collect(),
+        )
+    }
+}
+
 pub(crate) enum Threats {
     Score(i32),
     Forced(Vec<usize>),

@@ -56,6 +56,9 @@ pub struct BenchArgs {
     /// Board size, in lines.
     #[arg(long, default_value_t = 15)]
     pub size: u8,
+    /// Print each game's final board.
+    #[arg(long)]
+    pub show: bool,
 }
 
 /// The result of one game, from A's side.
@@ -112,6 +115,7 @@ pub fn play_game(
     think: Duration,
     rng: &mut SmallRng,
     mut on_move: impl FnMut(usize, Duration, Option<super::SearchStats>),
+    show: bool,
 ) -> anyhow::Result<(Option<Seat>, u32, String)> {
     let (mut game, _) = Gomoku::new(config).context("bench configuration")?;
     let [p0, p1] = players;
@@ -136,6 +140,28 @@ pub fn play_game(
         }
     }
     let outcome = game.outcome().expect("the game is over").clone();
+    if show {
+        let board = game.board();
+        let size = board.size();
+        let last = game.moves().last().map(|m| m.point);
+        for y in (0..size).rev() {
+            let row: String = (0..size)
+                .map(|x| {
+                    let p = skirmish_games::gomoku::Point::new(x, y);
+                    match board.get(p) {
+                        Some(skirmish_games::gomoku::Stone::Black) if Some(p) == last => 'X',
+                        Some(skirmish_games::gomoku::Stone::White) if Some(p) == last => 'O',
+                        Some(skirmish_games::gomoku::Stone::Black) => 'x',
+                        Some(skirmish_games::gomoku::Stone::White) => 'o',
+                        None => '.',
+                    }
+                })
+                .collect();
+            eprintln!("{:2} {row}", y + 1);
+        }
+        let moves: Vec<String> = game.moves().iter().map(|m| m.point.to_string()).collect();
+        eprintln!("moves: {}", moves.join(" "));
+    }
     Ok((
         outcome.winner,
         outcome.stones,
@@ -203,15 +229,22 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 } else {
                     [b.as_mut(), a.as_mut()]
                 };
-                let (winner, stones, end) = play_game(config, players, think, &mut rng, |seat, t, stats| {
-                    if seat == a_seat {
-                        costs.times.push(t);
-                        if let Some(s) = stats {
-                            costs.nodes += s.nodes;
-                            costs.searched += s.elapsed;
+                let (winner, stones, end) = play_game(
+                    config,
+                    players,
+                    think,
+                    &mut rng,
+                    |seat, t, stats| {
+                        if seat == a_seat {
+                            costs.times.push(t);
+                            if let Some(s) = stats {
+                                costs.nodes += s.nodes;
+                                costs.searched += s.elapsed;
+                            }
                         }
-                    }
-                })?;
+                    },
+                    args.show,
+                )?;
                 let result = match winner {
                     None => Result3::Draw,
                     Some(s) if usize::from(s.0) == a_seat => Result3::Win,
@@ -277,12 +310,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Outside engines as B are driven by `crate::piskvork` (branch `gomoku-pisk`), not merged yet.
+/// An outside piskvork brain as B, through the stopgap [`super::pbrain::Pbrain`] driver (the
+/// full adapter, `crate::piskvork`, is on branch `gomoku-pisk`).
 fn engine(path: &std::path::Path, _rule: Rule, _size: u8) -> anyhow::Result<Box<dyn GomokuStrategy>> {
-    bail!(
-        "--b-engine {}: the piskvork driver is not wired in yet",
-        path.display()
-    )
+    let brain = super::pbrain::Pbrain::spawn(path).with_context(|| format!("starting {}", path.display()))?;
+    Ok(Box::new(brain))
 }
 
 /// Wins, draws, losses, score and Elo with a 95% interval (normal approximation of the mean

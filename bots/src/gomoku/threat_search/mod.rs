@@ -25,14 +25,16 @@ use search::{Limits, Searcher, WIN};
 
 /// Fours the root VCF search may chain (for the side to move).
 pub const VCF_DEPTH: u32 = 24;
-/// VCF nodes for the side to move's own forced win at the root.
-pub const VCF_NODES: u64 = 200_000;
-/// VCF nodes for the opponent's forced win after each root candidate (the defence check).
-pub const DEFENCE_VCF_NODES: u64 = 20_000;
+/// VCF nodes for the side to move's own forced win at the root, per second of thinking time
+/// (or in all with a node limit).
+pub const VCF_NODES: u64 = 60_000;
+/// VCF nodes for the opponent's forced win after each root candidate (the defence check), per
+/// second of thinking time (or in all with a node limit).
+pub const DEFENCE_VCF_NODES: u64 = 8_000;
 /// Threats (fours and open threes) the root VCT search may chain.
 pub const VCT_DEPTH: u32 = 7;
 /// VCT work units (VCT nodes plus the VCF nodes they spend) for the side to move's forced win
-/// at the root.
+/// at the root, per second of thinking time (or in all with a node limit).
 pub const VCT_NODES: u64 = 40_000;
 /// Root candidates searched (the best by threat ordering), in points.
 pub const ROOT_WIDTH: usize = 24;
@@ -96,6 +98,15 @@ impl ThreatSearch {
             cands = (0..n).filter(|&i| pos.cells[i] == 0 && legal(i)).collect();
         }
         let mut nodes = 0u64;
+        // Budgets of the threat solvers scale with the thinking time (fixed with a node limit).
+        let scale = if self.node_limit.is_some() {
+            1.0
+        } else {
+            budget.think.as_secs_f64().clamp(0.02, 30.0)
+        };
+        let scaled = |n: u64| ((n as f64 * scale) as u64).max(50);
+        let over =
+            |fraction: f64| self.node_limit.is_none() && start.elapsed() > budget.think.mul_f64(fraction);
         let mut depth_done = 0;
         let pick = |i: usize| Some(Point::from_index(i, size));
         let finish = |this: &mut Option<SearchStats>, nodes: u64, depth: u32| {
@@ -120,17 +131,17 @@ impl ThreatSearch {
             return pick(i);
         }
         // Our own forced win by continuous fours.
-        let mut vcf_budget = VCF_NODES;
+        let mut vcf_budget = scaled(VCF_NODES);
         let found = Searcher::vcf(&mut pos, VCF_DEPTH, &mut vcf_budget);
-        nodes += VCF_NODES - vcf_budget;
+        nodes += scaled(VCF_NODES) - vcf_budget;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
             return pick(i);
         }
         // Our own forced win by continuous threats (fours and open threes).
-        let mut vct_budget = VCT_NODES;
+        let mut vct_budget = scaled(VCT_NODES);
         let found = Searcher::vct(&mut pos, VCT_DEPTH, &mut vct_budget);
-        nodes += VCT_NODES - vct_budget;
+        nodes += scaled(VCT_NODES) - vct_budget;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
             return pick(i);
@@ -138,10 +149,15 @@ impl ThreatSearch {
         // Defence: avoid candidates that leave the opponent a VCF.
         let mut safe = Vec::new();
         for &i in cands.iter().take(ROOT_WIDTH * 2) {
+            if over(0.4) {
+                // Out of time for checks: keep the rest unchecked.
+                safe.push(i);
+                continue;
+            }
             pos.make(i);
-            let mut b = DEFENCE_VCF_NODES;
+            let mut b = scaled(DEFENCE_VCF_NODES);
             let theirs = Searcher::vcf(&mut pos, VCF_DEPTH, &mut b);
-            nodes += DEFENCE_VCF_NODES - b;
+            nodes += scaled(DEFENCE_VCF_NODES) - b;
             pos.unmake();
             if theirs.is_none() {
                 safe.push(i);

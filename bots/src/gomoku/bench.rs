@@ -126,7 +126,18 @@ pub fn play_game(
         let player = &mut players[usize::from(seat.0)];
         let start = Instant::now();
         let action = player.act(&view, Budget::new(0, think), rng);
-        on_move(usize::from(seat.0), start.elapsed(), player.stats());
+        let elapsed = start.elapsed();
+        if elapsed > think.mul_f64(1.5) {
+            let moves: Vec<String> = view.moves.iter().map(|m| m.point.to_string()).collect();
+            eprintln!(
+                "slow move: seat {} took {} ms ({:?}) after {}",
+                seat.0,
+                elapsed.as_millis(),
+                player.stats(),
+                moves.join(" ")
+            );
+        }
+        on_move(usize::from(seat.0), elapsed, player.stats());
         if let Err(err) = game.apply(seat, action.clone()) {
             let outcome_seat = Seat(1 - seat.0);
             return Ok((

@@ -21,7 +21,7 @@ use skirmish_games::gomoku::{Action, Board, Point, Rule, Stone, View};
 use super::{Budget, GomokuStrategy, SearchStats};
 use pattern::FIVE;
 use position::Position;
-use search::{Limits, Searcher, WIN};
+use search::{Limits, Searcher, WIN, Work};
 
 /// Fours the root VCF search may chain (for the side to move).
 pub const VCF_DEPTH: u32 = 24;
@@ -131,17 +131,24 @@ impl ThreatSearch {
             return pick(i);
         }
         // Our own forced win by continuous fours.
-        let mut vcf_budget = scaled(VCF_NODES);
-        let found = Searcher::vcf(&mut pos, VCF_DEPTH, &mut vcf_budget);
-        nodes += scaled(VCF_NODES) - vcf_budget;
+        let work = |n: u64, fraction: f64| Work {
+            left: scaled(n),
+            deadline: self
+                .node_limit
+                .is_none()
+                .then(|| start + budget.think.mul_f64(fraction)),
+        };
+        let mut vcf_work = work(VCF_NODES, 0.2);
+        let found = Searcher::vcf(&mut pos, VCF_DEPTH, &mut vcf_work);
+        nodes += scaled(VCF_NODES) - vcf_work.left;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
             return pick(i);
         }
         // Our own forced win by continuous threats (fours and open threes).
-        let mut vct_budget = scaled(VCT_NODES);
-        let found = Searcher::vct(&mut pos, VCT_DEPTH, &mut vct_budget);
-        nodes += scaled(VCT_NODES) - vct_budget;
+        let mut vct_work = work(VCT_NODES, 0.35);
+        let found = Searcher::vct(&mut pos, VCT_DEPTH, &mut vct_work);
+        nodes += scaled(VCT_NODES) - vct_work.left;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
             return pick(i);
@@ -155,9 +162,9 @@ impl ThreatSearch {
                 continue;
             }
             pos.make(i);
-            let mut b = scaled(DEFENCE_VCF_NODES);
+            let mut b = work(DEFENCE_VCF_NODES, 0.45);
             let theirs = Searcher::vcf(&mut pos, VCF_DEPTH, &mut b);
-            nodes += scaled(DEFENCE_VCF_NODES) - b;
+            nodes += scaled(DEFENCE_VCF_NODES) - b.left;
             pos.unmake();
             if theirs.is_none() {
                 safe.push(i);
@@ -263,8 +270,10 @@ impl GomokuStrategy for ThreatSearch {
     }
 }
 
-/// The fast renju check of the search, for tests: whether black may play at `point` on `board`
-/// by the pattern tables (overline, double four, double three without the referee's recursion).
+/// The search's fast renju check, for tests: whether the pattern tables forbid black's stone at
+/// the empty `point` on `board` (overline, double four, or double three counted without the
+/// referee's recursive test of each three's completing point, so never less strict than
+/// [`Board::forbidden`]).
 pub fn fast_forbidden(board: &Board, point: Point) -> bool {
     let pos = Position::new(board, Rule::Renju, Stone::Black);
     !pos.legal(position::BLACK, point.index(board.size()))
@@ -274,7 +283,10 @@ pub fn fast_forbidden(board: &Board, point: Point) -> bool {
 /// `nodes` VCF nodes, and its first four, for tests and analysis.
 pub fn find_vcf(board: &Board, rule: Rule, to_move: Stone, nodes: u64) -> Option<Point> {
     let mut pos = Position::new(board, rule, to_move);
-    let mut budget = nodes;
+    let mut budget = Work {
+        left: nodes,
+        deadline: None,
+    };
     Searcher::vcf(&mut pos, VCF_DEPTH, &mut budget).map(|i| Point::from_index(i, board.size()))
 }
 
@@ -282,6 +294,9 @@ pub fn find_vcf(board: &Board, rule: Rule, to_move: Stone, nodes: u64) -> Option
 /// [`VCT_DEPTH`] threats and `nodes` work units, and its first threat, for tests and analysis.
 pub fn find_vct(board: &Board, rule: Rule, to_move: Stone, nodes: u64) -> Option<Point> {
     let mut pos = Position::new(board, rule, to_move);
-    let mut budget = nodes;
+    let mut budget = Work {
+        left: nodes,
+        deadline: None,
+    };
     Searcher::vct(&mut pos, VCT_DEPTH, &mut budget).map(|i| Point::from_index(i, board.size()))
 }

@@ -309,13 +309,13 @@ impl Searcher {
     /// A VCF for the side to move: a first four from which continuous fours force a five,
     /// within `depth` fours and the node budget `budget`. The attacker's fours only; each four's
     /// reply is the one forced block.
-    pub(crate) fn vcf(pos: &mut Position, depth: u32, budget: &mut u64) -> Option<usize> {
+    pub(crate) fn vcf(pos: &mut Position, depth: u32, budget: &mut Work) -> Option<usize> {
         let s = pos.side;
         let o = s ^ 1;
-        if *budget == 0 {
+        if budget.done() {
             return None;
         }
-        *budget -= 1;
+        budget.spend(1);
         let mut opp_five = None;
         let mut fours = Vec::new();
         for i in 0..pos.cells.len() {
@@ -380,7 +380,7 @@ impl Searcher {
             if win {
                 return Some(f);
             }
-            if *budget == 0 {
+            if budget.done() {
                 return None;
             }
         }
@@ -393,16 +393,19 @@ impl Searcher {
     /// answered by every defence (the block of a four; for a three, the points of its line and
     /// the defender's own fours), within `depth` threats and the node budget `budget`. Black
     /// under renju uses fours only, since a three whose completion is forbidden is no threat.
-    pub(crate) fn vct(pos: &mut Position, depth: u32, budget: &mut u64) -> Option<usize> {
-        if *budget == 0 {
+    pub(crate) fn vct(pos: &mut Position, depth: u32, budget: &mut Work) -> Option<usize> {
+        if budget.done() {
             return None;
         }
         let s = pos.side;
         let o = s ^ 1;
-        let mut vcf_budget = 300u64.min(*budget);
-        let before = vcf_budget;
-        let vcf = Self::vcf(pos, 12, &mut vcf_budget);
-        *budget -= (before - vcf_budget).max(1);
+        let mut sub = Work {
+            left: budget.left.min(300),
+            deadline: budget.deadline,
+        };
+        let before = sub.left;
+        let vcf = Self::vcf(pos, 12, &mut sub);
+        budget.spend((before - sub.left).max(1));
         if vcf.is_some() {
             return vcf;
         }
@@ -452,7 +455,7 @@ impl Searcher {
                     None => all = false,
                     Some(replies) => {
                         for r in replies {
-                            if *budget == 0 {
+                            if budget.done() {
                                 all = false;
                                 break;
                             }
@@ -483,7 +486,7 @@ impl Searcher {
             let mut all = replies.is_some();
             let replies = replies.unwrap_or_default();
             for &r in &replies {
-                if *budget == 0 {
+                if budget.done() {
                     all = false;
                     break;
                 }
@@ -499,7 +502,7 @@ impl Searcher {
             if all {
                 return Some(a);
             }
-            if *budget == 0 {
+            if budget.done() {
                 return None;
             }
         }
@@ -540,6 +543,26 @@ impl Searcher {
                 })
                 .collect(),
         )
+    }
+}
+
+/// Work left for a threat solver: nodes, and optionally a wall-clock deadline (checked every
+/// 256 nodes) after which it gives up.
+pub(crate) struct Work {
+    pub(crate) left: u64,
+    pub(crate) deadline: Option<Instant>,
+}
+
+impl Work {
+    fn done(&self) -> bool {
+        self.left == 0
+    }
+
+    fn spend(&mut self, n: u64) {
+        self.left = self.left.saturating_sub(n);
+        if self.left % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.left = 0;
+        }
     }
 }
 

@@ -94,13 +94,13 @@ impl Pbrain {
             if l.starts_with("ERROR") || l.starts_with("UNKNOWN") {
                 return Err(l);
             }
-            if let Some((x, y)) = l.split_once(',') {
-                if let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>()) {
-                    if x < size && y < size {
-                        return Ok(Point::new(x, size - 1 - y));
-                    }
-                    return Err(format!("answer off the board: {l}"));
+            if let Some((x, y)) = l.split_once(',')
+                && let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>())
+            {
+                if x < size && y < size {
+                    return Ok(Point::new(x, size - 1 - y));
                 }
+                return Err(format!("answer off the board: {l}"));
             }
         }
     }

@@ -560,7 +560,7 @@ impl Work {
 
     fn spend(&mut self, n: u64) {
         self.left = self.left.saturating_sub(n);
-        if self.left % 256 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.left.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.left = 0;
         }
     }

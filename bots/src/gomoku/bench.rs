@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use skirmish_games::gomoku::{Action, Config, Gomoku, Opening, Rule};
+use skirmish_games::gomoku::{Config, Gomoku, Opening, Rule};
 use skirmish_games::{Game, Seat, Viewer};
 
 use super::{Budget, GomokuStrategy, strategy};
@@ -63,7 +63,7 @@ pub struct BenchArgs {
 
 /// The result of one game, from A's side.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Result3 {
+pub enum GameResult {
     /// A won.
     Win,
     /// Drawn.
@@ -72,13 +72,13 @@ pub enum Result3 {
     Loss,
 }
 
-impl Result3 {
+impl GameResult {
     /// A's score: 1, 0.5 or 0.
     pub fn score(self) -> f64 {
         match self {
-            Result3::Win => 1.0,
-            Result3::Draw => 0.5,
-            Result3::Loss => 0.0,
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
         }
     }
 }
@@ -88,9 +88,9 @@ impl Result3 {
 pub struct Costs {
     /// Wall time of each of A's moves.
     pub times: Vec<Duration>,
-    /// Nodes A reported, and the time spent on the moves that reported them.
+    /// Nodes A reported (see [`super::SearchStats`]).
     pub nodes: u64,
-    /// Time of the moves whose nodes were counted.
+    /// Time of the moves whose nodes were counted (as the strategy measured it).
     pub searched: Duration,
 }
 
@@ -145,9 +145,6 @@ pub fn play_game(
                 game.moves().len() as u32,
                 format!("{seat} refused: {err}"),
             ));
-        }
-        if let Action::Resign { reason } = action {
-            let _ = reason;
         }
     }
     let outcome = game.outcome().expect("the game is over").clone();
@@ -257,21 +254,21 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                     args.show,
                 )?;
                 let result = match winner {
-                    None => Result3::Draw,
-                    Some(s) if usize::from(s.0) == a_seat => Result3::Win,
-                    Some(_) => Result3::Loss,
+                    None => GameResult::Draw,
+                    Some(s) if usize::from(s.0) == a_seat => GameResult::Win,
+                    Some(_) => GameResult::Loss,
                 };
                 tally[match result {
-                    Result3::Win => 0,
-                    Result3::Draw => 1,
-                    Result3::Loss => 2,
+                    GameResult::Win => 0,
+                    GameResult::Draw => 1,
+                    GameResult::Loss => 2,
                 }] += 1;
                 results.push(result);
                 let colour = if a_seat == 0 { "B" } else { "W" };
                 let r = match result {
-                    Result3::Win => "win",
-                    Result3::Draw => "draw",
-                    Result3::Loss => "loss",
+                    GameResult::Win => "win",
+                    GameResult::Draw => "draw",
+                    GameResult::Loss => "loss",
                 };
                 let note = if end.starts_with("Five") {
                     String::new()
@@ -351,7 +348,7 @@ pub struct Summary {
 
 impl Summary {
     /// The summary of `results`.
-    pub fn of(results: &[Result3]) -> Summary {
+    pub fn of(results: &[GameResult]) -> Summary {
         let n = results.len().max(1) as f64;
         let scores: Vec<f64> = results.iter().map(|r| r.score()).collect();
         let mean = scores.iter().sum::<f64>() / n;
@@ -368,9 +365,9 @@ impl Summary {
             -400.0 * (1.0 / p - 1.0).log10()
         };
         Summary {
-            wins: results.iter().filter(|r| **r == Result3::Win).count(),
-            draws: results.iter().filter(|r| **r == Result3::Draw).count(),
-            losses: results.iter().filter(|r| **r == Result3::Loss).count(),
+            wins: results.iter().filter(|r| **r == GameResult::Win).count(),
+            draws: results.iter().filter(|r| **r == GameResult::Draw).count(),
+            losses: results.iter().filter(|r| **r == GameResult::Loss).count(),
             score: mean,
             elo: elo(mean),
             elo_low: elo(mean - 1.96 * se),

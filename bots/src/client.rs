@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
-use skirmish_games::{Seat, Viewer};
+use skirmish_games::{Seat, Viewer, gomoku};
 use skirmish_protocol::{
     Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken,
     RoomId, ServerMsg,
@@ -24,17 +24,31 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use crate::plane::{PlaneStrategy, STRATEGIES, strategy};
+use crate::gomoku::{Budget, GomokuStrategy};
+use crate::plane::PlaneStrategy;
+
+/// Makes a fresh gomoku strategy by name (`None` for a name it does not know).
+pub type GomokuFactory = Arc<dyn Fn(&str) -> Option<Box<dyn GomokuStrategy>> + Send + Sync>;
 
 /// How a bot connects and what it offers.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct BotOptions {
     /// The server's WebSocket URL, such as `ws://127.0.0.1:8080/ws`.
     pub url: String,
     /// The bot's display name.
     pub name: String,
-    /// Strategy names offered, strongest first (default: all of [`STRATEGIES`]).
+    /// The games it offers to play (default: plane battle and gomoku).
+    pub games: Vec<GameKind>,
+    /// Strategy names offered, strongest first within each game (default: every plane battle
+    /// strategy, then every gomoku one). A seat asked for a name its game does not know gets that
+    /// game's first offered (or built-in strongest) strategy.
     pub strategies: Vec<String>,
+    /// How gomoku strategies are made from their names (default: the built-in ones,
+    /// [`crate::gomoku::strategy`]); an outside-engine adapter plugs in here.
+    pub gomoku: GomokuFactory,
+    /// The longest a strategy thinks about one move (gomoku), in wall time; a shorter room clock
+    /// lowers it. Default 1 s.
+    pub think: Duration,
     /// A file to append every message received to, one JSON text per line.
     pub transcript: Option<PathBuf>,
     /// Whether to reconnect (and take its seats back) when the connection drops.
@@ -42,20 +56,61 @@ pub struct BotOptions {
 }
 
 impl BotOptions {
-    /// A bot named `name` offering every strategy, reconnecting when dropped.
+    /// A bot named `name` offering every game and every built-in strategy, reconnecting when
+    /// dropped.
     pub fn new(url: String, name: String) -> BotOptions {
         BotOptions {
             url,
             name,
-            strategies: STRATEGIES.iter().map(|s| (*s).to_owned()).collect(),
+            games: vec![GameKind::Plane, GameKind::Gomoku],
+            strategies: crate::plane::STRATEGIES
+                .iter()
+                .chain(crate::gomoku::STRATEGIES)
+                .map(|s| (*s).to_owned())
+                .collect(),
+            gomoku: Arc::new(crate::gomoku::strategy),
             transcript: None,
             reconnect: true,
+            think: Duration::from_secs(1),
         }
+    }
+
+    fn plane_strategy(&self, wanted: &str) -> Box<dyn PlaneStrategy> {
+        crate::plane::strategy(wanted)
+            .or_else(|| self.strategies.iter().find_map(|s| crate::plane::strategy(s)))
+            .or_else(|| crate::plane::strategy(crate::plane::STRATEGIES[0]))
+            .expect("the built-in plane strategies exist")
+    }
+
+    fn gomoku_strategy(&self, wanted: &str) -> Option<Box<dyn GomokuStrategy>> {
+        (self.gomoku)(wanted)
+            .or_else(|| self.strategies.iter().find_map(|s| (self.gomoku)(s)))
+            .or_else(|| crate::gomoku::strategy(crate::gomoku::STRATEGIES[0]))
     }
 }
 
-/// One seat's strategy, used by one decision at a time.
-type SeatStrategy = Arc<Mutex<Box<dyn PlaneStrategy>>>;
+impl std::fmt::Debug for BotOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotOptions")
+            .field("url", &self.url)
+            .field("name", &self.name)
+            .field("games", &self.games)
+            .field("strategies", &self.strategies)
+            .field("think", &self.think)
+            .finish_non_exhaustive()
+    }
+}
+
+/// One seat's player: the strategy named when the seat was handed over, made for the seat's game
+/// at its first turn.
+enum SeatPlayer {
+    Named(String),
+    Plane(Box<dyn PlaneStrategy>),
+    Gomoku(Box<dyn GomokuStrategy>),
+}
+
+/// One seat's player, used by one decision at a time.
+type SeatStrategy = Arc<Mutex<SeatPlayer>>;
 
 /// What the bot keeps across reconnects.
 #[derive(Default)]
@@ -116,7 +171,7 @@ async fn connection(
             protocol: PROTOCOL_VERSION,
             name: options.name.clone(),
             bot: Some(BotOffer {
-                games: vec![GameKind::Plane],
+                games: options.games.clone(),
                 strategies: options.strategies.clone(),
             }),
             resume: state.resume,
@@ -124,6 +179,7 @@ async fn connection(
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;
     let (decided, mut decisions) = mpsc::unbounded_channel::<ClientFrame>();
+    let options = Arc::new(options.clone());
     loop {
         tokio::select! {
             () = shutdown.cancelled() => {
@@ -148,14 +204,14 @@ async fn connection(
                     writeln!(file, "{}", text.as_str()).context("writing the transcript")?;
                 }
                 let msg: ServerMsg = serde_json::from_str(text.as_str()).context("reading a server message")?;
-                on_message(options, state, msg, &decided);
+                on_message(&options, state, msg, &decided);
             }
         }
     }
 }
 
 fn on_message(
-    options: &BotOptions,
+    options: &Arc<BotOptions>,
     state: &mut BotState,
     msg: ServerMsg,
     decided: &mpsc::UnboundedSender<ClientFrame>,
@@ -171,38 +227,34 @@ fn on_message(
             strategy: wanted,
             ..
         } => {
-            let name = wanted.as_deref().unwrap_or(&options.strategies[0]);
-            let chosen = strategy(name)
-                .or_else(|| strategy(STRATEGIES[0]))
-                .expect("the default strategy exists");
+            let name = wanted.unwrap_or_default();
             debug!(bot = %options.name, room = %room, seat = seat.0, strategy = name, "seated");
-            state.seats.insert((room, seat), Arc::new(Mutex::new(chosen)));
+            state
+                .seats
+                .insert((room, seat), Arc::new(Mutex::new(SeatPlayer::Named(name))));
         }
         ServerMsg::YourTurn {
             room,
             seat,
-            view: GameView::Plane(view),
-            ..
+            view,
+            deadline_ms,
         } => {
             let seat_strategy = state
                 .seats
                 .entry((room, seat))
-                .or_insert_with(|| {
-                    Arc::new(Mutex::new(
-                        strategy(STRATEGIES[0]).expect("the default strategy exists"),
-                    ))
-                })
+                .or_insert_with(|| Arc::new(Mutex::new(SeatPlayer::Named(String::new()))))
                 .clone();
             let decided = decided.clone();
+            let options = Arc::clone(options);
             tokio::task::spawn_blocking(move || {
-                let action = decide(&seat_strategy, &view, seat);
+                let action = decide(&options, &seat_strategy, &view, seat, deadline_ms);
                 if let Some(action) = action {
                     let _ = decided.send(ClientFrame {
                         req: None,
                         msg: ClientMsg::Act {
                             room,
                             seat: Some(seat),
-                            action: Action::Plane(action),
+                            action,
                         },
                     });
                 }
@@ -210,7 +262,8 @@ fn on_message(
         }
         ServerMsg::Event {
             room,
-            event: GameEvent::Plane(plane::Event::MatchEnded { .. }),
+            event:
+                GameEvent::Plane(plane::Event::MatchEnded { .. }) | GameEvent::Gomoku(gomoku::Event::Ended { .. }),
             ..
         } => {
             state.seats.retain(|(r, _), _| *r != room);
@@ -223,18 +276,64 @@ fn on_message(
 }
 
 /// The action `seat` takes in `view`, or `None` when it is not to act.
-fn decide(strategy: &SeatStrategy, view: &plane::View, seat: Seat) -> Option<plane::Action> {
+fn decide(
+    options: &BotOptions,
+    player: &SeatStrategy,
+    view: &GameView,
+    seat: Seat,
+    deadline_ms: Option<u64>,
+) -> Option<Action> {
+    let mut rng = rand::rng();
+    let mut player = player.lock().expect("a strategy does not panic");
+    match view {
+        GameView::Plane(view) => {
+            if let SeatPlayer::Named(name) = &*player {
+                *player = SeatPlayer::Plane(options.plane_strategy(name));
+            }
+            let SeatPlayer::Plane(strategy) = &mut *player else {
+                warn!(seat = seat.0, "a seat changed game");
+                return None;
+            };
+            decide_plane(strategy.as_mut(), view, seat, &mut rng).map(Action::Plane)
+        }
+        GameView::Gomoku(view) => {
+            if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
+                return None;
+            }
+            if let SeatPlayer::Named(name) = &*player {
+                *player = SeatPlayer::Gomoku(options.gomoku_strategy(name)?);
+            }
+            let SeatPlayer::Gomoku(strategy) = &mut *player else {
+                warn!(seat = seat.0, "a seat changed game");
+                return None;
+            };
+            // Think for at most half of what is left on the clock, and never more than asked.
+            let think = match deadline_ms {
+                Some(ms) => options.think.min(Duration::from_millis(ms / 2)),
+                None => options.think,
+            };
+            let budget = Budget::new(deadline_ms.unwrap_or(0), think);
+            Some(Action::Gomoku(strategy.act(view, budget, &mut rng)))
+        }
+    }
+}
+
+/// The plane battle action `seat` takes in `view`, or `None` when it is not to act.
+fn decide_plane(
+    strategy: &mut dyn PlaneStrategy,
+    view: &plane::View,
+    seat: Seat,
+    rng: &mut rand::rngs::ThreadRng,
+) -> Option<plane::Action> {
     if view.viewer != Viewer::Seat(seat) {
         return None;
     }
-    let mut rng = rand::rng();
-    let mut strategy = strategy.lock().expect("a strategy does not panic");
     match &view.phase {
         PhaseView::Deploy { ready } if !ready.contains(&seat) => Some(plane::Action::Deploy {
-            planes: strategy.deploy(view, &mut rng),
+            planes: strategy.deploy(view, rng),
         }),
         PhaseView::Attack { attacker } if *attacker == seat => {
-            let (target, cell) = strategy.fire(view, &mut rng);
+            let (target, cell) = strategy.fire(view, rng);
             Some(plane::Action::Fire { target, cell })
         }
         _ => None,

@@ -4,4 +4,5 @@
 pub mod client;
 pub mod eval;
 pub mod gomoku;
+pub mod piskvork;
 pub mod plane;

@@ -14,7 +14,7 @@ mod ids;
 pub use ids::{ParseIdError, PlayerId, ResumeToken, RoomId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-pub use skirmish_games::{Seat, Viewer, plane};
+pub use skirmish_games::{Seat, Viewer, gomoku, plane};
 
 /// The protocol version a client names in `hello`; the server refuses any other.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -250,6 +250,8 @@ pub struct BotSummary {
 pub enum GameKind {
     /// Plane battle (RULES.md section 1).
     Plane,
+    /// Gomoku (RULES.md section 2).
+    Gomoku,
 }
 
 /// A room's settings: the game with its config, and the clock.
@@ -265,14 +267,14 @@ pub struct RoomConfig {
     pub clock: Clock,
 }
 
-/// Time limits; when one runs out the referee acts for the seat (a uniformly random legal
-/// deployment or shot, RULES.md section 1).
+/// Time limits. When one runs out in plane battle the referee acts for the seat (a uniformly
+/// random legal deployment or shot, RULES.md section 1); in gomoku the seat loses on time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Clock {
     /// Milliseconds to deploy each round (0: no limit). Default 60,000.
     pub deploy_ms: u64,
-    /// Milliseconds for each shot (0: no limit). Default 30,000.
+    /// Milliseconds for each shot or stone (0: no limit). Default 30,000.
     pub move_ms: u64,
 }
 
@@ -291,6 +293,8 @@ impl Default for Clock {
 pub enum GameConfig {
     /// Plane battle.
     Plane(plane::Config),
+    /// Gomoku.
+    Gomoku(gomoku::Config),
 }
 
 impl GameConfig {
@@ -298,6 +302,7 @@ impl GameConfig {
     pub fn kind(&self) -> GameKind {
         match self {
             GameConfig::Plane(_) => GameKind::Plane,
+            GameConfig::Gomoku(_) => GameKind::Gomoku,
         }
     }
 
@@ -305,6 +310,7 @@ impl GameConfig {
     pub fn seats(&self) -> usize {
         match self {
             GameConfig::Plane(config) => usize::from(config.players),
+            GameConfig::Gomoku(_) => 2,
         }
     }
 }
@@ -315,6 +321,8 @@ impl GameConfig {
 pub enum Action {
     /// A plane battle action: `{"game": "plane", "kind": "fire", "target": 1, "cell": "E5"}`.
     Plane(plane::Action),
+    /// A gomoku action: `{"game": "gomoku", "kind": "place", "point": "h8"}`.
+    Gomoku(gomoku::Action),
 }
 
 /// What one viewer may see of a game, tagged by game.
@@ -323,6 +331,8 @@ pub enum Action {
 pub enum GameView {
     /// Plane battle.
     Plane(plane::View),
+    /// Gomoku.
+    Gomoku(gomoku::View),
 }
 
 /// A game event, tagged by game.
@@ -331,6 +341,8 @@ pub enum GameView {
 pub enum GameEvent {
     /// Plane battle.
     Plane(plane::Event),
+    /// Gomoku.
+    Gomoku(gomoku::Event),
 }
 
 /// Whether a room waits for players, plays, or is over.

@@ -1,6 +1,6 @@
 //! The server's one boundary error: every refusal a client can get, with its stable protocol code.
 
-use skirmish_games::plane::RuleError;
+use skirmish_games::{gomoku, plane};
 use skirmish_protocol::{RoomId, ServerMsg, codes};
 use thiserror::Error;
 
@@ -41,9 +41,15 @@ pub enum ServerError {
     /// The action is for another game.
     #[error("this room plays another game")]
     WrongGame,
-    /// The rules refused the action.
-    #[error(transparent)]
-    Rule(#[from] RuleError),
+    /// The rules refused the action: the engine's stable code (such as `cell_public` or
+    /// `point_occupied`) and its explanation.
+    #[error("{message}")]
+    Rule {
+        /// The engine's code.
+        code: &'static str,
+        /// The engine's explanation.
+        message: String,
+    },
     /// The room's actor is gone (server shutting down).
     #[error("the room is not available")]
     Unavailable,
@@ -64,7 +70,7 @@ impl ServerError {
             ServerError::NoBot(_) => codes::NO_BOT,
             ServerError::BadConfig(_) => codes::BAD_CONFIG,
             ServerError::WrongGame => codes::WRONG_GAME,
-            ServerError::Rule(rule) => rule.code(),
+            ServerError::Rule { code, .. } => code,
             ServerError::Unavailable => codes::UNAVAILABLE,
         }
     }
@@ -75,6 +81,24 @@ impl ServerError {
             req,
             code: self.code().to_owned(),
             message: self.to_string(),
+        }
+    }
+}
+
+impl From<plane::RuleError> for ServerError {
+    fn from(err: plane::RuleError) -> Self {
+        ServerError::Rule {
+            code: err.code(),
+            message: err.to_string(),
+        }
+    }
+}
+
+impl From<gomoku::RuleError> for ServerError {
+    fn from(err: gomoku::RuleError) -> Self {
+        ServerError::Rule {
+            code: err.code(),
+            message: err.to_string(),
         }
     }
 }

@@ -587,8 +587,8 @@ impl Room {
             if self.deadlines[seat.index()].is_some_and(|d| d <= now) {
                 self.deadlines[seat.index()] = None;
                 if self.table.to_act().contains(&seat) {
-                    info!(seat = seat.0, "time ran out; the referee acts");
-                    let applied = self.table.apply_default(seat, &mut self.rng);
+                    info!(seat = seat.0, "time ran out");
+                    let applied = self.table.time_out(seat, &mut self.rng);
                     self.dispatch(applied);
                 }
             }

@@ -1,6 +1,7 @@
 //! The game a room referees, behind one enum so that rooms do not care which game it is.
 
 use rand::Rng;
+use skirmish_games::gomoku::{self, Gomoku};
 use skirmish_games::plane::{self, PlaneBattle};
 use skirmish_games::{Audience, Game, Seat, Viewer};
 use skirmish_protocol::{Action, GameConfig, GameEvent, GameView};
@@ -11,6 +12,7 @@ use crate::error::ServerError;
 #[derive(Debug, Clone)]
 pub(crate) enum Table {
     Plane(PlaneBattle),
+    Gomoku(Gomoku),
 }
 
 /// What one applied action caused.
@@ -38,31 +40,39 @@ impl Table {
                     PlaneBattle::new(*config).map_err(|e| ServerError::BadConfig(e.to_string()))?;
                 Ok((Table::Plane(game), plane_applied(events)))
             }
+            GameConfig::Gomoku(config) => {
+                let (game, events) =
+                    Gomoku::new(config.clone()).map_err(|e| ServerError::BadConfig(e.to_string()))?;
+                Ok((Table::Gomoku(game), gomoku_applied(events)))
+            }
         }
     }
 
     pub(crate) fn to_act(&self) -> Vec<Seat> {
         match self {
             Table::Plane(game) => game.to_act(),
+            Table::Gomoku(game) => game.to_act(),
         }
     }
 
     pub(crate) fn turn_kind(&self) -> TurnKind {
         match self {
             Table::Plane(game) if game.deploying() => TurnKind::Deploy,
-            Table::Plane(_) => TurnKind::Move,
+            Table::Plane(_) | Table::Gomoku(_) => TurnKind::Move,
         }
     }
 
     pub(crate) fn is_over(&self) -> bool {
         match self {
             Table::Plane(game) => game.outcome().is_some(),
+            Table::Gomoku(game) => game.outcome().is_some(),
         }
     }
 
     pub(crate) fn view(&self, viewer: Viewer) -> GameView {
         match self {
             Table::Plane(game) => GameView::Plane(game.view(viewer)),
+            Table::Gomoku(game) => GameView::Gomoku(game.view(viewer)),
         }
     }
 
@@ -70,13 +80,17 @@ impl Table {
     pub(crate) fn apply(&mut self, seat: Seat, action: Action) -> Result<Applied, ServerError> {
         match (self, action) {
             (Table::Plane(game), Action::Plane(action)) => Ok(plane_applied(game.apply(seat, action)?)),
+            (Table::Gomoku(game), Action::Gomoku(action)) => Ok(gomoku_applied(game.apply(seat, action)?)),
+            _ => Err(ServerError::WrongGame),
         }
     }
 
-    /// Acts for `seat` whose time ran out (RULES.md section 1: a random legal deployment or shot).
-    pub(crate) fn apply_default(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Applied {
+    /// Acts on `seat`'s running out of time: in plane battle the referee plays a random legal
+    /// deployment or shot (RULES.md section 1); in gomoku the seat loses.
+    pub(crate) fn time_out(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Applied {
         match self {
             Table::Plane(game) => plane_applied(game.apply_default(seat, rng)),
+            Table::Gomoku(game) => gomoku_applied(game.time_out(seat)),
         }
     }
 }
@@ -89,6 +103,19 @@ fn plane_applied(events: Vec<plane::Event>) -> Applied {
         events: events
             .into_iter()
             .map(|e| (e.audience(), GameEvent::Plane(e)))
+            .collect(),
+        new_turn,
+    }
+}
+
+fn gomoku_applied(events: Vec<gomoku::Event>) -> Applied {
+    let new_turn = events
+        .iter()
+        .any(|e| matches!(e, gomoku::Event::Started { .. } | gomoku::Event::Placed { .. }));
+    Applied {
+        events: events
+            .into_iter()
+            .map(|e| (e.audience(), GameEvent::Gomoku(e)))
             .collect(),
         new_turn,
     }

@@ -205,7 +205,9 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         _ => None,
     });
     let snapshot = snapshot.expect("a snapshot before `done`");
-    let GameView::Plane(after) = snapshot.view;
+    let GameView::Plane(after) = snapshot.view else {
+        panic!("a plane battle view")
+    };
     assert_eq!(after.phase, PhaseView::Attack { attacker: Seat(0) });
     assert_eq!(after.boards[1].shots, before.boards[1].shots);
     assert_eq!(after.boards[1].planes, None, "a spectator sees no hidden plane");
@@ -271,7 +273,9 @@ async fn a_reconnecting_player_gets_the_seat_and_board_back() {
         panic!()
     };
     assert_eq!(snapshot.you, Some(Seat(0)));
-    let GameView::Plane(view) = snapshot.view;
+    let GameView::Plane(view) = snapshot.view else {
+        panic!("a plane battle view")
+    };
     assert_eq!(view.viewer, Viewer::Seat(Seat(0)));
     assert_eq!(view.boards[0].planes, Some(mine), "her board as it was");
     assert_eq!(view.phase, PhaseView::Attack { attacker: Seat(0) });

@@ -186,7 +186,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let make_a = || strategy(&args.a).with_context(|| format!("unknown strategy `{}`", args.a));
     let make_b = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
         match &args.b_engine {
-            Some(path) => engine(path, rule, args.size),
+            Some(path) => engine(path),
             None => strategy(&args.b).with_context(|| format!("unknown strategy `{}`", args.b)),
         }
     };
@@ -318,11 +318,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// An outside piskvork brain as B, through the stopgap [`super::pbrain::Pbrain`] driver (the
-/// full adapter, `crate::piskvork`, is on branch `gomoku-pisk`).
-fn engine(path: &std::path::Path, _rule: Rule, _size: u8) -> anyhow::Result<Box<dyn GomokuStrategy>> {
-    let brain = super::pbrain::Pbrain::spawn(path).with_context(|| format!("starting {}", path.display()))?;
-    Ok(Box::new(brain))
+/// An outside piskvork brain as B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on
+/// its first move, ended when the game's strategy is dropped).
+fn engine(path: &std::path::Path) -> anyhow::Result<Box<dyn GomokuStrategy>> {
+    anyhow::ensure!(path.exists(), "no engine at {}", path.display());
+    Ok(Box::new(crate::piskvork::PiskvorkStrategy::new(path)))
 }
 
 /// Wins, draws, losses, score and Elo with a 95% interval (normal approximation of the mean

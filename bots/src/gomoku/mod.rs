@@ -5,7 +5,6 @@
 //! strategy playing black must never choose a forbidden point; the referee would refuse it.
 
 pub mod bench;
-pub mod pbrain;
 pub mod random;
 pub mod seed_minimax;
 pub mod threat_search;

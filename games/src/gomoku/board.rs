@@ -9,7 +9,7 @@ use thiserror::Error;
 /// 0-based, as renju diagrams draw them.
 ///
 /// Written for people (and serialized) as column letter + row number from 1: `a1` is the bottom
-/// left corner, `h8` the centre of a 15x15 board, `k10` the centre of a 19x19 one.
+/// left corner, `h8` the centre of a 15x15 board, `j10` the centre of a 19x19 one (renju's letters keep `i`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(
     feature = "serde",

@@ -391,7 +391,7 @@ impl Gomoku {
 
     /// The colour whose turn it is (even after the game is over: the one that would move next).
     pub fn stone_to_move(&self) -> Stone {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White
@@ -410,10 +410,11 @@ impl Gomoku {
         if self.board.get(point).is_some() {
             return Err(RuleError::Occupied(point));
         }
-        if self.config.rule == Rule::Renju && self.stone_to_move() == Stone::Black {
-            if let Some(shape) = self.board.forbidden(point) {
-                return Err(RuleError::Forbidden { point, shape });
-            }
+        if self.config.rule == Rule::Renju
+            && self.stone_to_move() == Stone::Black
+            && let Some(shape) = self.board.forbidden(point)
+        {
+            return Err(RuleError::Forbidden { point, shape });
         }
         Ok(())
     }

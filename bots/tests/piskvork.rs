@@ -1,0 +1,547 @@
+//! The piskvork engine driver against the real engine `pbrain-figrid` (found through the
+//! `PBRAIN_FIGRID` variable, else on `PATH`; `.ci/run` installs it, and these tests fail without
+//! it) and against fake engines, small python3 scripts that crash, hang, or answer nonsense; then
+//! `skirmish-bots piskvork` bot processes playing whole games on a real server.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_bots::gomoku::{Budget, GomokuStrategy};
+use skirmish_bots::piskvork::PiskvorkStrategy;
+use skirmish_games::gomoku::{self, Action, Config, End, Gomoku, Opening, Point, Rule, View};
+use skirmish_games::{Game, Seat, Viewer};
+use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
+use skirmish_server::testing::{TestClient, TestServer};
+
+/// The real engine's path.
+fn figrid() -> PathBuf {
+    if let Some(path) = std::env::var_os("PBRAIN_FIGRID") {
+        return path.into();
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("pbrain-figrid"))
+        .find(|p| p.is_file())
+        .expect("pbrain-figrid not found: set PBRAIN_FIGRID or put it on PATH (.ci/run installs it)")
+}
+
+fn points(names: &str) -> Vec<Point> {
+    names.split_whitespace().map(|n| n.parse().unwrap()).collect()
+}
+
+/// A game from `opening` (black first, alternating).
+fn game(size: u8, rule: Rule, opening: &str) -> Gomoku {
+    Gomoku::new(Config {
+        size,
+        rule,
+        opening: Some(Opening::Moves(points(opening))),
+    })
+    .unwrap()
+    .0
+}
+
+fn view_to_move(game: &Gomoku) -> View {
+    let seat = game.to_act()[0];
+    game.view(Viewer::Seat(seat))
+}
+
+fn budget(think_ms: u64) -> Budget {
+    Budget::new(0, Duration::from_millis(think_ms))
+}
+
+fn place(action: &Action) -> Point {
+    match action {
+        Action::Place { point } => *point,
+        other => panic!("expected a stone, got {other:?}"),
+    }
+}
+
+fn reason(action: Action) -> String {
+    match action {
+        Action::Resign { reason: Some(reason) } => reason,
+        other => panic!("expected a resignation with a reason, got {other:?}"),
+    }
+}
+
+/// Plays a whole game between two figrid processes through the referee; every move must be
+/// accepted.
+fn figrid_game(rule: Rule) {
+    let (mut game, _) = Gomoku::new(Config {
+        rule,
+        ..Config::default()
+    })
+    .unwrap();
+    let mut players = [PiskvorkStrategy::new(figrid()), PiskvorkStrategy::new(figrid())];
+    let mut rng = SmallRng::seed_from_u64(1);
+    while game.outcome().is_none() {
+        let seat = game.to_act()[0];
+        let view = game.view(Viewer::Seat(seat));
+        let action = players[usize::from(seat.0)].act(&view, budget(100), &mut rng);
+        place(&action);
+        game.apply(seat, action).expect("the engine's move is legal");
+    }
+    let outcome = game.outcome().unwrap();
+    assert!(
+        matches!(outcome.end, End::Five { .. } | End::BoardFull),
+        "{outcome:?}"
+    );
+}
+
+#[test]
+fn figrid_plays_a_freestyle_game_to_the_end() {
+    figrid_game(Rule::Freestyle);
+}
+
+#[test]
+fn figrid_plays_a_renju_game_to_the_end() {
+    figrid_game(Rule::Renju);
+}
+
+#[test]
+fn figrid_blocks_a_four() {
+    // Black's c5-f5 is closed at b5: g5 is the one point that stops five.
+    let game = game(15, Rule::Freestyle, "c5 b5 d5 k10 e5 l12 f5");
+    let mut engine = PiskvorkStrategy::new(figrid());
+    let action = engine.act(&view_to_move(&game), budget(300), &mut SmallRng::seed_from_u64(2));
+    assert_eq!(place(&action), "g5".parse().unwrap());
+}
+
+#[test]
+fn figrid_blocks_an_open_four_at_one_end() {
+    // Black's open four c12-f12 can only be answered at one of its ends, b12 or g12.
+    let game = game(15, Rule::Freestyle, "c12 k3 d12 l5 e12 m3 f12");
+    let mut engine = PiskvorkStrategy::new(figrid());
+    let action = engine.act(&view_to_move(&game), budget(300), &mut SmallRng::seed_from_u64(3));
+    assert!(points("b12 g12").contains(&place(&action)), "{action:?}");
+}
+
+#[test]
+fn figrid_takes_its_five_rather_than_block() {
+    // Both sides have a four; white (to move) wins at g10 (b10 is black's).
+    let mut game = game(15, Rule::Freestyle, "c5 c10 d5 d10 e5 e10 f5 f10 b10");
+    let view = view_to_move(&game);
+    let mut engine = PiskvorkStrategy::new(figrid());
+    let action = engine.act(&view, budget(300), &mut SmallRng::seed_from_u64(4));
+    assert_eq!(place(&action), "g10".parse().unwrap());
+    game.apply(Seat(1), action).unwrap();
+    assert!(matches!(game.outcome().unwrap().end, End::Five { .. }));
+}
+
+#[test]
+fn figrid_refuses_a_board_it_cannot_play_and_the_seat_resigns() {
+    // figrid plays 15x15 only.
+    let game = game(19, Rule::Freestyle, "k10");
+    let mut engine = PiskvorkStrategy::new(figrid());
+    let reason = reason(engine.act(&view_to_move(&game), budget(300), &mut SmallRng::seed_from_u64(5)));
+    assert!(reason.starts_with("pbrain-figrid: refused START"), "{reason}");
+    assert_eq!(engine.engine_pid(), None);
+}
+
+/// A directory of its own for one test's fake engine.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("piskvork-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes a fake engine into `dir`: a python3 loop over its input lines that writes its pid to
+/// `pid` and every line to `input.log`, and runs `body` for each line, with `line` the line and
+/// `cmd` its first word, and `say(text)` to answer.
+fn fake_engine(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let script = format!(
+        r#"#!/usr/bin/env python3
+import os, sys, time
+open({pid:?}, "w").write(str(os.getpid()))
+log = open({log:?}, "a")
+def say(text):
+    sys.stdout.write(text + "\r\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    line = line.strip()
+    log.write(line + "\n")
+    log.flush()
+    cmd = line.split(" ")[0].upper() if line else ""
+{body}
+"#,
+        pid = dir.join("pid").display().to_string(),
+        log = dir.join("input.log").display().to_string(),
+        body = body.lines().map(|l| format!("    {l}\n")).collect::<String>()
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Whether the fake engine whose pid is in `dir` still exists.
+fn alive(dir: &Path) -> bool {
+    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+    Path::new("/proc").join(pid.trim()).exists()
+}
+
+fn input(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("input.log"))
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The position the fake engines are asked about: black h8, white to move.
+fn white_to_move() -> View {
+    view_to_move(&game(15, Rule::Freestyle, "h8"))
+}
+
+#[test]
+fn an_engine_that_crashes_after_start_resigns_with_its_exit_status() {
+    let dir = scratch("crash");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-crash",
+        "if cmd == 'START':\n    say('OK')\n    sys.exit(3)",
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(6)));
+    assert_eq!(reason, "pbrain-crash: crashed (exit status: 3)");
+    assert!(!alive(&dir));
+    assert_eq!(strategy.engine_pid(), None);
+}
+
+#[test]
+fn an_engine_that_never_answers_is_killed_and_resigns() {
+    let dir = scratch("silent");
+    let engine = fake_engine(&dir, "pbrain-silent", "if cmd == 'START':\n    say('OK')");
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&white_to_move(), budget(200), &mut SmallRng::seed_from_u64(7)));
+    assert!(
+        reason.starts_with("pbrain-silent: timed out after ") && reason.ends_with(" ms (waiting for a move)"),
+        "{reason}"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_never_starts_is_killed_and_resigns() {
+    let dir = scratch("mute");
+    let engine = fake_engine(&dir, "pbrain-mute", "pass");
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    // Under a room clock of 1 s, the wait for START is cut to what the clock leaves.
+    let reason = reason(strategy.act(
+        &white_to_move(),
+        Budget::new(1000, Duration::from_millis(300)),
+        &mut SmallRng::seed_from_u64(7),
+    ));
+    assert!(reason.starts_with("pbrain-mute: timed out after "), "{reason}");
+    assert!(reason.ends_with("(waiting for START's OK)"), "{reason}");
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_answers_an_occupied_point_resigns() {
+    let dir = scratch("occupied");
+    // h8 is (7,7) in piskvork's coordinates too.
+    let engine = fake_engine(
+        &dir,
+        "pbrain-occupied",
+        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('7,7')",
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(8)));
+    assert_eq!(
+        reason,
+        "pbrain-occupied: illegal answer `7,7` (h8 already holds a stone)"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_answers_garbage_resigns() {
+    let dir = scratch("garbage");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-garbage",
+        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('MESSAGE thinking hard')\n    say('the centre, obviously')",
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(9)));
+    assert_eq!(
+        reason,
+        "pbrain-garbage: illegal answer `the centre, obviously` (not a point on the board)"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_answering_a_forbidden_point_for_black_under_renju_resigns() {
+    let dir = scratch("forbidden");
+    // Black to move; j9 would make two open threes (h9-i9-j9 across, j7-j8-j9 up).
+    let game = game(15, Rule::Renju, "h9 a1 i9 a3 j7 a5 j8 a7");
+    let view = view_to_move(&game);
+    assert!(view.forbidden.contains(&"j9".parse().unwrap()));
+    let engine = fake_engine(
+        &dir,
+        "pbrain-forbidden",
+        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('9,6')",
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&view, budget(300), &mut SmallRng::seed_from_u64(10)));
+    assert_eq!(
+        reason,
+        "pbrain-forbidden: illegal answer `9,6` (j9 is forbidden for black: double-three)"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_fails_to_start_resigns() {
+    let mut strategy = PiskvorkStrategy::new("/nonexistent/pbrain-nothing");
+    let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(11)));
+    assert!(
+        reason.starts_with("pbrain-nothing: failed to start ("),
+        "{reason}"
+    );
+}
+
+#[test]
+fn an_engine_that_says_error_resigns() {
+    let dir = scratch("error");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-error",
+        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('ERROR - no idea')",
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(12)));
+    assert_eq!(reason, "pbrain-error: refused to move: `ERROR - no idea`");
+    assert!(!alive(&dir));
+}
+
+/// What the driver says: the coordinates flipped (rows from the top), own stones 1, then `TURN`
+/// while in sync, a fresh game (`RESTART`, or a new process when the engine does not know
+/// `RESTART`) when not, and `END` when dropped. The engine chats (`MESSAGE`, `DEBUG`, `UNKNOWN`)
+/// and suggests its move (`SUGGEST`, confirmed by `PLAY`).
+#[test]
+fn the_driver_speaks_the_protocol() {
+    let dir = scratch("record");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-record",
+        r#"if cmd == 'START':
+    say('OK')
+elif cmd == 'INFO':
+    if line.split(' ')[1] == 'game_type':
+        say('UNKNOWN game_type')
+elif cmd == 'RESTART':
+    say('UNKNOWN')
+elif cmd in ('DONE', 'TURN', 'BEGIN'):
+    say('MESSAGE looking')
+    say('DEBUG depth 1')
+    n = globals().get('n', -1) + 1
+    say(f'SUGGEST {n},0')
+elif cmd == 'PLAY':
+    say(line.split(' ')[1])
+elif cmd == 'END':
+    sys.exit(0)"#,
+    );
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let mut rng = SmallRng::seed_from_u64(13);
+    // Black b2 (1,13), white h8 (7,7), black c3 (2,12): white to move.
+    let (mut game, _) = Gomoku::new(Config {
+        rule: Rule::Renju,
+        opening: Some(Opening::Moves(points("b2 h8 c3"))),
+        ..Config::default()
+    })
+    .unwrap();
+    let action = strategy.act(&view_to_move(&game), budget(250), &mut rng);
+    assert_eq!(place(&action), "a15".parse().unwrap());
+    game.apply(Seat(1), action).unwrap();
+    game.apply(
+        Seat(0),
+        Action::Place {
+            point: "o1".parse().unwrap(),
+        },
+    )
+    .unwrap();
+    // In sync: the opponent's o1 is (14,14).
+    let view = view_to_move(&game);
+    let action = strategy.act(&view, budget(250), &mut rng);
+    assert_eq!(place(&action), "b15".parse().unwrap());
+    // Out of sync (a new game): the engine does not know RESTART, so a new process.
+    let (fresh, _) = Gomoku::new(Config {
+        rule: Rule::Renju,
+        ..Config::default()
+    })
+    .unwrap();
+    let action = strategy.act(&view_to_move(&fresh), budget(300), &mut rng);
+    assert_eq!(place(&action), "a15".parse().unwrap());
+    drop(strategy);
+    let expected = [
+        "START 15",
+        "INFO timeout_match 0",
+        "INFO max_memory 0",
+        "INFO game_type 1",
+        "INFO rule 4",
+        "INFO timeout_turn 250",
+        "BOARD",
+        "1,13,2",
+        "7,7,1",
+        "2,12,2",
+        "DONE",
+        "PLAY 0,0",
+        "TURN 14,14",
+        "PLAY 1,0",
+        "INFO timeout_turn 300",
+        "RESTART",
+        "END",
+        "START 15",
+        "INFO timeout_match 0",
+        "INFO max_memory 0",
+        "INFO game_type 1",
+        "INFO rule 4",
+        "INFO timeout_turn 300",
+        "BEGIN",
+        "PLAY 0,0",
+        "END",
+    ];
+    assert_eq!(input(&dir), expected);
+    assert!(!alive(&dir));
+}
+
+/// Bot processes, killed when dropped.
+struct Bots(Vec<Child>);
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn bot_process(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .args(args)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start a bot process")
+}
+
+/// Plays a freestyle 15x15 game with a 10 s move clock on a fresh server between a
+/// `skirmish-bots piskvork --engine <engine>` process in seat 0 (black) and a `skirmish-bots play`
+/// process's `random` strategy in seat 1, and returns how it ended.
+async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let engine_name = engine.file_name().unwrap().to_str().unwrap().to_owned();
+    let _bots = Bots(vec![
+        bot_process(&[
+            "piskvork",
+            "--once",
+            "--url",
+            &url,
+            "--engine",
+            engine.to_str().unwrap(),
+            "--think-ms",
+            "200",
+        ]),
+        bot_process(&[
+            "play",
+            "--once",
+            "--url",
+            &url,
+            "--name",
+            "random-bot",
+            "--strategies",
+            "random",
+        ]),
+    ]);
+    let (mut host, _) = TestClient::join(&url, "Host").await;
+    let mut connected = false;
+    for _ in 0..200 {
+        if let ServerMsg::Bots { bots, .. } = host.request(ClientMsg::ListBots).await
+            && bots.len() >= 2
+        {
+            connected = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(connected, "both bots connect");
+    let config = RoomConfig {
+        name: Some("outside engine".into()),
+        game: GameConfig::Gomoku(Config::default()),
+        clock: Clock {
+            deploy_ms: 0,
+            move_ms: 10_000,
+        },
+    };
+    let ServerMsg::RoomCreated { room, .. } =
+        host.request(ClientMsg::CreateRoom { config, sit: false }).await
+    else {
+        panic!("room created")
+    };
+    host.request(ClientMsg::Spectate { room }).await;
+    for (seat, strategy) in [(Seat(0), engine_name.as_str()), (Seat(1), "random")] {
+        let reply = host
+            .request(ClientMsg::AddBot {
+                room,
+                seat: Some(seat),
+                strategy: Some(strategy.into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    let ended = host
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Event { room: r, event: GameEvent::Gomoku(gomoku::Event::Ended { .. }), .. } if *r == room)
+        })
+        .await;
+    let ServerMsg::Event {
+        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
+        ..
+    } = ended
+    else {
+        unreachable!()
+    };
+    outcome
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_piskvork_bot_plays_a_whole_game_on_a_server() {
+    let outcome = engine_against_random(&figrid()).await;
+    match &outcome.end {
+        End::Five { line } => {
+            assert!(line.len() >= 5);
+            // figrid against random stones: the engine's five.
+            assert_eq!(outcome.winner, Some(Seat(0)), "{outcome:?}");
+        }
+        End::BoardFull => assert_eq!(outcome.stones, 225),
+        other => panic!("the game ends by a five or a full board, not {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashing_engine_resigns_its_seat_with_the_reason() {
+    let dir = scratch("network-crash");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-crash",
+        "if cmd == 'START':\n    say('OK')\n    sys.exit(3)",
+    );
+    let outcome = engine_against_random(&engine).await;
+    assert_eq!(
+        outcome.end,
+        End::Resigned {
+            seat: Seat(0),
+            reason: Some("pbrain-crash: crashed (exit status: 3)".into())
+        }
+    );
+    assert_eq!(outcome.winner, Some(Seat(1)));
+    assert!(!alive(&dir));
+}

@@ -375,3 +375,22 @@ impl Summary {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_scores_and_elo() {
+        use GameResult::{Draw, Loss, Win};
+        let even = Summary::of(&[Win, Loss, Draw, Draw]);
+        assert_eq!((even.wins, even.draws, even.losses), (1, 2, 1));
+        assert!(even.elo.abs() < 1e-9);
+        assert!(even.elo_low < 0.0 && even.elo_high > 0.0);
+        let three_to_one = Summary::of(&[Win, Win, Win, Loss]);
+        assert!((three_to_one.elo - 190.85).abs() < 0.1, "{}", three_to_one.elo);
+        // All wins: the interval's lower end comes from the rule of three, 1 - 3/n.
+        let sweep = Summary::of(&[Win; 12]);
+        assert!(sweep.elo_low > 0.0 && sweep.elo_low < sweep.elo);
+    }
+}

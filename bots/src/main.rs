@@ -86,6 +86,9 @@ enum Command {
     },
     /// Play thousands of boards per strategy in-process and print shots-to-clear statistics.
     Eval(skirmish_bots::eval::EvalArgs),
+    /// Play gomoku strategy A against B (or an outside engine) in-process from balanced
+    /// openings, both colours each, and print the score and Elo difference.
+    GomokuBench(skirmish_bots::gomoku::bench::BenchArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -139,6 +142,7 @@ fn main() -> anyhow::Result<()> {
             serve(options, &connection)
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
+        Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args),
     }
 }
 

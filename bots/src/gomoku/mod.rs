@@ -4,7 +4,10 @@
 //! nothing), so a strategy handed any view, after a reconnect say, acts correctly. Under renju a
 //! strategy playing black must never choose a forbidden point; the referee would refuse it.
 
+pub mod bench;
 pub mod random;
+pub mod seed_minimax;
+pub mod threat_search;
 
 use std::time::Duration;
 
@@ -12,6 +15,8 @@ use rand::RngCore;
 use skirmish_games::gomoku::{Action, View};
 
 pub use random::RandomStone;
+pub use seed_minimax::SeedMinimax;
+pub use threat_search::ThreatSearch;
 
 /// The time a strategy may spend on one move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,14 +40,34 @@ pub trait GomokuStrategy: Send {
     /// [`Action::Place`] on a legal point; an adapter for an outside engine resigns with the
     /// reason when its engine fails (crash, timeout, illegal answer).
     fn act(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Action;
+
+    /// How the last [`GomokuStrategy::act`] searched, for strategies that search (`None` by
+    /// default).
+    fn stats(&self) -> Option<SearchStats> {
+        None
+    }
+}
+
+/// What one decision of a searching strategy cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct SearchStats {
+    /// Positions visited (alpha-beta nodes plus VCF nodes).
+    pub nodes: u64,
+    /// The deepest fully searched alpha-beta depth, in plies (0 when a five, a block or a VCF
+    /// decided the move).
+    pub depth: u32,
+    /// Wall time of the decision.
+    pub elapsed: Duration,
 }
 
 /// Strategy names, strongest first.
-pub const STRATEGIES: &[&str] = &["random"];
+pub const STRATEGIES: &[&str] = &["threat-search", "seed-minimax", "random"];
 
 /// A fresh strategy by name, or `None` for an unknown name.
 pub fn strategy(name: &str) -> Option<Box<dyn GomokuStrategy>> {
     match name {
+        "threat-search" => Some(Box::new(ThreatSearch::new())),
+        "seed-minimax" => Some(Box::new(SeedMinimax)),
         "random" => Some(Box::new(RandomStone)),
         _ => None,
     }

@@ -1,0 +1,396 @@
+//! The offline benchmark behind `skirmish-bots gomoku-bench`: strategy A plays strategy B
+//! in-process through the real referee ([`Gomoku`]), from a set of balanced openings, each
+//! opening played with both colours, and the results are summarised as a score and an Elo
+//! difference with a 95% interval.
+//!
+//! The default openings are the empty board plus the renju openings renju.net rates about equal
+//! or only slightly better for one side (sosei, zuisei, chosei, ryusei, kyugetsu, shogetsu,
+//! shagetsu; see [`skirmish_games::gomoku::openings::RENJU`]), so that colour does not decide
+//! the games.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_games::gomoku::{Config, Gomoku, Opening, Rule};
+use skirmish_games::{Game, Seat, Viewer};
+
+use super::{Budget, GomokuStrategy, strategy};
+
+/// The default openings: `empty` (the empty board) and seven renju openings rated about equal or
+/// slightly better for one side.
+pub const DEFAULT_OPENINGS: &[&str] = &[
+    "empty", "sosei", "zuisei", "chosei", "ryusei", "kyugetsu", "shogetsu", "shagetsu",
+];
+
+/// Command-line arguments of `skirmish-bots gomoku-bench`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BenchArgs {
+    /// Strategy A (the one measured).
+    #[arg(long, default_value = "threat-search")]
+    pub a: String,
+    /// Strategy B (the opponent).
+    #[arg(long, default_value = "seed-minimax")]
+    pub b: String,
+    /// An outside piskvork engine as B instead of a strategy (path to a pbrain-* program).
+    #[arg(long)]
+    pub b_engine: Option<std::path::PathBuf>,
+    /// Rule set: freestyle, standard or renju.
+    #[arg(long, default_value = "freestyle")]
+    pub rule: String,
+    /// Thinking time per move for both sides, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// Openings, comma-separated: names from the games' openings list, or `empty`
+    /// (default: [`DEFAULT_OPENINGS`]).
+    #[arg(long, value_delimiter = ',')]
+    pub openings: Vec<String>,
+    /// Games per opening and colour (each opening is played this many times with A as black and
+    /// as many with A as white).
+    #[arg(long, default_value_t = 1)]
+    pub games_per_opening: usize,
+    /// Seed of the strategies' random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Board size, in lines.
+    #[arg(long, default_value_t = 15)]
+    pub size: u8,
+    /// Print each game's final board.
+    #[arg(long)]
+    pub show: bool,
+}
+
+/// The result of one game, from A's side.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GameResult {
+    /// A won.
+    Win,
+    /// Drawn.
+    Draw,
+    /// A lost.
+    Loss,
+}
+
+impl GameResult {
+    /// A's score: 1, 0.5 or 0.
+    pub fn score(self) -> f64 {
+        match self {
+            GameResult::Win => 1.0,
+            GameResult::Draw => 0.5,
+            GameResult::Loss => 0.0,
+        }
+    }
+}
+
+/// What A's decisions cost over a match.
+#[derive(Debug, Clone, Default)]
+pub struct Costs {
+    /// Wall time of each of A's moves.
+    pub times: Vec<Duration>,
+    /// Nodes A reported (see [`super::SearchStats`]).
+    pub nodes: u64,
+    /// Time of the moves whose nodes were counted (as the strategy measured it).
+    pub searched: Duration,
+}
+
+fn parse_rule(rule: &str) -> anyhow::Result<Rule> {
+    Ok(match rule {
+        "freestyle" => Rule::Freestyle,
+        "standard" => Rule::Standard,
+        "renju" => Rule::Renju,
+        other => bail!("unknown rule `{other}`: freestyle, standard or renju"),
+    })
+}
+
+/// Plays one game from `opening` with `black` in seat 0 and `white` in seat 1, through the
+/// referee. Returns the winner (`None`: a draw), the number of stones, and how it ended. A
+/// strategy whose action the referee refuses loses.
+///
+/// # Errors
+/// An invalid configuration.
+pub fn play_game(
+    config: Config,
+    players: [&mut dyn GomokuStrategy; 2],
+    think: Duration,
+    rng: &mut SmallRng,
+    mut on_move: impl FnMut(usize, Duration, Option<super::SearchStats>),
+    show: bool,
+) -> anyhow::Result<(Option<Seat>, u32, String)> {
+    let (mut game, _) = Gomoku::new(config).context("bench configuration")?;
+    let [p0, p1] = players;
+    let mut players: [&mut dyn GomokuStrategy; 2] = [p0, p1];
+    while game.outcome().is_none() {
+        let seat = game.to_act()[0];
+        let view = game.view(Viewer::Seat(seat));
+        let player = &mut players[usize::from(seat.0)];
+        let start = Instant::now();
+        let action = player.act(&view, Budget::new(0, think), rng);
+        let elapsed = start.elapsed();
+        if elapsed > think.mul_f64(1.5) {
+            let moves: Vec<String> = view.moves.iter().map(|m| m.point.to_string()).collect();
+            eprintln!(
+                "slow move: seat {} took {} ms ({:?}) after {}",
+                seat.0,
+                elapsed.as_millis(),
+                player.stats(),
+                moves.join(" ")
+            );
+        }
+        on_move(usize::from(seat.0), elapsed, player.stats());
+        if let Err(err) = game.apply(seat, action.clone()) {
+            let outcome_seat = Seat(1 - seat.0);
+            return Ok((
+                Some(outcome_seat),
+                game.moves().len() as u32,
+                format!("{seat} refused: {err}"),
+            ));
+        }
+    }
+    let outcome = game.outcome().expect("the game is over").clone();
+    if show {
+        let board = game.board();
+        let size = board.size();
+        let last = game.moves().last().map(|m| m.point);
+        for y in (0..size).rev() {
+            let row: String = (0..size)
+                .map(|x| {
+                    let p = skirmish_games::gomoku::Point::new(x, y);
+                    match board.get(p) {
+                        Some(skirmish_games::gomoku::Stone::Black) if Some(p) == last => 'X',
+                        Some(skirmish_games::gomoku::Stone::White) if Some(p) == last => 'O',
+                        Some(skirmish_games::gomoku::Stone::Black) => 'x',
+                        Some(skirmish_games::gomoku::Stone::White) => 'o',
+                        None => '.',
+                    }
+                })
+                .collect();
+            eprintln!("{:2} {row}", y + 1);
+        }
+        let moves: Vec<String> = game.moves().iter().map(|m| m.point.to_string()).collect();
+        eprintln!("moves: {}", moves.join(" "));
+    }
+    Ok((
+        outcome.winner,
+        outcome.stones,
+        format!("{:?}", outcome.end).chars().take(40).collect(),
+    ))
+}
+
+/// Runs the benchmark and prints per-opening results and a summary.
+///
+/// # Errors
+/// Unknown strategies, rule or openings.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let rule = parse_rule(&args.rule)?;
+    let make_a = || strategy(&args.a).with_context(|| format!("unknown strategy `{}`", args.a));
+    let make_b = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
+        match &args.b_engine {
+            Some(path) => engine(path),
+            None => strategy(&args.b).with_context(|| format!("unknown strategy `{}`", args.b)),
+        }
+    };
+    make_a()?;
+    let b_name = match &args.b_engine {
+        Some(path) => path.display().to_string(),
+        None => args.b.clone(),
+    };
+    let openings: Vec<String> = if args.openings.is_empty() {
+        DEFAULT_OPENINGS.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args.openings.clone()
+    };
+    let think = Duration::from_millis(args.think_ms);
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut results = Vec::new();
+    let mut costs = Costs::default();
+    println!(
+        "gomoku-bench: A = {} vs B = {b_name}, rule {:?}, {} ms per move, {}x{}",
+        args.a, rule, args.think_ms, args.size, args.size
+    );
+    println!(
+        "{:<12} {:>6} {:>8} {:>8}  games (A's colour: result in stones)",
+        "opening", "W", "D", "L"
+    );
+    for name in &openings {
+        let opening = match name.as_str() {
+            "empty" => None,
+            other => {
+                skirmish_games::gomoku::named_opening(other)
+                    .with_context(|| format!("unknown opening `{other}`"))?;
+                Some(Opening::Named(other.to_owned()))
+            }
+        };
+        let mut line = Vec::new();
+        let mut tally = [0usize; 3];
+        for _ in 0..args.games_per_opening {
+            for a_seat in [0usize, 1] {
+                let mut a = make_a()?;
+                let mut b = make_b()?;
+                let config = Config {
+                    size: args.size,
+                    rule,
+                    opening: opening.clone(),
+                };
+                let players: [&mut dyn GomokuStrategy; 2] = if a_seat == 0 {
+                    [a.as_mut(), b.as_mut()]
+                } else {
+                    [b.as_mut(), a.as_mut()]
+                };
+                let (winner, stones, end) = play_game(
+                    config,
+                    players,
+                    think,
+                    &mut rng,
+                    |seat, t, stats| {
+                        if seat == a_seat {
+                            costs.times.push(t);
+                            if let Some(s) = stats {
+                                costs.nodes += s.nodes;
+                                costs.searched += s.elapsed;
+                            }
+                        }
+                    },
+                    args.show,
+                )?;
+                let result = match winner {
+                    None => GameResult::Draw,
+                    Some(s) if usize::from(s.0) == a_seat => GameResult::Win,
+                    Some(_) => GameResult::Loss,
+                };
+                tally[match result {
+                    GameResult::Win => 0,
+                    GameResult::Draw => 1,
+                    GameResult::Loss => 2,
+                }] += 1;
+                results.push(result);
+                let colour = if a_seat == 0 { "B" } else { "W" };
+                let r = match result {
+                    GameResult::Win => "win",
+                    GameResult::Draw => "draw",
+                    GameResult::Loss => "loss",
+                };
+                let note = if end.starts_with("Five") {
+                    String::new()
+                } else {
+                    format!(" ({end})")
+                };
+                line.push(format!("{colour}:{r} {stones}{note}"));
+            }
+        }
+        println!(
+            "{:<12} {:>6} {:>8} {:>8}  {}",
+            name,
+            tally[0],
+            tally[1],
+            tally[2],
+            line.join(", ")
+        );
+    }
+    let summary = Summary::of(&results);
+    println!(
+        "total: {} games, A {}W {}D {}L, score {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%)",
+        results.len(),
+        summary.wins,
+        summary.draws,
+        summary.losses,
+        summary.score * 100.0,
+        summary.elo,
+        summary.elo_low,
+        summary.elo_high
+    );
+    let mut times = costs.times.clone();
+    times.sort();
+    if !times.is_empty() {
+        let nps = if costs.searched.as_secs_f64() > 0.0 {
+            costs.nodes as f64 / costs.searched.as_secs_f64()
+        } else {
+            0.0
+        };
+        println!(
+            "A's time per move: median {} ms, worst {} ms over {} moves; A's speed {:.0} nodes/s",
+            times[times.len() / 2].as_millis(),
+            times[times.len() - 1].as_millis(),
+            times.len(),
+            nps
+        );
+    }
+    Ok(())
+}
+
+/// An outside piskvork brain as B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on
+/// its first move, ended when the game's strategy is dropped).
+fn engine(path: &std::path::Path) -> anyhow::Result<Box<dyn GomokuStrategy>> {
+    anyhow::ensure!(path.exists(), "no engine at {}", path.display());
+    Ok(Box::new(crate::piskvork::PiskvorkStrategy::new(path)))
+}
+
+/// Wins, draws, losses, score and Elo with a 95% interval (normal approximation of the mean
+/// per-game score, mean ± 1.96 standard errors; when every game scored alike, the rule of three;
+/// Elo = -400 log10(1/score - 1), scores clamped to [0.001, 0.999], so ±1200 at most).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Summary {
+    /// Games A won.
+    pub wins: usize,
+    /// Games drawn.
+    pub draws: usize,
+    /// Games A lost.
+    pub losses: usize,
+    /// A's mean score, 0 to 1.
+    pub score: f64,
+    /// Elo difference A minus B.
+    pub elo: f64,
+    /// Lower end of the 95% interval, in Elo.
+    pub elo_low: f64,
+    /// Upper end of the 95% interval, in Elo.
+    pub elo_high: f64,
+}
+
+impl Summary {
+    /// The summary of `results`.
+    pub fn of(results: &[GameResult]) -> Summary {
+        let n = results.len().max(1) as f64;
+        let scores: Vec<f64> = results.iter().map(|r| r.score()).collect();
+        let mean = scores.iter().sum::<f64>() / n;
+        let var = scores.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        // All games alike (say, all wins): the sample variance is 0, so take the interval's far
+        // end from the "rule of three" (95%: a rate of at most 3/n for what never happened).
+        let se = if var == 0.0 {
+            3.0 / n / 1.96
+        } else {
+            (var / n).sqrt()
+        };
+        let elo = |p: f64| {
+            let p = p.clamp(0.001, 0.999);
+            -400.0 * (1.0 / p - 1.0).log10()
+        };
+        Summary {
+            wins: results.iter().filter(|r| **r == GameResult::Win).count(),
+            draws: results.iter().filter(|r| **r == GameResult::Draw).count(),
+            losses: results.iter().filter(|r| **r == GameResult::Loss).count(),
+            score: mean,
+            elo: elo(mean),
+            elo_low: elo(mean - 1.96 * se),
+            elo_high: elo(mean + 1.96 * se),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_scores_and_elo() {
+        use GameResult::{Draw, Loss, Win};
+        let even = Summary::of(&[Win, Loss, Draw, Draw]);
+        assert_eq!((even.wins, even.draws, even.losses), (1, 2, 1));
+        assert!(even.elo.abs() < 1e-9);
+        assert!(even.elo_low < 0.0 && even.elo_high > 0.0);
+        let three_to_one = Summary::of(&[Win, Win, Win, Loss]);
+        assert!((three_to_one.elo - 190.85).abs() < 0.1, "{}", three_to_one.elo);
+        // All wins: the interval's lower end comes from the rule of three, 1 - 3/n.
+        let sweep = Summary::of(&[Win; 12]);
+        assert!(sweep.elo_low > 0.0 && sweep.elo_low < sweep.elo);
+    }
+}

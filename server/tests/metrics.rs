@@ -70,7 +70,10 @@ async fn metrics_follow_what_happens() {
         Some(1.0),
         "{after}"
     );
-    assert_eq!(sample(&after, r#"skirmish_errors_total{code="bad_json"}"#), Some(1.0));
+    assert_eq!(
+        sample(&after, r#"skirmish_errors_total{code="bad_json"}"#),
+        Some(1.0)
+    );
     assert_eq!(sample(&after, "skirmish_move_seconds_count"), Some(1.0));
     // hello x2, create_room, join_room, act, the bad frame.
     assert_eq!(sample(&after, "skirmish_messages_in_total"), Some(6.0));

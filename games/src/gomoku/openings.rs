@@ -118,8 +118,8 @@ pub const SEED: [NamedOpening; 3] = [
     named(
         "plum-blossom",
         "梅花阵",
-        &["h9", "h8", "g8", "i9", "i8", "g7", "h7"],
-        "seed 001; black's four around white's h8, white to move; the paper reports no forced black win",
+        &["h9", "h8", "g8", "g10", "i8", "j6", "h7"],
+        "seed 001; black's four around white's h8 (white's others, g10 and j6, on no common line), white to move; the paper reports no forced black win",
     ),
 ];
 

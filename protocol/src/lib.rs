@@ -23,6 +23,11 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// [`codes::FRAME_TOO_LARGE`] and dropped.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
+/// The deepest nesting of JSON arrays and objects the server reads by default (32; the deepest
+/// message of the protocol nests 5 levels); a deeper frame is answered with [`codes::TOO_DEEP`]
+/// and dropped.
+pub const MAX_JSON_DEPTH: usize = 32;
+
 /// A message from a client, with the request number the server echoes in its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ClientFrame {
@@ -427,6 +432,10 @@ pub mod codes {
     pub const UNKNOWN_TYPE: &str = "unknown_type";
     /// A frame over [`MAX_FRAME_BYTES`](crate::MAX_FRAME_BYTES), or a binary frame.
     pub const FRAME_TOO_LARGE: &str = "frame_too_large";
+    /// The frame nests JSON arrays and objects deeper than the server reads.
+    pub const TOO_DEEP: &str = "too_deep";
+    /// The connection already has as many open rooms (waiting or playing) as it may create.
+    pub const TOO_MANY_ROOMS: &str = "too_many_rooms";
     /// Binary frames are not part of the protocol.
     pub const BINARY_FRAME: &str = "binary_frame";
     /// `hello` named another protocol version.
@@ -495,15 +504,20 @@ impl FrameError {
 /// A [`FrameError`] with a stable code: the frame is too large, not JSON, has an unknown `type`, or
 /// does not match that type's fields. `req` is recovered whenever the frame is a JSON object.
 pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
-    parse_client_frame_within(text, MAX_FRAME_BYTES)
+    parse_client_frame_within(text, MAX_FRAME_BYTES, MAX_JSON_DEPTH)
 }
 
-/// Reads one text frame from a client, refusing one over `max_bytes` bytes (a server's configured
-/// limit; [`MAX_FRAME_BYTES`] by default).
+/// Reads one text frame from a client, refusing one over `max_bytes` bytes or nesting arrays and
+/// objects deeper than `max_depth` (a server's configured limits; [`MAX_FRAME_BYTES`] and
+/// [`MAX_JSON_DEPTH`] by default).
 ///
 /// # Errors
-/// As [`parse_client_frame`].
-pub fn parse_client_frame_within(text: &str, max_bytes: usize) -> Result<ClientFrame, FrameError> {
+/// As [`parse_client_frame`], and [`codes::TOO_DEEP`].
+pub fn parse_client_frame_within(
+    text: &str,
+    max_bytes: usize,
+    max_depth: usize,
+) -> Result<ClientFrame, FrameError> {
     if text.len() > max_bytes {
         return Err(FrameError {
             req: None,
@@ -512,6 +526,13 @@ pub fn parse_client_frame_within(text: &str, max_bytes: usize) -> Result<ClientF
                 "frames are limited to {max_bytes} bytes; this one has {}",
                 text.len()
             ),
+        });
+    }
+    if json_depth(text) > max_depth {
+        return Err(FrameError {
+            req: None,
+            code: codes::TOO_DEEP,
+            message: format!("frames nest arrays and objects at most {max_depth} deep"),
         });
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
@@ -568,4 +589,32 @@ pub fn client_schema() -> serde_json::Value {
 /// The JSON Schema of every server message ([`ServerMsg`]), as committed in `schema/server.json`.
 pub fn server_schema() -> serde_json::Value {
     serde_json::to_value(schemars::schema_for!(ServerMsg)).expect("a schema is JSON")
+}
+
+/// The deepest nesting of arrays and objects in `text`, counted before parsing (so that a deeply
+/// nested frame costs one linear scan and no recursion). Brackets inside strings do not count.
+fn json_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }

@@ -50,6 +50,9 @@ pub enum ServerError {
         /// The engine's explanation.
         message: String,
     },
+    /// The connection has as many open rooms as it may create.
+    #[error("you have {0} open rooms, the most one connection may create; finish or leave one first")]
+    TooManyRooms(usize),
     /// The room's actor is gone (server shutting down).
     #[error("the room is not available")]
     Unavailable,
@@ -71,6 +74,7 @@ impl ServerError {
             ServerError::BadConfig(_) => codes::BAD_CONFIG,
             ServerError::WrongGame => codes::WRONG_GAME,
             ServerError::Rule { code, .. } => code,
+            ServerError::TooManyRooms(_) => codes::TOO_MANY_ROOMS,
             ServerError::Unavailable => codes::UNAVAILABLE,
         }
     }

@@ -64,6 +64,47 @@ pub struct Limits {
     /// Milliseconds a new connection has to say `hello` before it is closed with code 4001.
     #[arg(long, env = "SKIRMISH_HELLO_TIMEOUT_MS", default_value_t = 30_000)]
     pub hello_timeout_ms: u64,
+    /// Deepest nesting of JSON arrays and objects read in a client frame; a deeper one is answered
+    /// with `too_deep` and dropped.
+    #[arg(long, env = "SKIRMISH_MAX_JSON_DEPTH", default_value_t = skirmish_protocol::MAX_JSON_DEPTH)]
+    pub max_json_depth: usize,
+    /// Client frames per second one connection may send on average (a token bucket); a client
+    /// that empties its bucket is closed with code 4029.
+    #[arg(
+        long,
+        env = "SKIRMISH_MESSAGES_PER_SECOND",
+        default_value_t = 20,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub messages_per_second: u32,
+    /// The token bucket's size: frames a connection may send at once, above the average rate.
+    #[arg(
+        long,
+        env = "SKIRMISH_MESSAGE_BURST",
+        default_value_t = 100,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub message_burst: u32,
+    /// As `--messages-per-second`, for a bot connection (a bot plays many seats at once, and
+    /// answers each turn within milliseconds); also its bucket's size.
+    #[arg(
+        long,
+        env = "SKIRMISH_BOT_MESSAGES_PER_SECOND",
+        default_value_t = 1000,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub bot_messages_per_second: u32,
+    /// Rooms one connection may have open (waiting or playing) that it created; more are refused
+    /// with `too_many_rooms`.
+    #[arg(long, env = "SKIRMISH_ROOMS_PER_CONNECTION", default_value_t = 8)]
+    pub rooms_per_connection: usize,
+    /// WebSocket connections one IP address may hold at once; more are refused with HTTP 429.
+    #[arg(long, env = "SKIRMISH_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
+    pub connections_per_address: usize,
+    /// Milliseconds a connection may go without sending anything (frames, or the pongs that
+    /// answer the server's pings every half of this) before it is closed with code 4000.
+    #[arg(long, env = "SKIRMISH_IDLE_TIMEOUT_MS", default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(100..))]
+    pub idle_timeout_ms: u64,
 }
 
 impl Default for Limits {
@@ -72,6 +113,13 @@ impl Default for Limits {
             max_frame_bytes: skirmish_protocol::MAX_FRAME_BYTES,
             outbox_capacity: outbox::OUTBOX_CAPACITY,
             hello_timeout_ms: 30_000,
+            max_json_depth: skirmish_protocol::MAX_JSON_DEPTH,
+            messages_per_second: 20,
+            message_burst: 100,
+            bot_messages_per_second: 1000,
+            rooms_per_connection: 8,
+            connections_per_address: 64,
+            idle_timeout_ms: 120_000,
         }
     }
 }
@@ -83,6 +131,8 @@ pub struct AppState {
     pub limits: Limits,
     /// What `/metrics` reports.
     pub metrics: std::sync::Arc<metrics::Metrics>,
+    /// Open WebSocket connections per IP address.
+    pub addresses: Addresses,
     /// The directory of rooms, players and bots.
     pub lobby: Lobby,
     /// Cancelled when the server shuts down.
@@ -131,19 +181,85 @@ async fn ws(
     upgrade: WebSocketUpgrade,
     extensions: axum::http::Extensions,
     State(state): State<AppState>,
-) -> impl IntoResponse {
+) -> axum::response::Response {
     // One span per connection, so that everything a connection causes can be followed in the logs.
-    let span = match extensions.get::<ConnectInfo<SocketAddr>>() {
-        Some(ConnectInfo(peer)) => tracing::info_span!("connection", %peer),
+    let peer = extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0);
+    let span = match peer {
+        Some(peer) => tracing::info_span!("connection", %peer),
         None => tracing::info_span!("connection"),
+    };
+    let held = match peer {
+        Some(peer) => match state
+            .addresses
+            .open(peer.ip(), state.limits.connections_per_address)
+        {
+            Some(held) => Some(held),
+            None => {
+                tracing::info!(%peer, "too many connections from one address");
+                return (
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    "too many connections from your address",
+                )
+                    .into_response();
+            }
+        },
+        None => None,
     };
     upgrade
         .max_message_size(MAX_TRANSPORT_BYTES)
         .max_frame_size(MAX_TRANSPORT_BYTES)
         .on_upgrade(move |socket| {
             let sessions = state.sessions.clone();
-            sessions.track_future(session::run(socket, state).instrument(span))
+            sessions.track_future(
+                async move {
+                    session::run(socket, state).await;
+                    drop(held);
+                }
+                .instrument(span),
+            )
         })
+        .into_response()
+}
+
+/// Open WebSocket connections per IP address, to cap them
+/// ([`Limits::connections_per_address`]).
+#[derive(Clone, Debug, Default)]
+pub struct Addresses(std::sync::Arc<std::sync::Mutex<std::collections::HashMap<std::net::IpAddr, usize>>>);
+
+impl Addresses {
+    /// Counts one more connection from `ip`, unless it already holds `max`: the count goes down
+    /// when the returned guard is dropped.
+    pub fn open(&self, ip: std::net::IpAddr, max: usize) -> Option<AddressGuard> {
+        let mut counts = self.0.lock().expect("not poisoned");
+        let count = counts.entry(ip).or_insert(0);
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(AddressGuard {
+            addresses: self.clone(),
+            ip,
+        })
+    }
+}
+
+/// Keeps one connection from an address counted while it lives.
+#[derive(Debug)]
+pub struct AddressGuard {
+    addresses: Addresses,
+    ip: std::net::IpAddr,
+}
+
+impl Drop for AddressGuard {
+    fn drop(&mut self) {
+        let mut counts = self.addresses.0.lock().expect("not poisoned");
+        if let Some(count) = counts.get_mut(&self.ip) {
+            *count -= 1;
+            if *count == 0 {
+                counts.remove(&self.ip);
+            }
+        }
+    }
 }
 
 /// Serves Skirmish on `listener` with the default [`Limits`] until `shutdown` is cancelled, then
@@ -172,6 +288,7 @@ pub async fn serve_with(
     let state = AppState {
         limits,
         metrics: std::sync::Arc::default(),
+        addresses: Addresses::default(),
         lobby: Lobby::default(),
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),

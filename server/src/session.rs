@@ -6,12 +6,13 @@
 //! messages so it can be driven without a socket.
 
 use std::collections::HashSet;
+use std::num::NonZeroU32;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
-    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, codes,
+    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, RoomStatus, ServerMsg, codes,
     parse_client_frame_within,
 };
 use tracing::{Instrument, debug, info};
@@ -28,8 +29,23 @@ pub const CLOSE_NO_HELLO: u16 = 4001;
 pub const CLOSE_VERSION: u16 = 4002;
 /// Close code: the client did not read its messages fast enough.
 pub const CLOSE_TOO_SLOW: u16 = 4008;
+/// Close code: the connection sent nothing (not even a pong) for the idle timeout.
+pub const CLOSE_IDLE: u16 = 4000;
+/// Close code: the connection sent frames faster than its limit allows.
+pub const CLOSE_RATE_LIMITED: u16 = 4029;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+
+/// The token bucket that limits one connection's frames.
+type Bucket = governor::DefaultDirectRateLimiter;
+
+/// A bucket refilled at `per_second` frames a second, holding at most `burst`.
+fn token_bucket(per_second: u32, burst: u32) -> Bucket {
+    let nonzero = |n| NonZeroU32::new(n).unwrap_or(NonZeroU32::MIN);
+    governor::RateLimiter::direct(
+        governor::Quota::per_second(nonzero(per_second)).allow_burst(nonzero(burst)),
+    )
+}
 
 struct Session {
     state: AppState,
@@ -37,6 +53,9 @@ struct Session {
     name: String,
     outbox: Outbox,
     watching: HashSet<RoomId>,
+    /// Rooms this connection created (some may be over).
+    created: Vec<RoomId>,
+    bucket: Bucket,
 }
 
 enum Next {
@@ -54,9 +73,10 @@ where
     let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let _counted = state.metrics.connection();
+    let bucket = token_bucket(state.limits.messages_per_second, state.limits.message_burst);
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
-        hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox)) => match hello {
+        hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox, bucket)) => match hello {
             Ok(result) => result,
             Err(_) => Err((CLOSE_NO_HELLO, "no hello")),
         },
@@ -100,6 +120,7 @@ async fn hello<K, S, E>(
     stream: &mut S,
     state: &AppState,
     outbox: Outbox,
+    bucket: Bucket,
 ) -> Result<Session, (u16, &'static str)>
 where
     K: Sink<Message> + Unpin,
@@ -109,18 +130,23 @@ where
         let text = match stream.next().await {
             Some(Ok(Message::Text(text))) => {
                 state.metrics.message_in();
+                if bucket.check().is_err() {
+                    return Err((CLOSE_RATE_LIMITED, "too many messages"));
+                }
                 text
             }
             Some(Ok(Message::Close(_)) | Err(_)) | None => return Err((1000, "closed")),
             Some(Ok(_)) => continue,
         };
-        let frame = match parse_client_frame_within(&text, state.limits.max_frame_bytes) {
-            Ok(frame) => frame,
-            Err(err) => {
-                send(sink, &err.to_msg(), &state.metrics).await;
-                continue;
-            }
-        };
+        let frame =
+            match parse_client_frame_within(&text, state.limits.max_frame_bytes, state.limits.max_json_depth)
+            {
+                Ok(frame) => frame,
+                Err(err) => {
+                    send(sink, &err.to_msg(), &state.metrics).await;
+                    continue;
+                }
+            };
         let refuse = |code: &str, message: String| ServerMsg::Error {
             req: frame.req,
             code: code.to_owned(),
@@ -200,6 +226,13 @@ where
             name,
             outbox,
             watching: HashSet::new(),
+            created: Vec::new(),
+            bucket: if bot.is_some() {
+                let rate = state.limits.bot_messages_per_second;
+                token_bucket(rate, rate)
+            } else {
+                bucket
+            },
         };
         for seat in seats {
             if let Some(room) = state.lobby.room(seat.room) {
@@ -225,14 +258,41 @@ impl Session {
         S: Stream<Item = Result<Message, E>> + Unpin,
         E: std::fmt::Display,
     {
+        let idle = Duration::from_millis(self.state.limits.idle_timeout_ms);
+        let mut last_heard = tokio::time::Instant::now();
+        let mut next_check = last_heard + idle / 2;
         loop {
             let next = tokio::select! {
+                () = tokio::time::sleep_until(next_check) => {
+                    let now = tokio::time::Instant::now();
+                    if now.duration_since(last_heard) >= idle {
+                        Next::Close(CLOSE_IDLE, "idle: nothing received in time")
+                    } else {
+                        // A ping the client's WebSocket answers by itself: quiet clients stay.
+                        next_check = now + idle / 2;
+                        if sink.send(Message::Ping(Default::default())).await.is_err() {
+                            return;
+                        }
+                        Next::Continue
+                    }
+                }
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
                 Some(msg) = inbox.rx.recv() => {
                     if send(sink, &msg, &self.state.metrics).await { Next::Continue } else { return }
                 }
-                frame = stream.next() => match frame {
+                frame = stream.next() => {
+                    last_heard = tokio::time::Instant::now();
+                    next_check = last_heard + idle / 2;
+                    match frame {
+                    Some(Ok(Message::Text(_) | Message::Binary(_))) if self.bucket.check().is_err() => {
+                        let message = format!(
+                            "more than {} messages a second on average: reconnect and slow down",
+                            self.state.limits.messages_per_second
+                        );
+                        send(sink, &ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message }, &self.state.metrics).await;
+                        Next::Close(CLOSE_RATE_LIMITED, "too many messages")
+                    }
                     Some(Ok(Message::Text(text))) => {
                         self.state.metrics.message_in();
                         self.on_text(&text).await;
@@ -249,7 +309,8 @@ impl Session {
                         debug!(cause = %err, "socket error");
                         return;
                     }
-                },
+                    }
+                }
             };
             if let Next::Close(code, reason) = next {
                 info!(code, reason, "closing connection");
@@ -273,7 +334,11 @@ impl Session {
     }
 
     async fn on_text(&mut self, text: &str) {
-        match parse_client_frame_within(text, self.state.limits.max_frame_bytes) {
+        match parse_client_frame_within(
+            text,
+            self.state.limits.max_frame_bytes,
+            self.state.limits.max_json_depth,
+        ) {
             Ok(frame) => {
                 let req = frame.req;
                 if let Err(err) = self.on_frame(frame).await {
@@ -320,12 +385,26 @@ impl Session {
             }
             ClientMsg::CreateRoom { mut config, sit } => {
                 check_room_config(&mut config, &self.name)?;
+                let open: HashSet<RoomId> = self
+                    .state
+                    .lobby
+                    .rooms()
+                    .into_iter()
+                    .filter(|r| r.status != RoomStatus::Finished)
+                    .map(|r| r.id)
+                    .collect();
+                self.created.retain(|id| open.contains(id));
+                let max = self.state.limits.rooms_per_connection;
+                if self.created.len() >= max {
+                    return Err(ServerError::TooManyRooms(max));
+                }
                 let room = room::spawn(
                     config,
                     self.player,
                     self.state.lobby.clone(),
                     self.state.shutdown.clone(),
                 )?;
+                self.created.push(room.id());
                 self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
                 if sit {
                     room.join(self.member(), None, req).await?;

@@ -31,14 +31,23 @@ impl TestServer {
     /// # Panics
     /// If no port can be bound.
     pub async fn start() -> TestServer {
+        TestServer::start_with(crate::Limits::default()).await
+    }
+
+    /// Starts a server on 127.0.0.1, port 0, with `limits`.
+    ///
+    /// # Panics
+    /// If no port can be bound.
+    pub async fn start_with(limits: crate::Limits) -> TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind a loopback port");
         let addr = listener.local_addr().expect("a bound address");
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(crate::serve(
+        let task = tokio::spawn(crate::serve_with(
             listener,
             crate::default_web_root(),
+            limits,
             shutdown.clone(),
         ));
         TestServer {

@@ -34,7 +34,11 @@ struct Bots(CancellationToken);
 impl Bots {
     fn start(server: &TestServer) -> Bots {
         let token = CancellationToken::new();
-        let options = BotOptions::new(server.ws_url(), "pool".into());
+        let mut options = BotOptions::new(server.ws_url(), "pool".into());
+        // Gomoku tests play a few scripted stones against it: a random opponent lets them.
+        options
+            .strategies
+            .insert(skirmish_protocol::GameKind::Gomoku, vec!["random".into()]);
         let stop = token.clone();
         tokio::spawn(async move {
             let _ = run(options, stop).await;

@@ -13,6 +13,7 @@ fn state() -> AppState {
     AppState {
         limits: skirmish_server::Limits::default(),
         metrics: std::sync::Arc::default(),
+        addresses: skirmish_server::Addresses::default(),
         lobby: Lobby::default(),
         shutdown: CancellationToken::new(),
         sessions: TaskTracker::new(),

@@ -142,10 +142,10 @@ async fn three_bot_processes_play_a_full_match() {
             format: MatchFormat::Rounds(18),
             ..Config::default()
         }),
-        clock: Clock {
+        clock: Some(Clock {
             deploy_ms: 30_000,
             move_ms: 30_000,
-        },
+        }),
     };
     let ServerMsg::RoomCreated { room, .. } =
         host.request(ClientMsg::CreateRoom { config, sit: false }).await

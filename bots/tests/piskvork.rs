@@ -478,10 +478,10 @@ async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
     let config = RoomConfig {
         name: Some("outside engine".into()),
         game: GameConfig::Gomoku(Config::default()),
-        clock: Clock {
+        clock: Some(Clock {
             deploy_ms: 0,
             move_ms: 10_000,
-        },
+        }),
     };
     let ServerMsg::RoomCreated { room, .. } =
         host.request(ClientMsg::CreateRoom { config, sit: false }).await

@@ -274,9 +274,17 @@ pub struct RoomConfig {
     pub name: Option<String>,
     /// The game and its settings.
     pub game: GameConfig,
-    /// Time limits.
-    #[serde(default)]
-    pub clock: Clock,
+    /// Time limits; when absent the server's defaults apply, and room summaries always show the
+    /// clock in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+}
+
+impl RoomConfig {
+    /// The clock in force: this config's, or [`Clock::default`] when it names none.
+    pub fn clock(&self) -> Clock {
+        self.clock.unwrap_or_default()
+    }
 }
 
 /// Time limits. When one runs out in plane battle the referee acts for the seat (a uniformly

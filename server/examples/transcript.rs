@@ -87,10 +87,10 @@ async fn main() {
             format: MatchFormat::Rounds(1),
             ..Config::default()
         }),
-        clock: Clock {
+        clock: Some(Clock {
             deploy_ms: 60_000,
             move_ms: 30_000,
-        },
+        }),
     };
     say(&mut ann, ClientMsg::CreateRoom { config, sit: true }).await;
     let ServerMsg::RoomCreated { room, .. } = ann.recv().await else {

@@ -105,6 +105,31 @@ pub struct Limits {
     /// answer the server's pings every half of this) before it is closed with code 4000.
     #[arg(long, env = "SKIRMISH_IDLE_TIMEOUT_MS", default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(100..))]
     pub idle_timeout_ms: u64,
+    /// Milliseconds to deploy each round in a room created without a clock (plane battle; 0: no
+    /// limit).
+    #[arg(
+        long,
+        env = "SKIRMISH_DEFAULT_DEPLOY_MS",
+        default_value_t = 60_000,
+        help_heading = "Time controls"
+    )]
+    pub default_deploy_ms: u64,
+    /// Milliseconds for each shot or stone in a room created without a clock (0: no limit).
+    #[arg(
+        long,
+        env = "SKIRMISH_DEFAULT_MOVE_MS",
+        default_value_t = 30_000,
+        help_heading = "Time controls"
+    )]
+    pub default_move_ms: u64,
+    /// The longest time limit a room may set, in milliseconds; 0 (no limit) is always allowed.
+    #[arg(
+        long,
+        env = "SKIRMISH_MAX_CLOCK_MS",
+        default_value_t = 3_600_000,
+        help_heading = "Time controls"
+    )]
+    pub max_clock_ms: u64,
 }
 
 impl Default for Limits {
@@ -120,6 +145,9 @@ impl Default for Limits {
             rooms_per_connection: 8,
             connections_per_address: 64,
             idle_timeout_ms: 120_000,
+            default_deploy_ms: 60_000,
+            default_move_ms: 30_000,
+            max_clock_ms: 3_600_000,
         }
     }
 }

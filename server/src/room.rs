@@ -638,8 +638,8 @@ impl Room {
     /// The time limit for the current turn kind, in milliseconds; `None` for no limit.
     fn limit(&self) -> Option<u64> {
         let ms = match self.table.turn_kind() {
-            TurnKind::Deploy => self.config.clock.deploy_ms,
-            TurnKind::Move => self.config.clock.move_ms,
+            TurnKind::Deploy => self.config.clock().deploy_ms,
+            TurnKind::Move => self.config.clock().move_ms,
         };
         (ms > 0).then_some(ms)
     }

@@ -384,7 +384,7 @@ impl Session {
                 self.outbox.send(ServerMsg::Pong { req });
             }
             ClientMsg::CreateRoom { mut config, sit } => {
-                check_room_config(&mut config, &self.name)?;
+                check_room_config(&mut config, &self.name, &self.state.limits)?;
                 let open: HashSet<RoomId> = self
                     .state
                     .lobby
@@ -445,8 +445,15 @@ impl Session {
 }
 
 /// Checks and completes a room's config: a name (made up when absent), sane clocks.
-fn check_room_config(config: &mut skirmish_protocol::RoomConfig, owner: &str) -> Result<(), ServerError> {
-    const HOUR_MS: u64 = 3_600_000;
+fn check_room_config(
+    config: &mut skirmish_protocol::RoomConfig,
+    owner: &str,
+    limits: &crate::Limits,
+) -> Result<(), ServerError> {
+    let clock = *config.clock.get_or_insert(skirmish_protocol::Clock {
+        deploy_ms: limits.default_deploy_ms,
+        move_ms: limits.default_move_ms,
+    });
     let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
     *name = name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 64 {
@@ -454,13 +461,14 @@ fn check_room_config(config: &mut skirmish_protocol::RoomConfig, owner: &str) ->
             "a room name has 1 to 64 characters".to_owned(),
         ));
     }
-    if config.clock.deploy_ms > HOUR_MS || config.clock.move_ms > HOUR_MS {
-        return Err(ServerError::BadConfig(
-            "time limits are at most an hour".to_owned(),
-        ));
+    let max = limits.max_clock_ms;
+    if max > 0 && (clock.deploy_ms > max || clock.move_ms > max) {
+        return Err(ServerError::BadConfig(format!(
+            "time limits are at most {max} ms on this server"
+        )));
     }
     let too_short = |ms: u64| ms != 0 && ms < 100;
-    if too_short(config.clock.move_ms) || too_short(config.clock.deploy_ms) {
+    if too_short(clock.move_ms) || too_short(clock.deploy_ms) {
         return Err(ServerError::BadConfig(
             "a time limit is at least 100 ms (or 0 for none)".to_owned(),
         ));

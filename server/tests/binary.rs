@@ -5,7 +5,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use skirmish_protocol::{ClientMsg, GameKind, ServerMsg, codes};
+use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameKind, RoomConfig, ServerMsg, codes};
 use skirmish_server::testing::TestClient;
 use tokio::io::{AsyncBufReadExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdout, Command};
@@ -71,6 +71,22 @@ impl Server {
         count
     }
 
+    /// The clock of a room created without one.
+    async fn default_clock(&self) -> Clock {
+        let (mut client, _) = TestClient::join(&self.url, "creator").await;
+        let config = RoomConfig {
+            name: None,
+            game: GameConfig::Gomoku(Default::default()),
+            clock: None,
+        };
+        let reply = client.request(ClientMsg::CreateRoom { config, sit: false }).await;
+        assert!(matches!(reply, ServerMsg::RoomCreated { .. }), "{reply:?}");
+        let ServerMsg::Rooms { rooms, .. } = client.request(ClientMsg::ListRooms).await else {
+            panic!("a room list")
+        };
+        rooms[0].config.clock.expect("summaries show the clock in force")
+    }
+
     /// The error code the server answers a `ping` padded to `bytes` bytes with.
     async fn answer_to_frame_of(&self, bytes: usize) -> String {
         let (mut client, _) = TestClient::join(&self.url, "sender").await;
@@ -118,8 +134,10 @@ async fn environment_variables_take_effect_and_flags_win_over_them() {
         ("SKIRMISH_LOG_FORMAT", "json"),
         ("SKIRMISH_MAX_FRAME_BYTES", "300"),
         ("SKIRMISH_BOT_STRATEGIES", "random"),
+        ("SKIRMISH_DEFAULT_DEPLOY_MS", "4321"),
     ];
     let server = Server::start(&[], &env).await;
+    assert_eq!(server.default_clock().await.deploy_ms, 4321);
     assert_eq!(server.bots(3).await, 3, "SKIRMISH_BOTS=3");
     assert_eq!(server.answer_to_frame_of(400).await, codes::FRAME_TOO_LARGE);
     let (mut client, _) = TestClient::join(&server.url, "reader").await;

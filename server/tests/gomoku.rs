@@ -23,7 +23,7 @@ fn gomoku_room(rule: Rule, opening: Option<Opening>, clock: Clock) -> RoomConfig
             rule,
             opening,
         }),
-        clock,
+        clock: Some(clock),
     }
 }
 

@@ -45,7 +45,7 @@ async fn metrics_follow_what_happens() {
             rule: Rule::Freestyle,
             ..gomoku::Config::default()
         }),
-        clock: NO_CLOCK,
+        clock: Some(NO_CLOCK),
     };
     let room = create(&mut alice, config, true).await;
     join(&mut bob, room).await;

@@ -24,7 +24,7 @@ pub fn room_config(variant: Variant, players: u8, rounds: u32, clock: Clock) -> 
             format: MatchFormat::Rounds(rounds),
             ..Config::default()
         }),
-        clock,
+        clock: Some(clock),
     }
 }
 

@@ -205,7 +205,7 @@ async fn connection(
             bot: Some(BotOffer {
                 games: options.strategies.clone(),
             }),
-            resume: state.resume,
+            resume: state.resume.clone(),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

@@ -56,7 +56,48 @@ uuid_id!(
     /// A player (a person or a bot connection); public.
     PlayerId
 );
-uuid_id!(
-    /// A player's secret token for taking their seats back after a reconnect.
-    ResumeToken
-);
+/// A player's secret token for taking their seats back after a reconnect: 256 random bits from
+/// the operating system's seeded generator, written as 64 lowercase hex digits.
+///
+/// Its `Debug` form hides it, so that logging a message never logs a token. A client may send any
+/// string of up to 128 characters; one the server did not issue is refused as `bad_resume`.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "String", into = "String")]
+pub struct ResumeToken(String);
+
+impl ResumeToken {
+    /// A fresh random token.
+    pub fn random() -> Self {
+        use rand::RngCore;
+        let mut bytes = [0u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        ResumeToken(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// The token's text, to store it on the client's side.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for ResumeToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ResumeToken(<hidden>)")
+    }
+}
+
+impl TryFrom<String> for ResumeToken {
+    type Error = ParseIdError;
+    fn try_from(s: String) -> Result<Self, ParseIdError> {
+        if s.is_empty() || s.len() > 128 {
+            return Err(ParseIdError("a resume token has 1 to 128 characters".to_owned()));
+        }
+        Ok(ResumeToken(s))
+    }
+}
+
+impl From<ResumeToken> for String {
+    fn from(token: ResumeToken) -> String {
+        token.0
+    }
+}

@@ -98,3 +98,33 @@ fn server_messages_are_tagged() {
     assert_eq!(value["type"], "error");
     assert_eq!(value["code"], "cell_public");
 }
+
+#[test]
+fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
+    use skirmish_protocol::ResumeToken;
+    let a = ResumeToken::random();
+    let b = ResumeToken::random();
+    assert_ne!(a, b);
+    assert_eq!(a.as_str().len(), 64);
+    assert!(
+        a.as_str()
+            .bytes()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    );
+    let hello = ClientMsg::Hello {
+        protocol: 1,
+        name: "Ann".into(),
+        bot: None,
+        resume: Some(a.clone()),
+    };
+    assert!(
+        !format!("{hello:?}").contains(a.as_str()),
+        "Debug hides the token"
+    );
+    let json = serde_json::to_string(&hello).unwrap();
+    assert!(json.contains(a.as_str()), "the wire carries it");
+    // Any short string reads as a token (unknown ones are refused by the server as bad_resume).
+    let old: ResumeToken = serde_json::from_str("\"0b9ff1ca-42b3-4fe9-99cd-b49eb0e5b04e\"").unwrap();
+    assert_ne!(old, a);
+    assert!(serde_json::from_str::<ResumeToken>(&format!("\"{}\"", "x".repeat(129))).is_err());
+}

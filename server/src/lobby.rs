@@ -69,7 +69,7 @@ impl Lobby {
         let id = PlayerId::random();
         let token = ResumeToken::random();
         let mut dir = self.lock();
-        dir.tokens.insert(token, id);
+        dir.tokens.insert(token.clone(), id);
         dir.players.insert(
             id,
             PlayerRecord {
@@ -87,13 +87,13 @@ impl Lobby {
     /// player's record, or `None` for an unknown token.
     pub fn resume(
         &self,
-        token: ResumeToken,
+        token: &ResumeToken,
         name: String,
         bot: Option<BotOffer>,
         outbox: Outbox,
     ) -> Option<PlayerRecord> {
         let mut dir = self.lock();
-        let id = *dir.tokens.get(&token)?;
+        let id = *dir.tokens.get(token)?;
         let record = dir.players.get_mut(&id)?;
         record.name = name;
         record.bot = bot;

@@ -185,10 +185,10 @@ where
             .await;
             continue;
         }
-        let resumed = resume.and_then(|token| {
+        let resumed = resume.clone().and_then(|token| {
             let record = state
                 .lobby
-                .resume(token, name.clone(), bot.clone(), outbox.clone())?;
+                .resume(&token, name.clone(), bot.clone(), outbox.clone())?;
             Some((record, token))
         });
         if resume.is_some() && resumed.is_none() {

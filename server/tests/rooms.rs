@@ -487,3 +487,30 @@ async fn spectators_see_public_information_only() {
         }
     )));
 }
+
+#[tokio::test]
+async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh() {
+    let server = TestServer::start().await;
+    let mut client = TestClient::connect(&server.ws_url()).await;
+    let forged: skirmish_protocol::ResumeToken =
+        serde_json::from_str("\"0b9ff1ca-42b3-4fe9-99cd-b49eb0e5b04e\"").unwrap();
+    client
+        .send(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "Mallory".into(),
+            bot: None,
+            resume: Some(forged.clone()),
+        })
+        .await;
+    let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
+    assert_eq!(error_code(&refused), codes::BAD_RESUME);
+    let welcome = client
+        .recv_until(|m| matches!(m, ServerMsg::Welcome { .. }))
+        .await;
+    let ServerMsg::Welcome { resume, seats, .. } = welcome else {
+        unreachable!()
+    };
+    assert_ne!(resume, forged, "a fresh token");
+    assert_eq!(resume.as_str().len(), 64);
+    assert!(seats.is_empty());
+}

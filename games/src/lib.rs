@@ -15,6 +15,23 @@ mod seat;
 
 pub use seat::{Audience, PerSeat, Seat, Viewer};
 
+/// Reads a board coordinate written as a column letter and a number from 1 (`E5`, `h8`, either
+/// case): the letter's index from `a` (0) and the number less one, or `None` for anything else
+/// (a missing or non-ASCII letter, no digits, more than two, or the number 0).
+fn letter_and_number(s: &str) -> Option<(u8, u8)> {
+    let mut chars = s.chars();
+    let letter = chars.next()?.to_ascii_lowercase();
+    if !letter.is_ascii_lowercase() {
+        return None;
+    }
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let number: u8 = digits.parse().ok()?;
+    (number > 0).then(|| (letter as u8 - b'a', number - 1))
+}
+
 /// The shape every rules engine shares (DESIGN.md, "The rule engines").
 pub trait Game {
     /// What a seat may do: deploy, fire, place a stone, move a piece.

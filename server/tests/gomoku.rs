@@ -63,6 +63,29 @@ async fn view(client: &mut TestClient, room: RoomId) -> gomoku::View {
     view
 }
 
+/// Waits for the game's `ended` event and returns its outcome.
+async fn ended(client: &mut TestClient) -> gomoku::Outcome {
+    let msg = client
+        .recv_until(|m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                    ..
+                }
+            )
+        })
+        .await;
+    let ServerMsg::Event {
+        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
+        ..
+    } = msg
+    else {
+        unreachable!()
+    };
+    outcome
+}
+
 fn error_code(msg: &ServerMsg) -> String {
     match msg {
         ServerMsg::Error { code, .. } => code.clone(),
@@ -92,24 +115,7 @@ async fn two_people_play_gomoku_to_a_five_and_everyone_sees_the_line() {
         }
     }
     for client in [&mut alice, &mut bob, &mut carol] {
-        let ended = client
-            .recv_until(|m| {
-                matches!(
-                    m,
-                    ServerMsg::Event {
-                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                        ..
-                    }
-                )
-            })
-            .await;
-        let ServerMsg::Event {
-            event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
-            ..
-        } = ended
-        else {
-            unreachable!()
-        };
+        let outcome = ended(client).await;
         assert_eq!(outcome.winner, Some(Seat(0)));
         let End::Five { line } = outcome.end else {
             panic!("a five: {:?}", outcome.end)
@@ -188,24 +194,7 @@ async fn a_player_whose_move_clock_runs_out_loses() {
     };
     let room = create(&mut alice, gomoku_room(Rule::Freestyle, None, clock), true).await;
     join(&mut bob, room).await;
-    let ended = bob
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                    ..
-                }
-            )
-        })
-        .await;
-    let ServerMsg::Event {
-        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
-        ..
-    } = ended
-    else {
-        unreachable!()
-    };
+    let outcome = ended(&mut bob).await;
     assert_eq!(outcome.winner, Some(Seat(1)));
     assert_eq!(outcome.end, End::TimedOut { seat: Seat(0) });
 }
@@ -247,24 +236,7 @@ async fn two_bots_play_a_whole_game_over_websockets() {
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     }
-    let ended = alice
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                    ..
-                }
-            )
-        })
-        .await;
-    let ServerMsg::Event {
-        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
-        ..
-    } = ended
-    else {
-        unreachable!()
-    };
+    let outcome = ended(&mut alice).await;
     let placed = alice
         .log
         .iter()

@@ -94,21 +94,8 @@ pub struct ParsePointError(pub String);
 impl FromStr for Point {
     type Err = ParsePointError;
     fn from_str(s: &str) -> Result<Point, ParsePointError> {
-        let err = || ParsePointError(s.to_owned());
-        let mut chars = s.chars();
-        let letter = chars.next().ok_or_else(err)?.to_ascii_lowercase();
-        if !letter.is_ascii_lowercase() {
-            return Err(err());
-        }
-        let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(err());
-        }
-        let number: u8 = digits.parse().map_err(|_| err())?;
-        if number == 0 {
-            return Err(err());
-        }
-        Ok(Point::new(letter as u8 - b'a', number - 1))
+        let (column, row) = crate::letter_and_number(s).ok_or_else(|| ParsePointError(s.to_owned()))?;
+        Ok(Point::new(column, row))
     }
 }
 

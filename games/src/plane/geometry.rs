@@ -76,21 +76,8 @@ pub struct ParseCellError(pub String);
 impl FromStr for Cell {
     type Err = ParseCellError;
     fn from_str(s: &str) -> Result<Cell, ParseCellError> {
-        let err = || ParseCellError(s.to_owned());
-        let mut chars = s.chars();
-        let letter = chars.next().ok_or_else(err)?.to_ascii_uppercase();
-        if !letter.is_ascii_uppercase() {
-            return Err(err());
-        }
-        let digits = chars.as_str();
-        if digits.is_empty() || digits.len() > 2 || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(err());
-        }
-        let number: u8 = digits.parse().map_err(|_| err())?;
-        if number == 0 {
-            return Err(err());
-        }
-        Ok(Cell::new(number - 1, letter as u8 - b'A'))
+        let (col, row) = crate::letter_and_number(s).ok_or_else(|| ParseCellError(s.to_owned()))?;
+        Ok(Cell::new(row, col))
     }
 }
 

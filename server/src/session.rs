@@ -172,8 +172,11 @@ where
             send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
             return Err((CLOSE_VERSION, "unsupported protocol version"));
         }
+        // Control characters (newlines, tabs, terminal escapes) are dropped, then spaces trimmed;
+        // what is left must be 1 to 32 characters.
+        let name: String = name.chars().filter(|c| !c.is_control()).collect();
         let name = name.trim().to_owned();
-        if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
+        if name.is_empty() || name.chars().count() > 32 {
             send(
                 sink,
                 &refuse(

@@ -514,3 +514,27 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
     assert_eq!(resume.as_str().len(), 64);
     assert!(seats.is_empty());
 }
+
+#[tokio::test]
+async fn names_lose_their_control_characters_and_markup_stays_text() {
+    let server = TestServer::start().await;
+    let (_, welcome) = TestClient::join(&server.ws_url(), "  Eve\n\u{1b}[31m\t ").await;
+    let ServerMsg::Welcome { name, .. } = welcome else {
+        panic!("welcome: {welcome:?}")
+    };
+    assert_eq!(name, "Eve[31m");
+    // Markup is a name like any other: kept as it is, for clients to show as text.
+    let markup = "<img src=x onerror=alert(1)>";
+    let (_, welcome) = TestClient::join(&server.ws_url(), markup).await;
+    assert!(matches!(welcome, ServerMsg::Welcome { ref name, .. } if name == markup));
+    let mut empty = TestClient::connect(&server.ws_url()).await;
+    let reply = empty
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "\n\u{7}\t".into(),
+            bot: None,
+            resume: None,
+        })
+        .await;
+    assert_eq!(error_code(&reply), codes::BAD_NAME);
+}

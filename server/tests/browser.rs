@@ -933,3 +933,36 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
     screenshot_file(&page, "gomoku.png").await;
     page.close().await.expect("close the browser");
 }
+
+#[tokio::test]
+async fn a_name_with_markup_is_shown_as_text() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    let name = "<img src=x onerror=window.xss=1>";
+    open_as(&page, &base(&server), name).await;
+    create_room(&page, 2, "classic", 1).await;
+    let check = "return [document.body.innerText.includes(arguments[0]), \
+                 document.querySelectorAll('img[src=\"x\"]').length, window.xss === undefined]";
+    let shown = page
+        .execute(check, vec![Value::String(name.into())])
+        .await
+        .expect("the check runs");
+    assert_eq!(shown, serde_json::json!([true, 0, true]), "the room page");
+    // The lobby lists the room under its default name, "<name>'s room", as text too.
+    page.goto(&base(&server)).await.expect("the lobby loads");
+    find(&page, "#create-form").await;
+    let start = Instant::now();
+    loop {
+        let shown = page
+            .execute(check, vec![Value::String(format!("{name}'s room"))])
+            .await
+            .expect("the check runs");
+        if shown == serde_json::json!([true, 0, true]) {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the lobby: {shown}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

@@ -40,7 +40,8 @@ use crate::lobby::Lobby;
 /// ones close the connection.
 pub const MAX_TRANSPORT_BYTES: usize = 1 << 20;
 
-/// Limits on what one connection may do; each is a server option (`skirmish-server --help`).
+/// Limits on what one connection may do, and the time controls rooms get; each is a server
+/// option (`skirmish-server --help`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::Args)]
 pub struct Limits {
     /// Largest client text frame read, in bytes; a larger one (up to 1 MiB) is answered with

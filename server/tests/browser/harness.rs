@@ -177,9 +177,17 @@ pub async fn state(page: &Client) -> Value {
 /// # Panics
 /// After [`WAIT`], with `what` and the last state.
 pub async fn wait_state(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    wait_script(page, STATE_JS, what, pred).await
+}
+
+/// Runs `script` until `pred` holds for what it returns, and returns that.
+///
+/// # Panics
+/// When the script fails, or after [`WAIT`], with `what` and the last value.
+async fn wait_script(page: &Client, script: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
     let start = Instant::now();
     loop {
-        let s = state(page).await;
+        let s = page.execute(script, vec![]).await.expect("the state script runs");
         if pred(&s) {
             return s;
         }
@@ -367,18 +375,7 @@ pub async fn gomoku_state(page: &Client) -> Value {
 /// # Panics
 /// After [`WAIT`], with `what` and the last state.
 pub async fn wait_gomoku(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
-    let start = Instant::now();
-    loop {
-        let s = gomoku_state(page).await;
-        if pred(&s) {
-            return s;
-        }
-        assert!(
-            start.elapsed() < WAIT,
-            "timed out waiting for {what}; page state: {s}"
-        );
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
+    wait_script(page, GOMOKU_JS, what, pred).await
 }
 
 /// Creates a gomoku room from the lobby's form (`opening` empty for none) and returns its id once

@@ -10,6 +10,7 @@
 //! deterministic given their inputs.
 
 pub mod gomoku;
+pub mod junqi;
 pub mod plane;
 mod seat;
 

@@ -4,5 +4,6 @@
 pub mod client;
 pub mod eval;
 pub mod gomoku;
+pub mod junqi;
 pub mod piskvork;
 pub mod plane;

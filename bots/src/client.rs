@@ -22,9 +22,10 @@ use skirmish_protocol::{
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::Budget;
+use crate::audit::Audit;
 use crate::gomoku::GomokuStrategy;
 use crate::junqi::JunqiStrategy;
 use crate::plane::PlaneStrategy;
@@ -166,6 +167,8 @@ type SeatStrategy = Arc<Mutex<SeatPlayer>>;
 #[derive(Default)]
 struct BotState {
     resume: Option<ResumeToken>,
+    /// Checks every reveal against its commitment and the public results.
+    audit: Audit,
     seats: HashMap<(RoomId, Seat), SeatStrategy>,
 }
 
@@ -265,6 +268,9 @@ fn on_message(
     msg: ServerMsg,
     decided: &mpsc::UnboundedSender<ClientFrame>,
 ) {
+    if let Err(err) = state.audit.observe(&msg) {
+        error!(bot = %options.name, cause = %err, "the referee broke a commitment");
+    }
     match msg {
         ServerMsg::Welcome { resume, player, .. } => {
             info!(bot = %options.name, player = %player, "welcomed");

@@ -12,7 +12,7 @@ use skirmish_games::junqi::{
     Action, Config, ConfigError, DeploymentError, End, Event, Junqi, Layout, Move, MoveError, MoveResult,
     Phase, Post, Rank, RuleError,
 };
-use skirmish_games::{Game, Seat, Viewer};
+use skirmish_games::{Audience, Game, Seat, Viewer};
 
 fn post(s: &str) -> Post {
     s.parse().unwrap()
@@ -39,9 +39,19 @@ fn battle(config: Config, red: Layout, blue: Layout) -> Junqi {
         events,
         [
             Event::Deployed { seat: Seat(1) },
+            Event::Deployment {
+                seat: Seat(1),
+                layout: blue
+            },
             Event::BattleStarted { to_move: Seat(0) }
         ]
     );
+    assert_eq!(
+        events[1].audience(),
+        Audience::Seat(Seat(1)),
+        "a layout goes to its owner alone"
+    );
+    assert_eq!(events[0].audience(), Audience::Everyone);
     game
 }
 
@@ -304,13 +314,18 @@ fn running_out_of_time_deploys_at_random_or_loses_and_either_side_may_resign() {
     .unwrap();
     assert!(game.time_out(Seat(0), &mut rng).is_empty(), "seat 0 has deployed");
     let events = game.time_out(Seat(1), &mut rng);
-    assert_eq!(
-        events,
-        [
-            Event::Deployed { seat: Seat(1) },
-            Event::BattleStarted { to_move: Seat(0) }
-        ]
-    );
+    let [
+        Event::Deployed { seat: Seat(1) },
+        Event::Deployment {
+            seat: Seat(1),
+            layout,
+        },
+        Event::BattleStarted { to_move: Seat(0) },
+    ] = &events[..]
+    else {
+        panic!("{events:?}")
+    };
+    assert_eq!(layout.check(), Ok(()), "the seat is told the layout made for it");
     assert!(game.time_out(Seat(1), &mut rng).is_empty(), "not seat 1's turn");
     let events = game.time_out(Seat(0), &mut rng);
     let Some(Event::Ended { outcome }) = events.last() else {

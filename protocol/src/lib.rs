@@ -9,8 +9,10 @@
 //! generated from them ([`client_schema`], [`server_schema`]; a test fails when they are stale),
 //! and `README.md` beside this crate shows a whole 3-player round as a transcript.
 
+pub mod commitment;
 mod ids;
 
+pub use commitment::{Commitment, Reveal};
 pub use ids::{ParseIdError, PlayerId, ResumeToken, RoomId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -174,6 +176,24 @@ pub enum ServerMsg {
     /// A full snapshot of what this viewer may see of a room; sent on joining, spectating,
     /// reconnecting, and whenever the seats change.
     Room(RoomSnapshot),
+    /// A seat's secret deployment is fixed: its digest, sent to every player and spectator (see
+    /// [`commitment`]).
+    Commitment {
+        /// The room.
+        room: RoomId,
+        /// The commitment.
+        #[serde(flatten)]
+        commitment: Commitment,
+    },
+    /// A committed deployment, opened once the game has revealed it (the end of a plane battle
+    /// round, the end of a junqi game): check it with [`Reveal::verify`].
+    Reveal {
+        /// The room.
+        room: RoomId,
+        /// The opened deployment.
+        #[serde(flatten)]
+        reveal: Reveal,
+    },
     /// Something happened in a room that this viewer may see.
     Event {
         /// The room.
@@ -442,6 +462,12 @@ pub struct RoomSnapshot {
     pub seq: u64,
     /// What this viewer may see of the game.
     pub view: GameView,
+    /// Every commitment made in this match so far, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub commitments: Vec<Commitment>,
+    /// Every reveal so far, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reveals: Vec<Reveal>,
 }
 
 /// The protocol's own error codes (rule refusals use the engine's codes, such as `cell_public`).

@@ -14,8 +14,8 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::{
-    Action, Occupant, PlayerId, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SeatInfo,
-    ServerMsg,
+    Action, Commitment, Occupant, PlayerId, Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus,
+    RoomSummary, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -216,7 +216,15 @@ struct Room {
     spectators: HashMap<PlayerId, Member>,
     deadlines: Vec<Option<Instant>>,
     lobby: Lobby,
+    /// The room's randomness: the referee's default actions and commitment salts. Seeded from
+    /// the operating system; ChaCha-based, so salts cannot be predicted.
     rng: StdRng,
+    /// Every commitment made so far, in order.
+    commitments: Vec<Commitment>,
+    /// Commitments not yet opened, with what opens them.
+    sealed: Vec<Reveal>,
+    /// Every reveal sent so far, in order.
+    reveals: Vec<Reveal>,
 }
 
 /// Starts a room's actor owned by `owner`.
@@ -245,6 +253,9 @@ pub fn spawn(
         deadlines: vec![None; seats],
         lobby: lobby.clone(),
         rng: StdRng::from_os_rng(),
+        commitments: Vec::new(),
+        sealed: Vec::new(),
+        reveals: Vec::new(),
     };
     let handle = RoomHandle { id, tx };
     lobby.add_room(handle.clone(), room.summary());
@@ -380,6 +391,8 @@ impl Room {
             },
             seq: self.seq,
             view: self.table.view(viewer),
+            commitments: self.commitments.clone(),
+            reveals: self.reveals.clone(),
         })
     }
 
@@ -595,9 +608,51 @@ impl Room {
         }
     }
 
-    /// Sends each event to the viewers its audience includes, then updates the clock.
+    /// Sends `msg` to every connected seat and spectator.
+    fn broadcast(&self, msg: ServerMsg) {
+        let msg = Arc::new(msg);
+        let seated = self
+            .seats
+            .iter()
+            .flatten()
+            .filter(|h| h.connected)
+            .map(|h| &h.member);
+        for member in seated.chain(self.spectators.values()) {
+            member.outbox.send_shared(msg.clone());
+        }
+    }
+
+    /// Commits to `seat`'s deployment of `round` (see [`skirmish_protocol::commitment`]).
+    fn commit(&mut self, seat: Seat, round: u32, deployment: String) {
+        let (commitment, reveal) = Reveal::seal(seat, round, deployment, &mut self.rng);
+        self.commitments.push(commitment.clone());
+        self.sealed.push(reveal);
+        self.broadcast(ServerMsg::Commitment {
+            room: self.id,
+            commitment,
+        });
+    }
+
+    /// Opens every commitment of `round`, which the game has just revealed.
+    fn reveal(&mut self, round: u32) {
+        let (now, later) = std::mem::take(&mut self.sealed)
+            .into_iter()
+            .partition(|r| r.round == round);
+        self.sealed = later;
+        for reveal in now {
+            self.reveals.push(reveal.clone());
+            self.broadcast(ServerMsg::Reveal {
+                room: self.id,
+                reveal,
+            });
+        }
+    }
+
+    /// Sends each event to the viewers its audience includes, commits to and reveals
+    /// deployments, then updates the clock.
     fn dispatch(&mut self, applied: Applied) {
-        for (audience, event) in applied.events {
+        let mut sealed = applied.sealed.into_iter().peekable();
+        for (index, (audience, event)) in applied.events.into_iter().enumerate() {
             self.seq += 1;
             let msg = Arc::new(ServerMsg::Event {
                 room: self.id,
@@ -617,6 +672,12 @@ impl Room {
                 for member in self.spectators.values() {
                     member.outbox.send_shared(msg.clone());
                 }
+            }
+            while let Some((_, seat, round, deployment)) = sealed.next_if(|s| s.0 == index) {
+                self.commit(seat, round, deployment);
+            }
+            if let Some((_, round)) = applied.revealed.filter(|r| r.0 == index) {
+                self.reveal(round);
             }
         }
         if self.table.is_over() {

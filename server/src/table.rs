@@ -24,6 +24,13 @@ pub(crate) struct Applied {
     /// Whether a new turn began (a new attacker, or a new round's deployment): every seat to act
     /// gets a fresh deadline.
     pub(crate) new_turn: bool,
+    /// Secret deployments fixed by this action, to commit to right after the event at the
+    /// index given: (index, seat, round, the deployment's text as
+    /// [`skirmish_protocol::commitment`] defines it).
+    pub(crate) sealed: Vec<(usize, Seat, u32, String)>,
+    /// A round whose deployments the game revealed with the event at the index given (plane
+    /// battle's round end; round 0 at the end of a junqi game), to open right after it.
+    pub(crate) revealed: Option<(usize, u32)>,
 }
 
 /// Whether a seat's time limit is the deployment one or the move one.
@@ -40,7 +47,7 @@ impl Table {
             GameConfig::Plane(config) => {
                 let (game, events) =
                     PlaneBattle::new(*config).map_err(|e| ServerError::BadConfig(e.to_string()))?;
-                Ok((Table::Plane(game), plane_applied(events)))
+                Ok((Table::Plane(game), plane_applied(events, 0)))
             }
             GameConfig::Gomoku(config) => {
                 let (game, events) =
@@ -90,7 +97,11 @@ impl Table {
     /// Applies `seat`'s action.
     pub(crate) fn apply(&mut self, seat: Seat, action: Action) -> Result<Applied, ServerError> {
         match (self, action) {
-            (Table::Plane(game), Action::Plane(action)) => Ok(plane_applied(game.apply(seat, action)?)),
+            (Table::Plane(game), Action::Plane(action)) => {
+                // Deployments belong to the round they were made in, before any round change.
+                let round = game.round();
+                Ok(plane_applied(game.apply(seat, action)?, round))
+            }
             (Table::Gomoku(game), Action::Gomoku(action)) => Ok(gomoku_applied(game.apply(seat, action)?)),
             (Table::Junqi(game), Action::Junqi(action)) => Ok(junqi_applied(game.apply(seat, action)?)),
             _ => Err(ServerError::WrongGame),
@@ -102,18 +113,40 @@ impl Table {
     /// deploying gets a random legal layout and one to move loses (RULES.md section 3).
     pub(crate) fn time_out(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Applied {
         match self {
-            Table::Plane(game) => plane_applied(game.apply_default(seat, rng)),
+            Table::Plane(game) => {
+                let round = game.round();
+                plane_applied(game.apply_default(seat, rng), round)
+            }
             Table::Gomoku(game) => gomoku_applied(game.time_out(seat)),
             Table::Junqi(game) => junqi_applied(game.time_out(seat, rng)),
         }
     }
 }
 
-fn plane_applied(events: Vec<plane::Event>) -> Applied {
+fn plane_applied(events: Vec<plane::Event>, round: u32) -> Applied {
     let new_turn = events
         .iter()
         .any(|e| matches!(e, plane::Event::Turn { .. } | plane::Event::RoundStarted { .. }));
+    let sealed = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            plane::Event::Deployment { seat, planes } => Some((
+                i,
+                *seat,
+                round,
+                serde_json::to_string(planes).expect("placements serialize"),
+            )),
+            _ => None,
+        })
+        .collect();
+    let revealed = events.iter().enumerate().find_map(|(i, e)| match e {
+        plane::Event::RoundEnded { result, .. } => Some((i, result.round)),
+        _ => None,
+    });
     Applied {
+        sealed,
+        revealed,
         events: events
             .into_iter()
             .map(|e| (e.audience(), GameEvent::Plane(e)))
@@ -127,6 +160,8 @@ fn gomoku_applied(events: Vec<gomoku::Event>) -> Applied {
         .iter()
         .any(|e| matches!(e, gomoku::Event::Started { .. } | gomoku::Event::Placed { .. }));
     Applied {
+        sealed: Vec::new(),
+        revealed: None,
         events: events
             .into_iter()
             .map(|e| (e.audience(), GameEvent::Gomoku(e)))
@@ -143,7 +178,21 @@ fn junqi_applied(events: Vec<junqi::Event>) -> Applied {
             junqi::Event::Started { .. } | junqi::Event::BattleStarted { .. } | junqi::Event::Moved { .. }
         )
     });
+    let sealed = events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match e {
+            junqi::Event::Deployment { seat, layout } => Some((i, *seat, 0, layout.to_string())),
+            _ => None,
+        })
+        .collect();
+    let revealed = events
+        .iter()
+        .position(|e| matches!(e, junqi::Event::Ended { .. }))
+        .map(|i| (i, 0));
     Applied {
+        sealed,
+        revealed,
         events: events
             .into_iter()
             .map(|e| (e.audience(), GameEvent::Junqi(e)))

@@ -278,8 +278,11 @@ async fn a_seat_whose_move_clock_runs_out_loses_and_a_slow_deployment_is_made_fo
 /// Checks one message a bot received: before the game's end, no enemy piece's rank (but a flag
 /// revealed by its field marshal's fall) and no event naming any rank. Returns how many enemy
 /// pieces the message showed, to prove the check looked at something.
-fn check_no_leak(text: &str, over: &mut bool) -> usize {
+fn check_no_leak(text: &str, over: &mut bool, mine: &mut Vec<Seat>) -> usize {
     let msg: ServerMsg = serde_json::from_str(text).expect("server messages parse");
+    if let ServerMsg::Seated { seat, .. } = &msg {
+        mine.push(*seat);
+    }
     let view = match &msg {
         ServerMsg::Room(snapshot) => junqi_view(&snapshot.view),
         ServerMsg::YourTurn { view, .. } => junqi_view(view),
@@ -289,6 +292,11 @@ fn check_no_leak(text: &str, over: &mut bool) -> usize {
         } => {
             if matches!(event, junqi::Event::Ended { .. }) {
                 *over = true;
+            } else if let junqi::Event::Deployment { seat, .. } = event {
+                assert!(
+                    mine.contains(seat),
+                    "a bot was told another seat's layout: {text}"
+                );
             } else {
                 assert!(
                     !text.contains("rank") && !text.contains("layout"),
@@ -406,12 +414,13 @@ async fn two_bots_play_a_whole_game_over_websockets_and_never_see_an_enemy_rank(
         let mut over = false;
         let mut enemies_seen = 0;
         let mut ended_seen = false;
+        let mut mine = Vec::new();
         for line in text.lines() {
             if over {
                 ended_seen = true;
                 continue;
             }
-            enemies_seen += check_no_leak(line, &mut over);
+            enemies_seen += check_no_leak(line, &mut over, &mut mine);
         }
         assert!(over || ended_seen, "{} saw the end", path.display());
         assert!(

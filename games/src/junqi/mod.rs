@@ -4,8 +4,8 @@
 //! 0 (red) moves first and the seats alternate ([`Action::Move`]). Every move and its result are
 //! public; a piece's rank is not. What each viewer may see is decided in one place,
 //! [`Junqi::sees_rank`]: one's own pieces, an opponent's flag once its field marshal has fallen,
-//! and everything once the game is over. Every event is public ([`Event::audience`]) because none
-//! carries a rank before the end.
+//! and everything once the game is over. Every event is public but a seat's own
+//! [`Event::Deployment`] ([`Event::audience`]), as none carries a rank before the end.
 //!
 //! Decisions this module makes where RULES.md is silent:
 //! - a seat whose deployment time runs out is given a uniformly random legal layout
@@ -254,6 +254,14 @@ pub enum Event {
         /// Who.
         seat: Seat,
     },
+    /// The seat's own deployment, shown to that seat alone (it chose it, or the referee did when
+    /// its deployment time ran out).
+    Deployment {
+        /// The seat.
+        seat: Seat,
+        /// Its layout, in its own frame.
+        layout: Layout,
+    },
     /// Both seats have deployed; the battle begins.
     BattleStarted {
         /// The seat to move first.
@@ -280,10 +288,14 @@ pub enum Event {
 }
 
 impl Event {
-    /// Who may see this event: everyone. No junqi event carries a rank or a layout before
-    /// [`Event::Ended`], so none needs hiding; this is the one place that decides it.
+    /// Who may see this event: a seat's own [`Event::Deployment`] goes to that seat alone; every
+    /// other event to everyone, as none carries a rank or a layout before [`Event::Ended`]. This
+    /// is the one place that decides junqi's event visibility.
     pub fn audience(&self) -> Audience {
-        Audience::Everyone
+        match self {
+            Event::Deployment { seat, .. } => Audience::Seat(*seat),
+            _ => Audience::Everyone,
+        }
     }
 }
 
@@ -395,6 +407,11 @@ impl Junqi {
         &self.position
     }
 
+    /// `seat`'s deployment, once given (secret until the end: for the referee's own use).
+    pub fn layout(&self, seat: Seat) -> Option<Layout> {
+        self.layouts.get(seat.index()).copied().flatten()
+    }
+
     /// Every move so far.
     pub fn moves(&self) -> &[MoveRecord] {
         &self.moves
@@ -437,7 +454,7 @@ impl Junqi {
         for (post, rank) in layout.pieces(seat) {
             self.position.put(post, Some(Piece { owner: seat, rank }));
         }
-        let mut events = vec![Event::Deployed { seat }];
+        let mut events = vec![Event::Deployed { seat }, Event::Deployment { seat, layout }];
         if self.phase() == Phase::Battle {
             events.push(Event::BattleStarted {
                 to_move: self.position.to_move(),

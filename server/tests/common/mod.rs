@@ -90,8 +90,10 @@ pub async fn your_turn(client: &mut TestClient) -> ServerMsg {
         .await
 }
 
-/// A message stream with ids replaced by their order of first appearance, resume tokens and clock
-/// readings blanked, so two runs can be compared.
+/// A message stream with ids replaced by their order of first appearance, resume tokens, clock
+/// readings and commitment digests blanked, so two runs can be compared. (Digests differ between
+/// any two runs: each is salted with fresh random bits, which is what keeps them from telling the
+/// deployment.)
 pub fn normalized(texts: &[String]) -> Vec<Value> {
     let mut ids: Vec<String> = Vec::new();
     texts
@@ -119,6 +121,9 @@ fn normalize(v: &mut Value, ids: &mut Vec<String>) {
             if let Some(token) = map.get_mut("resume") {
                 *token = Value::String("token".into());
             }
+            if let Some(digest) = map.get_mut("sha256") {
+                *digest = Value::String("digest".into());
+            }
             map.values_mut().for_each(|i| normalize(i, ids));
         }
         _ => {}
@@ -134,5 +139,66 @@ pub fn placements_in(v: &Value, out: &mut Vec<Placement>) {
         Value::Object(map) => map.values().for_each(|i| placements_in(i, out)),
         Value::Array(items) => items.iter().for_each(|i| placements_in(i, out)),
         _ => {}
+    }
+}
+
+/// Bot connections playing `strategies` against `server`, until `stop` is cancelled.
+pub struct Bots {
+    pub stop: tokio_util::sync::CancellationToken,
+    handles: Vec<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl Bots {
+    /// Connects one bot per name, each offering `strategies`, with a transcript per bot when
+    /// `transcripts` names a folder; returns once the server lists them all.
+    pub async fn start(
+        server: &skirmish_server::testing::TestServer,
+        names: &[&str],
+        strategies: &[&str],
+        transcripts: Option<&std::path::Path>,
+    ) -> Bots {
+        let stop = tokio_util::sync::CancellationToken::new();
+        let mut handles = Vec::new();
+        for name in names {
+            let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), (*name).into());
+            options.set_strategies(&strategies.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+            if let Some(dir) = transcripts {
+                let path = dir.join(format!("{name}.jsonl"));
+                let _ = std::fs::remove_file(&path);
+                options.transcript = Some(path);
+            }
+            handles.push(tokio::spawn(skirmish_bots::client::run(options, stop.clone())));
+        }
+        let (mut probe, _) = TestClient::join(&server.ws_url(), "probe").await;
+        for _ in 0..200 {
+            if matches!(probe.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() >= names.len())
+            {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+        Bots { stop, handles }
+    }
+
+    /// Disconnects the bots and checks they stopped cleanly.
+    pub async fn stop(self) {
+        self.stop.cancel();
+        for handle in self.handles {
+            handle.await.unwrap().unwrap();
+        }
+    }
+}
+
+/// Asks for a bot of `strategy` in each empty seat of `room` (owner only).
+pub async fn add_bots(owner: &mut TestClient, room: RoomId, count: usize, strategy: &str) {
+    for _ in 0..count {
+        let reply = owner
+            .request(ClientMsg::AddBot {
+                room,
+                seat: None,
+                strategy: Some(strategy.into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     }
 }

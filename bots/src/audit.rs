@@ -1,0 +1,256 @@
+//! The bot's check on the referee: every reveal must open its commitment, and the deployment it
+//! opens must be the one the game revealed and must agree with every public result (plane battle
+//! shots; junqi moves, replayed through the rules engine). See
+//! [`skirmish_protocol::commitment`] for the scheme.
+//!
+//! [`Audit::observe`] takes every message a client receives, in order. A failure means the
+//! referee changed a secret deployment after committing to it, or reported a result the
+//! deployments cannot give: the bot client logs it as an error.
+
+use std::collections::HashMap;
+
+use skirmish_games::junqi::{self, Layout, Position};
+use skirmish_games::plane::{self, Placement, ShotResult};
+use skirmish_games::{PerSeat, Seat};
+use skirmish_protocol::{Commitment, GameEvent, Reveal, RoomId, ServerMsg};
+use thiserror::Error;
+
+/// The longest board side of plane battle, in cells: cells of a legal plane are the same on any
+/// board at least this wide.
+const PLANE_SIDE: u8 = 9;
+
+/// What the referee got wrong.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum AuditError {
+    /// A reveal came with no commitment for its seat and round.
+    #[error("room {room}: seat {seat} round {round} was revealed but never committed")]
+    NoCommitment {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: u8,
+        /// The round.
+        round: u32,
+    },
+    /// The reveal does not open the commitment.
+    #[error("room {room}: seat {seat} round {round}: the reveal does not match the commitment")]
+    DigestMismatch {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: u8,
+        /// The round.
+        round: u32,
+    },
+    /// The opened deployment is not the one the game revealed, or cannot be read.
+    #[error(
+        "room {room}: seat {seat} round {round}: the committed deployment is not the one the game revealed"
+    )]
+    NotTheRevealedDeployment {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: u8,
+        /// The round.
+        round: u32,
+    },
+    /// A public result the committed deployments cannot give.
+    #[error("room {room}: {what}")]
+    InconsistentResult {
+        /// The room.
+        room: RoomId,
+        /// Which result, in words.
+        what: String,
+    },
+}
+
+/// One plane battle shot as everyone saw it: the target, the cell, the result, the downed plane.
+type Shot = (Seat, plane::Cell, ShotResult, Option<Placement>);
+
+/// What one room has shown so far.
+#[derive(Debug, Default)]
+struct RoomRecord {
+    commitments: Vec<Commitment>,
+    /// Plane battle: each round's shots (target, cell, result, downed plane).
+    shots: HashMap<u32, Vec<Shot>>,
+    /// Plane battle: the round being played.
+    round: u32,
+    /// Plane battle: each finished round's deployments as the game revealed them.
+    plane_revealed: HashMap<u32, PerSeat<Vec<Placement>>>,
+    /// Junqi: every move, and the layouts the game revealed at the end.
+    junqi_moves: Vec<junqi::MoveRecord>,
+    junqi_layouts: Option<PerSeat<Option<Layout>>>,
+    /// Junqi: the layouts opened so far.
+    junqi_opened: [Option<Layout>; 2],
+}
+
+/// The checks, across every room a client sees.
+#[derive(Debug, Default)]
+pub struct Audit {
+    rooms: HashMap<RoomId, RoomRecord>,
+    verified: u64,
+}
+
+impl Audit {
+    /// An audit that has seen nothing.
+    pub fn new() -> Audit {
+        Audit::default()
+    }
+
+    /// Reveals checked and found good so far.
+    pub fn verified(&self) -> u64 {
+        self.verified
+    }
+
+    /// Takes the next message the client received.
+    ///
+    /// # Errors
+    /// The first thing wrong with a reveal (see [`AuditError`]).
+    pub fn observe(&mut self, msg: &ServerMsg) -> Result<(), AuditError> {
+        match msg {
+            ServerMsg::Room(snapshot) => {
+                let record = self.rooms.entry(snapshot.room.id).or_default();
+                for c in &snapshot.commitments {
+                    if !record.commitments.contains(c) {
+                        record.commitments.push(c.clone());
+                    }
+                }
+                if let skirmish_protocol::GameView::Junqi(view) = &snapshot.view {
+                    record.junqi_moves.clone_from(&view.moves);
+                }
+            }
+            ServerMsg::Commitment { room, commitment } => {
+                self.rooms
+                    .entry(*room)
+                    .or_default()
+                    .commitments
+                    .push(commitment.clone());
+            }
+            ServerMsg::Event { room, event, .. } => self.rooms.entry(*room).or_default().record(event),
+            ServerMsg::Reveal { room, reveal } => {
+                let record = self.rooms.entry(*room).or_default();
+                record.check(*room, reveal)?;
+                self.verified += 1;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl RoomRecord {
+    fn record(&mut self, event: &GameEvent) {
+        match event {
+            GameEvent::Plane(plane::Event::RoundStarted { round, .. }) => self.round = *round,
+            GameEvent::Plane(plane::Event::Shot {
+                target,
+                cell,
+                result,
+                plane,
+                ..
+            }) => self
+                .shots
+                .entry(self.round)
+                .or_default()
+                .push((*target, *cell, *result, *plane)),
+            GameEvent::Plane(plane::Event::RoundEnded { result, .. }) => {
+                self.plane_revealed
+                    .insert(result.round, result.deployments.clone());
+            }
+            GameEvent::Junqi(junqi::Event::Moved { record }) => self.junqi_moves.push(*record),
+            GameEvent::Junqi(junqi::Event::Ended { outcome }) => {
+                self.junqi_layouts = Some(outcome.layouts.clone())
+            }
+            _ => {}
+        }
+    }
+
+    fn check(&mut self, room: RoomId, reveal: &Reveal) -> Result<(), AuditError> {
+        let (seat, round) = (reveal.seat.0, reveal.round);
+        let commitment = self
+            .commitments
+            .iter()
+            .find(|c| c.seat == reveal.seat && c.round == round)
+            .ok_or(AuditError::NoCommitment { room, seat, round })?;
+        if !reveal.verify(commitment) {
+            return Err(AuditError::DigestMismatch { room, seat, round });
+        }
+        let not_revealed = AuditError::NotTheRevealedDeployment { room, seat, round };
+        if let Some(deployments) = self.plane_revealed.get(&round) {
+            let planes: Vec<Placement> =
+                serde_json::from_str(&reveal.deployment).map_err(|_| not_revealed.clone())?;
+            if deployments.0.get(usize::from(seat)) != Some(&planes) {
+                return Err(not_revealed);
+            }
+            return self.check_shots(room, reveal.seat, round, &planes);
+        }
+        if let Some(layouts) = &self.junqi_layouts {
+            let layout: Layout = reveal.deployment.parse().map_err(|_| not_revealed.clone())?;
+            if layouts.0.get(usize::from(seat)).copied().flatten() != Some(layout) {
+                return Err(not_revealed);
+            }
+            self.junqi_opened[usize::from(seat).min(1)] = Some(layout);
+            if let [Some(red), Some(blue)] = self.junqi_opened {
+                return self.check_moves(room, [&red, &blue]);
+            }
+            return Ok(());
+        }
+        Err(not_revealed)
+    }
+
+    /// Every shot at `seat`'s board in `round` must be what `planes` give.
+    fn check_shots(
+        &self,
+        room: RoomId,
+        seat: Seat,
+        round: u32,
+        planes: &[Placement],
+    ) -> Result<(), AuditError> {
+        for &(target, cell, result, downed) in self.shots.get(&round).into_iter().flatten() {
+            if target != seat {
+                continue;
+            }
+            let head = planes.iter().find(|p| p.head == cell);
+            let body = planes
+                .iter()
+                .any(|p| p.cells(PLANE_SIDE).is_some_and(|cells| cells.contains(&cell)));
+            let expected = match (head, body) {
+                (Some(_), _) => ShotResult::Down,
+                (None, true) => ShotResult::Hit,
+                (None, false) => ShotResult::Miss,
+            };
+            if result != expected || (result == ShotResult::Down && downed != head.copied()) {
+                return Err(AuditError::InconsistentResult {
+                    room,
+                    what: format!(
+                        "round {round}: the shot at {cell} on seat {}'s board said {result:?}",
+                        seat.0
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Replays every junqi move from both layouts: each result must be what the ranks give.
+    fn check_moves(&self, room: RoomId, layouts: [&Layout; 2]) -> Result<(), AuditError> {
+        let mut position = Position::new(layouts);
+        for record in &self.junqi_moves {
+            let mv = junqi::Move {
+                from: record.from,
+                to: record.to,
+            };
+            let legal = position.check_move(record.seat, mv).is_ok() && position.to_move() == record.seat;
+            if !legal || position.play(mv).result != record.result {
+                return Err(AuditError::InconsistentResult {
+                    room,
+                    what: format!(
+                        "junqi move {} ({mv}) cannot give {:?}",
+                        record.number, record.result
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}

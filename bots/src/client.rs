@@ -14,7 +14,7 @@ use std::time::Duration;
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
-use skirmish_games::{Seat, Viewer, gomoku};
+use skirmish_games::{Seat, Viewer, gomoku, junqi};
 use skirmish_protocol::{
     Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken,
     RoomId, ServerMsg,
@@ -24,11 +24,16 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
-use crate::gomoku::{Budget, GomokuStrategy};
+use crate::Budget;
+use crate::gomoku::GomokuStrategy;
+use crate::junqi::JunqiStrategy;
 use crate::plane::PlaneStrategy;
 
 /// Makes a fresh gomoku strategy by name (`None` for a name it does not know).
 pub type GomokuFactory = Arc<dyn Fn(&str) -> Option<Box<dyn GomokuStrategy>> + Send + Sync>;
+
+/// Makes a fresh junqi strategy by name (`None` for a name it does not know).
+pub type JunqiFactory = Arc<dyn Fn(&str) -> Option<Box<dyn JunqiStrategy>> + Send + Sync>;
 
 /// How a bot connects and what it offers.
 #[derive(Clone)]
@@ -38,13 +43,16 @@ pub struct BotOptions {
     /// The bot's display name.
     pub name: String,
     /// The games it offers, each with its strategy names, strongest first (default: every
-    /// built-in strategy of plane battle and of gomoku). [`BotOptions::set_strategies`] sets it
+    /// built-in strategy of every game). [`BotOptions::set_strategies`] sets it
     /// from one list of names.
     pub strategies: BTreeMap<GameKind, Vec<String>>,
     /// How gomoku strategies are made from their names (default: the built-in ones,
     /// [`crate::gomoku::strategy`]); an outside-engine adapter plugs in here.
     pub gomoku: GomokuFactory,
-    /// The longest a strategy thinks about one move (gomoku), in wall time; a shorter room clock
+    /// How junqi strategies are made from their names (default: the built-in ones,
+    /// [`crate::junqi::strategy`]); an outside-engine adapter plugs in here.
+    pub junqi: JunqiFactory,
+    /// The longest a strategy thinks about one move (gomoku, junqi), in wall time; a shorter room clock
     /// lowers it. Default 1 s.
     pub think: Duration,
     /// A file to append every message received to, one JSON text per line.
@@ -63,8 +71,10 @@ impl BotOptions {
             strategies: BTreeMap::from([
                 (GameKind::Plane, names(crate::plane::STRATEGIES)),
                 (GameKind::Gomoku, names(crate::gomoku::STRATEGIES)),
+                (GameKind::Junqi, names(crate::junqi::STRATEGIES)),
             ]),
             gomoku: Arc::new(crate::gomoku::strategy),
+            junqi: Arc::new(crate::junqi::strategy),
             transcript: None,
             reconnect: true,
             think: Duration::from_secs(1),
@@ -72,15 +82,16 @@ impl BotOptions {
     }
 
     /// Offers exactly `names` (strongest first), each for the game(s) that know it: plane battle's
-    /// built-in strategies, and for gomoku the names [`BotOptions::gomoku`] makes. A game none of
-    /// the names plays is not offered.
+    /// built-in strategies, for gomoku the names [`BotOptions::gomoku`] makes, and for junqi those
+    /// [`BotOptions::junqi`] makes. A game none of the names plays is not offered.
     pub fn set_strategies(&mut self, names: &[String]) {
         self.strategies.clear();
         for name in names {
-            for game in [GameKind::Plane, GameKind::Gomoku] {
+            for game in [GameKind::Plane, GameKind::Gomoku, GameKind::Junqi] {
                 let plays = match game {
                     GameKind::Plane => crate::plane::strategy(name).is_some(),
                     GameKind::Gomoku => (self.gomoku)(name).is_some(),
+                    GameKind::Junqi => (self.junqi)(name).is_some(),
                 };
                 let list = self.strategies.entry(game).or_default();
                 if plays && !list.contains(name) {
@@ -116,6 +127,12 @@ impl BotOptions {
             })
             .or_else(|| crate::gomoku::strategy(crate::gomoku::STRATEGIES[0]))
     }
+
+    fn junqi_strategy(&self, wanted: &str) -> Option<Box<dyn JunqiStrategy>> {
+        (self.junqi)(wanted)
+            .or_else(|| self.offered(GameKind::Junqi).iter().find_map(|s| (self.junqi)(s)))
+            .or_else(|| crate::junqi::strategy(crate::junqi::STRATEGIES[0]))
+    }
 }
 
 fn names(list: &[&str]) -> Vec<String> {
@@ -139,6 +156,7 @@ enum SeatPlayer {
     Named(String),
     Plane(Box<dyn PlaneStrategy>),
     Gomoku(Box<dyn GomokuStrategy>),
+    Junqi(Box<dyn JunqiStrategy>),
 }
 
 /// One seat's player, used by one decision at a time.
@@ -294,7 +312,9 @@ fn on_message(
         ServerMsg::Event {
             room,
             event:
-                GameEvent::Plane(plane::Event::MatchEnded { .. }) | GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                GameEvent::Plane(plane::Event::MatchEnded { .. })
+                | GameEvent::Gomoku(gomoku::Event::Ended { .. })
+                | GameEvent::Junqi(junqi::Event::Ended { .. }),
             ..
         } => {
             state.seats.retain(|(r, _), _| *r != room);
@@ -338,14 +358,46 @@ fn decide(
                 warn!(seat = seat.0, "a seat changed game");
                 return None;
             };
-            // Think for at most half of what is left on the clock, and never more than asked.
-            let think = match deadline_ms {
-                Some(ms) => options.think.min(Duration::from_millis(ms / 2)),
-                None => options.think,
-            };
-            let budget = Budget::new(deadline_ms.unwrap_or(0), think);
-            Some(Action::Gomoku(strategy.act(view, budget, &mut rng)))
+            Some(Action::Gomoku(strategy.act(
+                view,
+                options.budget(deadline_ms),
+                &mut rng,
+            )))
         }
+        GameView::Junqi(view) => {
+            if view.viewer != Viewer::Seat(seat) {
+                return None;
+            }
+            if let SeatPlayer::Named(name) = &*player {
+                *player = SeatPlayer::Junqi(options.junqi_strategy(name)?);
+            }
+            let SeatPlayer::Junqi(strategy) = &mut *player else {
+                warn!(seat = seat.0, "a seat changed game");
+                return None;
+            };
+            let action = match view.phase {
+                junqi::Phase::Deploying if !view.deployed[seat] => junqi::Action::Deploy {
+                    layout: strategy.deploy(seat, &mut rng),
+                },
+                junqi::Phase::Battle if view.to_move == Some(seat) => {
+                    strategy.act(view, options.budget(deadline_ms), &mut rng)
+                }
+                _ => return None,
+            };
+            Some(Action::Junqi(action))
+        }
+    }
+}
+
+impl BotOptions {
+    /// The thinking budget for a move due in `deadline_ms`: at most half of what is left on the
+    /// clock, and never more than [`BotOptions::think`].
+    fn budget(&self, deadline_ms: Option<u64>) -> Budget {
+        let think = match deadline_ms {
+            Some(ms) => self.think.min(Duration::from_millis(ms / 2)),
+            None => self.think,
+        };
+        Budget::new(deadline_ms.unwrap_or(0), think)
     }
 }
 

@@ -14,7 +14,7 @@ mod ids;
 pub use ids::{ParseIdError, PlayerId, ResumeToken, RoomId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-pub use skirmish_games::{Seat, Viewer, gomoku, plane};
+pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
 
 /// The protocol version a client names in `hello`; the server refuses any other.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -264,6 +264,8 @@ pub enum GameKind {
     Plane,
     /// Gomoku (RULES.md section 2).
     Gomoku,
+    /// Junqi (RULES.md section 3).
+    Junqi,
 }
 
 /// A room's settings: the game with its config, and the clock.
@@ -288,7 +290,9 @@ impl RoomConfig {
 }
 
 /// Time limits. When one runs out in plane battle the referee acts for the seat (a uniformly
-/// random legal deployment or shot, RULES.md section 1); in gomoku the seat loses on time.
+/// random legal deployment or shot, RULES.md section 1); in gomoku the seat loses on time; in junqi
+/// a seat that runs out of deployment time gets a uniformly random legal layout, and one that runs
+/// out of move time loses (RULES.md section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Clock {
@@ -315,6 +319,8 @@ pub enum GameConfig {
     Plane(plane::Config),
     /// Gomoku.
     Gomoku(gomoku::Config),
+    /// Junqi.
+    Junqi(junqi::Config),
 }
 
 impl GameConfig {
@@ -323,6 +329,7 @@ impl GameConfig {
         match self {
             GameConfig::Plane(_) => GameKind::Plane,
             GameConfig::Gomoku(_) => GameKind::Gomoku,
+            GameConfig::Junqi(_) => GameKind::Junqi,
         }
     }
 
@@ -330,7 +337,7 @@ impl GameConfig {
     pub fn seats(&self) -> usize {
         match self {
             GameConfig::Plane(config) => usize::from(config.players),
-            GameConfig::Gomoku(_) => 2,
+            GameConfig::Gomoku(_) | GameConfig::Junqi(_) => 2,
         }
     }
 }
@@ -343,6 +350,9 @@ pub enum Action {
     Plane(plane::Action),
     /// A gomoku action: `{"game": "gomoku", "kind": "place", "point": "h8"}`.
     Gomoku(gomoku::Action),
+    /// A junqi action: `{"game": "junqi", "kind": "move", "from": "G0", "to": "F0"}` or
+    /// `{"game": "junqi", "kind": "deploy", "layout": "abccddeeffggghhhiiijjkklj"}`.
+    Junqi(junqi::Action),
 }
 
 /// What one viewer may see of a game, tagged by game.
@@ -353,6 +363,8 @@ pub enum GameView {
     Plane(plane::View),
     /// Gomoku.
     Gomoku(gomoku::View),
+    /// Junqi.
+    Junqi(junqi::View),
 }
 
 /// A game event, tagged by game.
@@ -363,6 +375,8 @@ pub enum GameEvent {
     Plane(plane::Event),
     /// Gomoku.
     Gomoku(gomoku::Event),
+    /// Junqi.
+    Junqi(junqi::Event),
 }
 
 /// Whether a room waits for players, plays, or is over.

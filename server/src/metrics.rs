@@ -126,6 +126,7 @@ impl Metrics {
             let game = match room.config.game.kind() {
                 GameKind::Plane => "plane",
                 GameKind::Gomoku => "gomoku",
+                GameKind::Junqi => "junqi",
             };
             let state = match room.status {
                 RoomStatus::Waiting => "waiting",

@@ -2,6 +2,7 @@
 
 use rand::Rng;
 use skirmish_games::gomoku::{self, Gomoku};
+use skirmish_games::junqi::{self, Junqi};
 use skirmish_games::plane::{self, PlaneBattle};
 use skirmish_games::{Audience, Game, Seat, Viewer};
 use skirmish_protocol::{Action, GameConfig, GameEvent, GameView};
@@ -13,6 +14,7 @@ use crate::error::ServerError;
 pub(crate) enum Table {
     Plane(PlaneBattle),
     Gomoku(Gomoku),
+    Junqi(Junqi),
 }
 
 /// What one applied action caused.
@@ -45,6 +47,11 @@ impl Table {
                     Gomoku::new(config.clone()).map_err(|e| ServerError::BadConfig(e.to_string()))?;
                 Ok((Table::Gomoku(game), gomoku_applied(events)))
             }
+            GameConfig::Junqi(config) => {
+                let (game, events) =
+                    Junqi::new(*config).map_err(|e| ServerError::BadConfig(e.to_string()))?;
+                Ok((Table::Junqi(game), junqi_applied(events)))
+            }
         }
     }
 
@@ -52,13 +59,15 @@ impl Table {
         match self {
             Table::Plane(game) => game.to_act(),
             Table::Gomoku(game) => game.to_act(),
+            Table::Junqi(game) => game.to_act(),
         }
     }
 
     pub(crate) fn turn_kind(&self) -> TurnKind {
         match self {
             Table::Plane(game) if game.deploying() => TurnKind::Deploy,
-            Table::Plane(_) | Table::Gomoku(_) => TurnKind::Move,
+            Table::Junqi(game) if game.phase() == junqi::Phase::Deploying => TurnKind::Deploy,
+            Table::Plane(_) | Table::Gomoku(_) | Table::Junqi(_) => TurnKind::Move,
         }
     }
 
@@ -66,6 +75,7 @@ impl Table {
         match self {
             Table::Plane(game) => game.outcome().is_some(),
             Table::Gomoku(game) => game.outcome().is_some(),
+            Table::Junqi(game) => game.outcome().is_some(),
         }
     }
 
@@ -73,6 +83,7 @@ impl Table {
         match self {
             Table::Plane(game) => GameView::Plane(game.view(viewer)),
             Table::Gomoku(game) => GameView::Gomoku(game.view(viewer)),
+            Table::Junqi(game) => GameView::Junqi(game.view(viewer)),
         }
     }
 
@@ -81,16 +92,19 @@ impl Table {
         match (self, action) {
             (Table::Plane(game), Action::Plane(action)) => Ok(plane_applied(game.apply(seat, action)?)),
             (Table::Gomoku(game), Action::Gomoku(action)) => Ok(gomoku_applied(game.apply(seat, action)?)),
+            (Table::Junqi(game), Action::Junqi(action)) => Ok(junqi_applied(game.apply(seat, action)?)),
             _ => Err(ServerError::WrongGame),
         }
     }
 
     /// Acts on `seat`'s running out of time: in plane battle the referee plays a random legal
-    /// deployment or shot (RULES.md section 1); in gomoku the seat loses.
+    /// deployment or shot (RULES.md section 1); in gomoku the seat loses; in junqi a seat still
+    /// deploying gets a random legal layout and one to move loses (RULES.md section 3).
     pub(crate) fn time_out(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Applied {
         match self {
             Table::Plane(game) => plane_applied(game.apply_default(seat, rng)),
             Table::Gomoku(game) => gomoku_applied(game.time_out(seat)),
+            Table::Junqi(game) => junqi_applied(game.time_out(seat, rng)),
         }
     }
 }
@@ -116,6 +130,23 @@ fn gomoku_applied(events: Vec<gomoku::Event>) -> Applied {
         events: events
             .into_iter()
             .map(|e| (e.audience(), GameEvent::Gomoku(e)))
+            .collect(),
+        new_turn,
+    }
+}
+
+fn junqi_applied(events: Vec<junqi::Event>) -> Applied {
+    // The deployment's clock starts with the game; each seat's move clock with its turn.
+    let new_turn = events.iter().any(|e| {
+        matches!(
+            e,
+            junqi::Event::Started { .. } | junqi::Event::BattleStarted { .. } | junqi::Event::Moved { .. }
+        )
+    });
+    Applied {
+        events: events
+            .into_iter()
+            .map(|e| (e.audience(), GameEvent::Junqi(e)))
             .collect(),
         new_turn,
     }

@@ -9,8 +9,6 @@ pub mod random;
 pub mod seed_minimax;
 pub mod threat_search;
 
-use std::time::Duration;
-
 use rand::RngCore;
 use skirmish_games::gomoku::{Action, View};
 
@@ -18,21 +16,8 @@ pub use random::RandomStone;
 pub use seed_minimax::SeedMinimax;
 pub use threat_search::ThreatSearch;
 
-/// The time a strategy may spend on one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// The room's move clock, in milliseconds (0: no limit).
-    pub move_ms: u64,
-    /// The strategy's own limit for thinking, which it should finish well within.
-    pub think: Duration,
-}
-
-impl Budget {
-    /// A budget of `think` under a room clock of `move_ms` milliseconds.
-    pub fn new(move_ms: u64, think: Duration) -> Budget {
-        Budget { move_ms, think }
-    }
-}
+pub use crate::Budget;
+use std::time::Duration;
 
 /// A gomoku player for one seat of one game.
 pub trait GomokuStrategy: Send {

@@ -7,29 +7,13 @@
 
 pub mod random;
 
-use std::time::Duration;
-
 use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::junqi::{Action, Layout, Outcome, View};
 
 pub use random::RandomMove;
 
-/// The time a strategy may spend on one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Budget {
-    /// The room's move clock, in milliseconds (0: no limit).
-    pub move_ms: u64,
-    /// The strategy's own limit for thinking, which it should finish well within.
-    pub think: Duration,
-}
-
-impl Budget {
-    /// A budget of `think` under a room clock of `move_ms` milliseconds.
-    pub fn new(move_ms: u64, think: Duration) -> Budget {
-        Budget { move_ms, think }
-    }
-}
+pub use crate::Budget;
 
 /// A junqi player for one seat of one game.
 ///

@@ -860,7 +860,12 @@ mod tests {
         for bad in ["", "G0", "G0F", "G0F5", "M0F0", "G0F0X"] {
             assert!(bad.parse::<Move>().is_err(), "{bad}");
         }
-        for r in [MoveResult::Moved, MoveResult::Won, MoveResult::Lost, MoveResult::Traded] {
+        for r in [
+            MoveResult::Moved,
+            MoveResult::Won,
+            MoveResult::Lost,
+            MoveResult::Traded,
+        ] {
             assert_eq!(MoveResult::from_caai_digit(r.caai_digit()), Some(r));
         }
         assert_eq!(MoveResult::from_caai_digit(4), None);

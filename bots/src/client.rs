@@ -317,10 +317,28 @@ fn on_message(
         }
         ServerMsg::Event {
             room,
+            event: GameEvent::Junqi(junqi::Event::Ended { outcome }),
+            ..
+        } => {
+            // Each junqi seat hears how its game ended (an outside engine is told `END`), on a
+            // blocking thread: a seat's strategy may still be deciding.
+            let (ended, kept): (HashMap<_, _>, HashMap<_, _>) = std::mem::take(&mut state.seats)
+                .into_iter()
+                .partition(|((r, _), _)| *r == room);
+            state.seats = kept;
+            tokio::task::spawn_blocking(move || {
+                for ((_, seat), player) in ended {
+                    let mut player = player.lock().expect("a strategy does not panic");
+                    if let SeatPlayer::Junqi(strategy) = &mut *player {
+                        strategy.finish(seat, &outcome);
+                    }
+                }
+            });
+        }
+        ServerMsg::Event {
+            room,
             event:
-                GameEvent::Plane(plane::Event::MatchEnded { .. })
-                | GameEvent::Gomoku(gomoku::Event::Ended { .. })
-                | GameEvent::Junqi(junqi::Event::Ended { .. }),
+                GameEvent::Plane(plane::Event::MatchEnded { .. }) | GameEvent::Gomoku(gomoku::Event::Ended { .. }),
             ..
         } => {
             state.seats.retain(|(r, _), _| *r != room);
@@ -382,9 +400,14 @@ fn decide(
                 return None;
             };
             let action = match view.phase {
-                junqi::Phase::Deploying if !view.deployed[seat] => junqi::Action::Deploy {
-                    layout: strategy.deploy(seat, &mut rng),
-                },
+                junqi::Phase::Deploying if !view.deployed[seat] => {
+                    match strategy.deploy(view, options.budget(deadline_ms), &mut rng) {
+                        Ok(layout) => junqi::Action::Deploy { layout },
+                        Err(reason) => junqi::Action::Resign {
+                            reason: Some(crate::engine_process::truncate(reason, junqi::MAX_REASON_BYTES)),
+                        },
+                    }
+                }
                 junqi::Phase::Battle if view.to_move == Some(seat) => {
                     strategy.act(view, options.budget(deadline_ms), &mut rng)
                 }

@@ -2,7 +2,9 @@
 //! the bot client program, a thin network shell that plays them in seats the server hands it.
 
 pub mod audit;
+pub mod caai;
 pub mod client;
+mod engine_process;
 pub mod eval;
 pub mod gomoku;
 pub mod junqi;

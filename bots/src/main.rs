@@ -10,8 +10,9 @@ use tokio_util::sync::CancellationToken;
     version,
     about = "Skirmish bots: play on a server, or evaluate strategies offline",
     long_about = "Skirmish bots: play on a server as a bot (built-in strategies, or an outside gomoku \
-                  engine), or evaluate strategies offline.\n\nEvery option can also be set with the \
-                  environment variable named beside it; a flag wins over the variable."
+                  or junqi engine), or evaluate strategies offline.\n\nEvery option can also be set with the \
+                  environment variable named beside it (except --engine-arg); a flag wins over the \
+                  variable."
 )]
 struct Cli {
     /// Log format: text for people, or json for one JSON object per line.
@@ -34,7 +35,7 @@ enum LogFormat {
     Json,
 }
 
-/// How a bot connects, shared by `play` and `piskvork`.
+/// How a bot connects, shared by `play`, `piskvork` and `caai`.
 #[derive(clap::Args)]
 struct Connection {
     /// The server's WebSocket URL.
@@ -47,7 +48,7 @@ struct Connection {
     /// Exit when the connection ends instead of reconnecting.
     #[arg(long, env = "SKIRMISH_BOT_ONCE")]
     once: bool,
-    /// The longest a strategy or engine thinks about one gomoku move, in milliseconds (a shorter
+    /// The longest a strategy or engine thinks about one gomoku or junqi move, in milliseconds (a shorter
     /// room clock lowers it).
     #[arg(long, env = "SKIRMISH_THINK_MS", default_value_t = 1000)]
     think_ms: u64,
@@ -77,6 +78,28 @@ enum Command {
         /// The engine program: a path, or a name on PATH.
         #[arg(long, env = "SKIRMISH_ENGINE")]
         engine: PathBuf,
+        #[command(flatten)]
+        connection: Connection,
+        /// The bot's display name, and the strategy name it offers (default: the engine's file
+        /// name).
+        #[arg(long, env = "SKIRMISH_BOT_NAME")]
+        name: Option<String>,
+    },
+    /// Connect to a server as a junqi bot whose layouts and moves come from an outside engine
+    /// speaking the CAAI junqi protocol; every seat gets its own engine process.
+    Caai {
+        /// The engine program: a path, or a name on PATH.
+        #[arg(long, env = "SKIRMISH_ENGINE")]
+        engine: PathBuf,
+        /// Arguments for the engine program (repeat the flag for several).
+        #[arg(long = "engine-arg", allow_hyphen_values = true)]
+        engine_args: Vec<String>,
+        /// The thinking time per game the engine is told in `START`, in seconds (the CAAI
+        /// championship's is 1800); by default the per-move think time (--think-ms), which an
+        /// engine cannot overrun in one move. The bot stops waiting after the move's time
+        /// plus a grace whatever the engine is told.
+        #[arg(long, env = "SKIRMISH_GAME_SECONDS")]
+        game_seconds: Option<u32>,
         #[command(flatten)]
         connection: Connection,
         /// The bot's display name, and the strategy name it offers (default: the engine's file
@@ -134,6 +157,33 @@ fn main() -> anyhow::Result<()> {
                     Box::new(skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()))
                         as Box<dyn skirmish_bots::gomoku::GomokuStrategy>,
                 )
+            });
+            serve(options, &connection)
+        }
+        Command::Caai {
+            engine,
+            engine_args,
+            game_seconds,
+            connection,
+            name,
+        } => {
+            let engine = find_engine(engine)?;
+            let name = name.unwrap_or_else(|| {
+                engine
+                    .file_name()
+                    .map_or_else(|| "caai".to_owned(), |n| n.to_string_lossy().into_owned())
+            });
+            let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name.clone());
+            options.strategies =
+                std::collections::BTreeMap::from([(skirmish_protocol::GameKind::Junqi, vec![name])]);
+            options.junqi = std::sync::Arc::new(move |_name: &str| {
+                let strategy =
+                    skirmish_bots::caai::CaaiStrategy::with_args(engine.clone(), engine_args.clone());
+                let strategy = match game_seconds {
+                    Some(seconds) => strategy.game_seconds(seconds),
+                    None => strategy,
+                };
+                Some(Box::new(strategy) as Box<dyn skirmish_bots::junqi::JunqiStrategy>)
             });
             serve(options, &connection)
         }
@@ -205,7 +255,7 @@ fn find_engine(engine: PathBuf) -> anyhow::Result<PathBuf> {
         .flatten();
     on_path.ok_or_else(|| {
         anyhow::anyhow!(
-            "no engine at {} (give the path of a pbrain-* program, or its name on PATH)",
+            "no engine at {} (give the path of the engine program, or its name on PATH)",
             engine.display()
         )
     })

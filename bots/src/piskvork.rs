@@ -17,82 +17,29 @@
 //! Piskvork coordinates are 0-based `x` (column from the left) and `y` (row from the **top**);
 //! ours count rows from the bottom, so `piskvork_y = size - 1 - point.y` both ways.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
 use skirmish_games::gomoku::{Action, MAX_REASON_BYTES, Move, Point, Rule, Stone, View};
 use tracing::{debug, warn};
 
+use crate::engine_process::{EngineProcess, ProcessError, cap, keyword, truncate};
 use crate::gomoku::{Budget, GomokuStrategy};
 
 /// How long an engine may take to answer `START` (loading its weights, say), at most; capped by
 /// the room's move clock.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The longest line read from an engine, in bytes; the rest of a longer line is dropped (the
-/// protocol asks a manager to survive "a gigabyte message").
-const MAX_LINE_BYTES: usize = 4096;
+/// Piskvork's line end, for what the driver writes.
+const LINE_END: &str = "\r\n";
 
-/// Lines buffered between the engine's stdout reader thread and the driver.
-const LINE_QUEUE: usize = 1024;
-
-/// How long a dying engine gets to report its exit status, or to leave after `END`.
-const EXIT_WAIT: Duration = Duration::from_millis(500);
-
-/// The time an engine gets for one move, from a [`Budget`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnLimits {
-    /// What the engine is told (`INFO timeout_turn`), in milliseconds.
-    pub turn_ms: u64,
-    /// How much longer than `turn_ms` the driver waits for the answer before it gives up, in
-    /// milliseconds.
-    pub grace_ms: u64,
-    /// Under a room clock, the most the whole move may take (starting the engine included), in
-    /// milliseconds: the clock minus the network's margin.
-    pub room_ms: Option<u64>,
-}
+pub use crate::engine_process::TurnLimits;
 
 impl TurnLimits {
-    /// The limits for `budget`. The engine thinks for `budget.think`; the driver waits a grace of
-    /// half that again, at least 1 s, for an engine that runs late. Under a room clock
-    /// (`budget.move_ms > 0`) both fit in the clock minus a margin for the network (a tenth of the
-    /// clock, at least 200 ms), the grace keeping at least 500 ms (or a quarter of what the clock
-    /// leaves, when less), so that a late engine makes its seat resign rather than time out.
+    /// The limits for `budget` ([`TurnLimits::from_clock`] of its room clock and think time).
     pub fn from_budget(budget: Budget) -> TurnLimits {
-        let think = u64::try_from(budget.think.as_millis()).unwrap_or(u64::MAX).max(1);
-        let limits = TurnLimits {
-            turn_ms: think,
-            grace_ms: (think / 2).max(1000),
-            room_ms: None,
-        };
-        if budget.move_ms == 0 {
-            return limits;
-        }
-        let available = budget.move_ms.saturating_sub((budget.move_ms / 10).max(200));
-        TurnLimits {
-            room_ms: Some(available),
-            ..limits.fit(available)
-        }
-    }
-
-    /// These limits cut to fit in `left_ms` milliseconds.
-    fn fit(self, left_ms: u64) -> TurnLimits {
-        let least_grace = (left_ms / 4).min(500);
-        let turn_ms = self.turn_ms.min(left_ms.saturating_sub(least_grace)).max(1);
-        TurnLimits {
-            turn_ms,
-            grace_ms: self.grace_ms.min(left_ms.saturating_sub(turn_ms)),
-            room_ms: self.room_ms,
-        }
-    }
-
-    /// How long the driver waits for a move.
-    fn wait(self) -> Duration {
-        Duration::from_millis(self.turn_ms + self.grace_ms)
+        TurnLimits::from_clock(budget.move_ms, budget.think)
     }
 }
 
@@ -135,7 +82,7 @@ impl std::fmt::Debug for PiskvorkStrategy {
         f.debug_struct("PiskvorkStrategy")
             .field("program", &self.program)
             .field("args", &self.args)
-            .field("running", &self.engine.as_ref().map(|e| e.child.id()))
+            .field("running", &self.engine.as_ref().map(|e| e.process.id()))
             .finish()
     }
 }
@@ -163,7 +110,7 @@ impl PiskvorkStrategy {
 
     /// The engine's process id while it runs.
     pub fn engine_pid(&self) -> Option<u32> {
-        self.engine.as_ref().map(|e| e.child.id())
+        self.engine.as_ref().map(|e| e.process.id())
     }
 
     /// The engine's move in `view`, starting or restarting the engine as needed.
@@ -268,7 +215,7 @@ impl GomokuStrategy for PiskvorkStrategy {
                 let reason = truncate(format!("{}: {failure}", self.name), MAX_REASON_BYTES);
                 warn!(engine = %self.name, %reason, "the engine failed: resigning");
                 if let Some(mut engine) = self.engine.take() {
-                    engine.kill();
+                    engine.process.kill();
                 }
                 Action::Resign { reason: Some(reason) }
             }
@@ -295,14 +242,8 @@ impl Drop for PiskvorkStrategy {
 enum Failure {
     /// The view has nobody to move.
     NotToMove,
-    /// The process could not be started.
-    Spawn(std::io::Error),
-    /// The process ended.
-    Exited(ExitStatus),
-    /// The process closed its output but kept running.
-    ClosedOutput,
-    /// No answer in time, after this many milliseconds.
-    TimedOut { waited_ms: u128, what: &'static str },
+    /// The process failed to start, ended, closed its output or did not answer in time.
+    Process(ProcessError),
     /// The engine refused a command with this line.
     Refused { command: &'static str, line: String },
     /// An answer that is not a legal point.
@@ -313,10 +254,7 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::NotToMove => write!(f, "asked to move in a finished game"),
-            Failure::Spawn(err) => write!(f, "failed to start ({err})"),
-            Failure::Exited(status) => write!(f, "crashed ({status})"),
-            Failure::ClosedOutput => write!(f, "closed its output"),
-            Failure::TimedOut { waited_ms, what } => write!(f, "timed out after {waited_ms} ms ({what})"),
+            Failure::Process(err) => err.fmt(f),
             Failure::Refused { command, line } => {
                 write!(f, "refused {command}: `{}`", truncate(line.clone(), 80))
             }
@@ -327,35 +265,16 @@ impl std::fmt::Display for Failure {
     }
 }
 
-/// `deadline`, or `cap` when that comes first.
-fn cap(deadline: Instant, cap: Option<Instant>) -> Instant {
-    cap.map_or(deadline, |c| c.min(deadline))
-}
-
-/// `text` cut to at most `max` bytes, on a character boundary.
-fn truncate(mut text: String, max: usize) -> String {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
+impl From<ProcessError> for Failure {
+    fn from(err: ProcessError) -> Failure {
+        Failure::Process(err)
     }
-    text
-}
-
-/// The first word of an engine's line, upper-cased, for the protocol's line kinds.
-fn keyword(line: &str) -> String {
-    line.split_whitespace().next().unwrap_or("").to_ascii_uppercase()
 }
 
 /// One running engine process.
 struct Engine {
     name: String,
-    child: Child,
-    stdin: ChildStdin,
-    /// The engine's stdout, line by line, from a reader thread; disconnected at end of file.
-    lines: Receiver<String>,
+    process: EngineProcess,
     size: u8,
     rule: Rule,
     /// The stones on the engine's board, in order (its own last answer included).
@@ -374,38 +293,10 @@ impl Engine {
         rule: Rule,
         deadline: Instant,
     ) -> Result<Engine, Failure> {
-        let mut child = Command::new(program)
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(Failure::Spawn)?;
-        debug!(engine = %name, pid = child.id(), "engine started");
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (sender, lines) = sync_channel(LINE_QUEUE);
-        std::thread::Builder::new()
-            .name(format!("{name} stdout"))
-            .spawn(move || read_lines(stdout, &sender))
-            .map_err(Failure::Spawn)?;
-        let log_name = name.to_owned();
-        std::thread::Builder::new()
-            .name(format!("{name} stderr"))
-            .spawn(move || {
-                let mut reader = BufReader::new(stderr);
-                let mut line = Vec::new();
-                while read_line(&mut reader, &mut line).unwrap_or(false) {
-                    debug!(engine = %log_name, stderr = %String::from_utf8_lossy(&line), "engine stderr");
-                }
-            })
-            .map_err(Failure::Spawn)?;
+        let process = EngineProcess::spawn(program, args, name)?;
         let mut engine = Engine {
             name: name.to_owned(),
-            child,
-            stdin,
-            lines,
+            process,
             size,
             rule,
             known: Vec::new(),
@@ -415,7 +306,7 @@ impl Engine {
         match ok {
             Ok(()) => Ok(engine),
             Err(failure) => {
-                engine.kill();
+                engine.process.kill();
                 Err(failure)
             }
         }
@@ -447,41 +338,21 @@ impl Engine {
     /// Logs and drops what the engine said since its last answer, so that no stray line is taken
     /// for the next one.
     fn drain(&mut self) {
-        while let Ok(line) = self.lines.try_recv() {
-            debug!(engine = %self.name, %line, "engine says, between moves");
-        }
+        self.process.drain();
     }
 
     /// Writes `text` and a line end.
     fn send(&mut self, text: &str) -> Result<(), Failure> {
-        let mut bytes = text.replace('\n', "\r\n").into_bytes();
-        bytes.extend_from_slice(b"\r\n");
-        match self.stdin.write_all(&bytes).and_then(|()| self.stdin.flush()) {
-            Ok(()) => Ok(()),
-            Err(err) => {
-                debug!(engine = %self.name, cause = %err, "cannot write to the engine");
-                Err(self.died())
-            }
-        }
+        Ok(self.process.send(text, LINE_END)?)
     }
 
     /// The next line that is not `MESSAGE` or `DEBUG` (those are logged), before `deadline`.
     fn reply(&mut self, deadline: Instant, what: &'static str) -> Result<String, Failure> {
-        let asked = Instant::now();
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(wait) {
-                Ok(line) => match keyword(&line).as_str() {
-                    "MESSAGE" | "DEBUG" => debug!(engine = %self.name, %line, "engine says"),
-                    _ => return Ok(line),
-                },
-                Err(RecvTimeoutError::Timeout) => {
-                    return Err(Failure::TimedOut {
-                        waited_ms: asked.elapsed().as_millis(),
-                        what,
-                    });
-                }
-                Err(RecvTimeoutError::Disconnected) => return Err(self.died()),
+            let line = self.process.next_line(deadline, what)?;
+            match keyword(&line).as_str() {
+                "MESSAGE" | "DEBUG" => debug!(engine = %self.name, %line, "engine says"),
+                _ => return Ok(line),
             }
         }
     }
@@ -532,85 +403,9 @@ impl Engine {
         }
     }
 
-    /// What became of an engine whose output or input closed: its exit status if it exits soon,
-    /// else [`Failure::ClosedOutput`].
-    fn died(&mut self) -> Failure {
-        let until = Instant::now() + EXIT_WAIT;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Failure::Exited(status),
-                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(10)),
-                _ => return Failure::ClosedOutput,
-            }
-        }
-    }
-
     /// Says `END`, lets the engine leave for a moment, then kills it.
     fn end(&mut self) {
-        let _ = self.stdin.write_all(b"END\r\n").and_then(|()| self.stdin.flush());
-        let until = Instant::now() + EXIT_WAIT;
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        self.kill();
-    }
-
-    /// Kills the process and reaps it.
-    fn kill(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        debug!(engine = %self.name, pid = self.child.id(), "engine stopped");
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            self.kill();
-        }
-    }
-}
-
-/// Forwards `stdout`'s lines (ended by LF, CR or both; empty ones skipped) until end of file or
-/// until the driver is gone.
-fn read_lines(stdout: impl Read, sender: &SyncSender<String>) {
-    let mut reader = BufReader::new(stdout);
-    let mut line = Vec::new();
-    while read_line(&mut reader, &mut line).unwrap_or(false) {
-        for part in String::from_utf8_lossy(&line).split('\r') {
-            let part = part.trim();
-            if !part.is_empty() && sender.send(part.to_owned()).is_err() {
-                return;
-            }
-        }
-    }
-}
-
-/// Reads one `\n`-ended line into `line`, keeping at most [`MAX_LINE_BYTES`]; false at end of
-/// file.
-fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<bool> {
-    line.clear();
-    let mut any = false;
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], Some(i + 1)),
-            None => (buf, None),
-        };
-        let room = MAX_LINE_BYTES.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let used = done.unwrap_or(buf.len());
-        reader.consume(used);
-        if done.is_some() {
-            return Ok(true);
-        }
+        self.process.end("END", LINE_END);
     }
 }
 
@@ -672,18 +467,6 @@ mod tests {
         }
         let short = TurnLimits::from_budget(Budget::new(30_000, ms(100)));
         assert_eq!((short.turn_ms, short.grace_ms), (100, 1000));
-    }
-
-    #[test]
-    fn long_lines_are_cut_and_line_ends_vary() {
-        let mut text = vec![b'x'; MAX_LINE_BYTES * 3];
-        text.extend_from_slice(b"\n7,7\r\nMESSAGE a\rDEBUG b\n\n8,8");
-        let (sender, receiver) = sync_channel(16);
-        read_lines(&text[..], &sender);
-        drop(sender);
-        let lines: Vec<String> = receiver.iter().collect();
-        assert_eq!(lines[0].len(), MAX_LINE_BYTES);
-        assert_eq!(&lines[1..], ["7,7", "MESSAGE a", "DEBUG b", "8,8"]);
     }
 
     #[test]

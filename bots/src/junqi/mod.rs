@@ -9,22 +9,41 @@ pub mod random;
 
 use rand::RngCore;
 use skirmish_games::Seat;
-use skirmish_games::junqi::{Action, Layout, View};
+use skirmish_games::junqi::{Action, Layout, Outcome, View};
 
 pub use random::RandomMove;
 
 pub use crate::Budget;
 
 /// A junqi player for one seat of one game.
+///
+/// The client calls [`deploy`](JunqiStrategy::deploy) once while the seat deploys, then
+/// [`act`](JunqiStrategy::act) at each of its turns, and [`finish`](JunqiStrategy::finish) once
+/// when it learns the game is over.
 pub trait JunqiStrategy: Send {
-    /// The layout to deploy for `seat` (in the seat's own frame, as [`Layout`] always is). It must
-    /// obey the deployment rules ([`Layout::check`]).
-    fn deploy(&mut self, seat: Seat, rng: &mut dyn RngCore) -> Layout;
+    /// The layout to deploy for the seat looking at `view` (a seat's view while deploying; its
+    /// `no_attack_limit` is the room's), in the seat's own frame as [`Layout`] always is. It must
+    /// obey the deployment rules ([`Layout::check`]). `budget` is the time it may take (the room's
+    /// deployment clock in `move_ms`).
+    ///
+    /// # Errors
+    /// Why this seat cannot deploy (an outside engine that failed to start, or gave a garbled or
+    /// illegal layout): the caller resigns the seat with this text as the reason
+    /// ([`Action::Resign`]; at most [`MAX_REASON_BYTES`](skirmish_games::junqi::MAX_REASON_BYTES)
+    /// bytes).
+    fn deploy(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Result<Layout, String>;
 
     /// The action to take now: it is this seat's turn in `view` (the battle is on). Usually
     /// [`Action::Move`] with a legal move; an adapter for an outside engine resigns with the
     /// reason when its engine fails (crash, timeout, illegal answer).
     fn act(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Action;
+
+    /// The game `seat` played is over, with `outcome`. Called at most once, when the client learns
+    /// the end (the `ended` event); an outside engine's adapter tells its engine (CAAI `END`) and
+    /// stops it. The default does nothing.
+    fn finish(&mut self, seat: Seat, outcome: &Outcome) {
+        let _ = (seat, outcome);
+    }
 }
 
 /// Strategy names, strongest first.

@@ -15,8 +15,8 @@ use super::{Budget, JunqiStrategy};
 pub struct RandomMove;
 
 impl JunqiStrategy for RandomMove {
-    fn deploy(&mut self, _seat: Seat, rng: &mut dyn RngCore) -> Layout {
-        Layout::random(rng)
+    fn deploy(&mut self, _view: &View, _budget: Budget, rng: &mut dyn RngCore) -> Result<Layout, String> {
+        Ok(Layout::random(rng))
     }
 
     fn act(&mut self, view: &View, _budget: Budget, rng: &mut dyn RngCore) -> Action {

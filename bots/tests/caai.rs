@@ -1,0 +1,521 @@
+//! The CAAI junqi engine driver against `caai/engine.py`, a small engine written for these tests
+//! (python3, standard library only) that keeps the board in its own frame and fails loudly when
+//! what it is told does not fit it, and against fake engines that crash, hang, or answer nonsense;
+//! then `skirmish-bots caai` bot processes playing whole games on a real server.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_bots::Budget;
+use skirmish_bots::caai::CaaiStrategy;
+use skirmish_bots::junqi::{JunqiStrategy, RandomMove};
+use skirmish_games::junqi::{self, Action, End, Junqi, Layout, View};
+use skirmish_games::{Game, Seat, Viewer};
+use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
+use skirmish_server::testing::{TestClient, TestServer};
+
+/// The test engine's source.
+const ENGINE: &str = include_str!("caai/engine.py");
+
+/// The layout the test engine deploys.
+const ENGINE_LAYOUT: &str = "abccddeeffggghhhiiijjkklj";
+
+fn budget(think_ms: u64) -> Budget {
+    Budget::new(0, Duration::from_millis(think_ms))
+}
+
+/// A directory of its own for one test's engine.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("caai-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn executable(path: &Path, text: &str) {
+    std::fs::write(path, text).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// The test engine, copied into `dir` as `name` (it writes its pid, its input and any complaint
+/// beside itself).
+fn test_engine(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join(name);
+    executable(&path, ENGINE);
+    path
+}
+
+/// Writes a fake engine into `dir`: a python3 loop over its input lines that writes its pid to
+/// `pid` and every line to `input.log`, and runs `body` for each line, with `line` the line and
+/// `cmd` its first word, and `say(text)` to answer.
+fn fake_engine(dir: &Path, name: &str, body: &str) -> PathBuf {
+    let script = format!(
+        r#"#!/usr/bin/env python3
+import os, sys, time
+open({pid:?}, "w").write(str(os.getpid()))
+log = open({log:?}, "a")
+def say(text):
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+for line in sys.stdin:
+    line = line.strip()
+    log.write(line + "\n")
+    log.flush()
+    cmd = line.split(" ")[0] if line else ""
+{body}
+"#,
+        pid = dir.join("pid").display().to_string(),
+        log = dir.join("input.log").display().to_string(),
+        body = body.lines().map(|l| format!("    {l}\n")).collect::<String>()
+    );
+    let path = dir.join(name);
+    executable(&path, &script);
+    path
+}
+
+/// A fake engine's answers to `INFO` and `START`, then `rest`.
+fn deploys_then(rest: &str) -> String {
+    format!(
+        "if cmd == 'INFO':\n    say('NAME fake')\nelif cmd == 'START':\n    say('ARRAY {ENGINE_LAYOUT}')\n{rest}"
+    )
+}
+
+/// Whether the engine whose pid is in `dir` still exists.
+fn alive(dir: &Path) -> bool {
+    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
+    Path::new("/proc").join(pid.trim()).exists()
+}
+
+fn input(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("input.log"))
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn complaint(dir: &Path) -> Option<String> {
+    std::fs::read_to_string(dir.join("complaint")).ok()
+}
+
+fn reason(action: Action) -> String {
+    match action {
+        Action::Resign { reason: Some(reason) } => reason,
+        other => panic!("expected a resignation with a reason, got {other:?}"),
+    }
+}
+
+/// A battle in which `engine` (deployed for `seat` through `deploy`) is to move: the other seat
+/// deploys at random and, when the engine is seat 1, makes a random first move.
+fn engine_to_move(engine: &mut CaaiStrategy, seat: Seat, rng: &mut SmallRng) -> (Junqi, View) {
+    let (mut game, _) = Junqi::new(junqi::Config::default()).unwrap();
+    let layout = engine
+        .deploy(&game.view(Viewer::Seat(seat)), budget(300), rng)
+        .expect("the engine deploys");
+    game.apply(seat, Action::Deploy { layout }).unwrap();
+    let other = Seat(1 - seat.0);
+    let mut random = RandomMove;
+    let layout = random
+        .deploy(&game.view(Viewer::Seat(other)), budget(300), rng)
+        .unwrap();
+    game.apply(other, Action::Deploy { layout }).unwrap();
+    if seat == Seat(1) {
+        let action = random.act(&game.view(Viewer::Seat(other)), budget(300), rng);
+        game.apply(other, action).unwrap();
+    }
+    let view = game.view(Viewer::Seat(seat));
+    (game, view)
+}
+
+/// Plays a whole game between the test engine in `engine_seat` and the `random` strategy through
+/// the referee, each side seeing only its own view; every action must be accepted and the engine
+/// must never resign.
+fn whole_game(engine_seat: Seat, seed: u64) {
+    let dir = scratch(&format!("game-{}-{seed}", engine_seat.0));
+    let path = test_engine(&dir, "caai-test");
+    let mut engine = CaaiStrategy::with_args(&path, vec![seed.to_string()]);
+    let mut random = RandomMove;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (mut game, _) = Junqi::new(junqi::Config::default()).unwrap();
+    for seat in [Seat(0), Seat(1)] {
+        let view = game.view(Viewer::Seat(seat));
+        let layout = if seat == engine_seat {
+            engine
+                .deploy(&view, budget(1000), &mut rng)
+                .expect("the engine deploys")
+        } else {
+            random.deploy(&view, budget(1000), &mut rng).unwrap()
+        };
+        game.apply(seat, Action::Deploy { layout })
+            .expect("a legal layout");
+    }
+    assert_eq!(
+        game.view(Viewer::Seat(engine_seat)).layout,
+        Some(ENGINE_LAYOUT.parse::<Layout>().unwrap())
+    );
+    let mut engine_moves = 0;
+    while game.outcome().is_none() {
+        let seat = game.to_act()[0];
+        let view = game.view(Viewer::Seat(seat));
+        let action = if seat == engine_seat {
+            engine_moves += 1;
+            engine.act(&view, budget(2000), &mut rng)
+        } else {
+            random.act(&view, budget(2000), &mut rng)
+        };
+        if let Action::Resign { reason } = &action {
+            panic!(
+                "seat {} resigned: {reason:?}; the engine's complaint: {:?}",
+                seat.0,
+                complaint(&dir)
+            );
+        }
+        game.apply(seat, action).expect("a legal move");
+    }
+    let outcome = game.outcome().unwrap().clone();
+    assert!(!matches!(outcome.end, End::Resigned { .. }), "{outcome:?}");
+    engine.finish(engine_seat, &outcome);
+    assert_eq!(complaint(&dir), None);
+    assert!(!alive(&dir), "the engine left after END");
+    assert_eq!(engine.engine_pid(), None);
+    let input = input(&dir);
+    let first = engine_seat.0;
+    assert_eq!(input[..2], ["INFO 1.0".to_owned(), format!("START {first} 1 31")]);
+    let goes: Vec<&String> = input.iter().filter(|l| l.starts_with("GO ")).collect();
+    assert_eq!(goes.len(), engine_moves);
+    assert_eq!(goes[0] == "GO 0000 0 00", engine_seat == Seat(0), "{}", goes[0]);
+    let results = input.iter().filter(|l| l.starts_with("RESULT ")).count();
+    assert_eq!(
+        results,
+        engine_moves - 1,
+        "every move but the last has its RESULT"
+    );
+    let w = match outcome.winner {
+        Some(winner) if winner == engine_seat => 1,
+        Some(_) => 0,
+        None => 2,
+    };
+    assert_eq!(input.last().unwrap(), &format!("END {w}"));
+}
+
+#[test]
+fn the_engine_plays_whole_games_as_red() {
+    for seed in 1..=3 {
+        whole_game(Seat(0), seed);
+    }
+}
+
+#[test]
+fn the_engine_plays_whole_games_as_blue_on_the_turned_board() {
+    for seed in 1..=3 {
+        whole_game(Seat(1), seed);
+    }
+}
+
+#[test]
+fn an_engine_that_crashes_resigns_with_its_exit_status() {
+    let dir = scratch("crash");
+    let path = fake_engine(
+        &dir,
+        "caai-crash",
+        &deploys_then("elif cmd == 'GO':\n    sys.exit(3)"),
+    );
+    let mut engine = CaaiStrategy::new(&path);
+    let mut rng = SmallRng::seed_from_u64(1);
+    let (_, view) = engine_to_move(&mut engine, Seat(0), &mut rng);
+    let reason = reason(engine.act(&view, budget(300), &mut rng));
+    assert_eq!(reason, "caai-crash: crashed (exit status: 3)");
+    assert!(!alive(&dir));
+    assert_eq!(engine.engine_pid(), None);
+}
+
+#[test]
+fn an_engine_that_never_answers_is_killed_and_resigns() {
+    let dir = scratch("silent");
+    let path = fake_engine(&dir, "caai-silent", &deploys_then("elif cmd == 'GO':\n    pass"));
+    let mut engine = CaaiStrategy::new(&path);
+    let mut rng = SmallRng::seed_from_u64(2);
+    let (_, view) = engine_to_move(&mut engine, Seat(1), &mut rng);
+    let reason = reason(engine.act(&view, budget(200), &mut rng));
+    assert!(
+        reason.starts_with("caai-silent: timed out after ") && reason.ends_with(" ms (waiting for BESTMOVE)"),
+        "{reason}"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_moves_its_flag_resigns() {
+    // The engine's flag stands at L3 in its own layout.
+    let dir = scratch("flag");
+    let path = fake_engine(
+        &dir,
+        "caai-flag",
+        &deploys_then("elif cmd == 'GO':\n    say('BESTMOVE L3K3')"),
+    );
+    let mut engine = CaaiStrategy::new(&path);
+    let mut rng = SmallRng::seed_from_u64(3);
+    let (_, view) = engine_to_move(&mut engine, Seat(0), &mut rng);
+    let reason = reason(engine.act(&view, budget(300), &mut rng));
+    assert_eq!(
+        reason,
+        "caai-flag: illegal move `BESTMOVE L3K3` (the piece on L3 never moves (a flag or a landmine))"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn a_blue_engine_that_moves_its_flag_resigns_naming_the_post_on_the_board() {
+    // Seat 1's L3 is A1 on the board.
+    let dir = scratch("blue-flag");
+    let path = fake_engine(
+        &dir,
+        "caai-flag",
+        &deploys_then("elif cmd == 'GO':\n    say('BESTMOVE L3K3')"),
+    );
+    let mut engine = CaaiStrategy::new(&path);
+    let mut rng = SmallRng::seed_from_u64(4);
+    let (_, view) = engine_to_move(&mut engine, Seat(1), &mut rng);
+    let reason = reason(engine.act(&view, budget(300), &mut rng));
+    assert_eq!(
+        reason,
+        "caai-flag: illegal move `BESTMOVE L3K3` (A1B1 on the board: the piece on A1 never moves (a flag or a landmine))"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn an_engine_that_answers_garbage_resigns() {
+    let dir = scratch("garbage");
+    let path = fake_engine(
+        &dir,
+        "caai-garbage",
+        &deploys_then("elif cmd == 'GO':\n    say('I think G0F0')"),
+    );
+    let mut engine = CaaiStrategy::new(&path);
+    let mut rng = SmallRng::seed_from_u64(5);
+    let (_, view) = engine_to_move(&mut engine, Seat(0), &mut rng);
+    let reason = reason(engine.act(&view, budget(300), &mut rng));
+    assert_eq!(
+        reason,
+        "caai-garbage: answered `I think G0F0` instead of BESTMOVE"
+    );
+    assert!(!alive(&dir));
+}
+
+#[test]
+fn a_garbled_or_illegal_layout_fails_the_deployment() {
+    let (game, _) = Junqi::new(junqi::Config::default()).unwrap();
+    let view = game.view(Viewer::Seat(Seat(0)));
+    let mut rng = SmallRng::seed_from_u64(6);
+    for (answer, expected) in [
+        (
+            "ARRAY abc",
+            "caai-layout: illegal layout `ARRAY abc` (not 25 piece letters a to l)",
+        ),
+        (
+            // The flag (l) swapped with the captain at G0: out of its headquarters.
+            "ARRAY lbccddeeffggghhhiiijjkkaj",
+            "caai-layout: illegal layout `ARRAY lbccddeeffggghhhiiijjkkaj` (the flag must stand in a headquarters (L1 or L3 in one's own frame), not G0)",
+        ),
+        (
+            "NAME again",
+            "caai-layout: answered `NAME again` instead of ARRAY",
+        ),
+    ] {
+        let dir = scratch("layout");
+        let path = fake_engine(
+            &dir,
+            "caai-layout",
+            &format!("if cmd == 'INFO':\n    say('NAME fake')\nelif cmd == 'START':\n    say('{answer}')"),
+        );
+        let mut engine = CaaiStrategy::new(&path);
+        assert_eq!(
+            engine.deploy(&view, budget(300), &mut rng),
+            Err(expected.to_owned())
+        );
+        assert!(!alive(&dir));
+        assert_eq!(input(&dir), ["INFO 1.0", "START 0 1 31"]);
+    }
+}
+
+#[test]
+fn an_engine_that_fails_to_start_or_never_names_itself_fails_the_deployment() {
+    let (game, _) = Junqi::new(junqi::Config::default()).unwrap();
+    let view = game.view(Viewer::Seat(Seat(1)));
+    let mut rng = SmallRng::seed_from_u64(7);
+    let mut engine = CaaiStrategy::new("/nonexistent/caai-nothing");
+    let reason = engine.deploy(&view, budget(300), &mut rng).unwrap_err();
+    assert!(reason.starts_with("caai-nothing: failed to start ("), "{reason}");
+
+    let dir = scratch("mute");
+    let path = fake_engine(&dir, "caai-mute", "pass");
+    let mut engine = CaaiStrategy::new(&path);
+    // Under a deployment clock of 1 s, the wait for the engine is cut to what the clock leaves.
+    let reason = engine
+        .deploy(&view, Budget::new(1000, Duration::from_millis(300)), &mut rng)
+        .unwrap_err();
+    assert!(
+        reason.starts_with("caai-mute: timed out after ") && reason.ends_with(" ms (waiting for NAME)"),
+        "{reason}"
+    );
+    assert!(!alive(&dir));
+}
+
+/// Bot processes, killed when dropped.
+struct Bots(Vec<Child>);
+
+impl Drop for Bots {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn bot_process(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .args(args)
+        .stdin(Stdio::null())
+        .spawn()
+        .expect("start a bot process")
+}
+
+/// Plays a junqi game with a 10 s move clock on a fresh server between a
+/// `skirmish-bots caai --engine <engine>` process in `engine_seat` and a `skirmish-bots play`
+/// process's `random` strategy, and returns how it ended.
+async fn engine_against_random(engine: &Path, engine_seat: Seat) -> junqi::Outcome {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let engine_name = engine.file_name().unwrap().to_str().unwrap().to_owned();
+    let _bots = Bots(vec![
+        bot_process(&[
+            "caai",
+            "--once",
+            "--url",
+            &url,
+            "--engine",
+            engine.to_str().unwrap(),
+            "--think-ms",
+            "500",
+        ]),
+        bot_process(&[
+            "play",
+            "--once",
+            "--url",
+            &url,
+            "--name",
+            "random-bot",
+            "--strategies",
+            "random",
+        ]),
+    ]);
+    let (mut host, _) = TestClient::join(&url, "Host").await;
+    let mut connected = false;
+    for _ in 0..200 {
+        if let ServerMsg::Bots { bots, .. } = host.request(ClientMsg::ListBots).await
+            && bots.len() >= 2
+        {
+            connected = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(connected, "both bots connect");
+    let config = RoomConfig {
+        name: Some("outside junqi engine".into()),
+        game: GameConfig::Junqi(junqi::Config::default()),
+        clock: Some(Clock {
+            deploy_ms: 20_000,
+            move_ms: 10_000,
+        }),
+    };
+    let ServerMsg::RoomCreated { room, .. } =
+        host.request(ClientMsg::CreateRoom { config, sit: false }).await
+    else {
+        panic!("room created")
+    };
+    host.request(ClientMsg::Spectate { room }).await;
+    let other = Seat(1 - engine_seat.0);
+    for (seat, strategy) in [(engine_seat, engine_name.as_str()), (other, "random")] {
+        let reply = host
+            .request(ClientMsg::AddBot {
+                room,
+                seat: Some(seat),
+                strategy: Some(strategy.into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    let ended = host
+        .recv_until(|m| {
+            matches!(m, ServerMsg::Event { room: r, event: GameEvent::Junqi(junqi::Event::Ended { .. }), .. } if *r == room)
+        })
+        .await;
+    let ServerMsg::Event {
+        event: GameEvent::Junqi(junqi::Event::Ended { outcome }),
+        ..
+    } = ended
+    else {
+        unreachable!()
+    };
+    outcome
+}
+
+/// Waits (up to 10 s) for the engine in `dir` to be told `END`, and returns what it was told.
+async fn told_end(dir: &Path) -> String {
+    for _ in 0..200 {
+        if let Some(end) = input(dir).into_iter().find(|l| l.starts_with("END")) {
+            return end;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the engine was not told END: {:?}", input(dir));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_caai_bot_plays_a_whole_game_on_a_server_and_is_told_the_end() {
+    let dir = scratch("network");
+    let engine = test_engine(&dir, "caai-test");
+    let outcome = engine_against_random(&engine, Seat(1)).await;
+    assert!(!matches!(outcome.end, End::Resigned { .. }), "{outcome:?}");
+    assert_eq!(
+        outcome.layouts.0[1],
+        Some(ENGINE_LAYOUT.parse::<Layout>().unwrap())
+    );
+    let w = match outcome.winner {
+        Some(Seat(1)) => 1,
+        Some(_) => 0,
+        None => 2,
+    };
+    assert_eq!(told_end(&dir).await, format!("END {w}"));
+    assert_eq!(complaint(&dir), None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_with_an_illegal_layout_resigns_its_seat_with_the_reason() {
+    let dir = scratch("network-layout");
+    let engine = fake_engine(
+        &dir,
+        "caai-badlayout",
+        "if cmd == 'INFO':\n    say('NAME fake')\nelif cmd == 'START':\n    say('ARRAY aaaaaaaaaaaaaaaaaaaaaaaaa')",
+    );
+    let outcome = engine_against_random(&engine, Seat(0)).await;
+    assert_eq!(
+        outcome.end,
+        End::Resigned {
+            seat: Seat(0),
+            reason: Some(
+                "caai-badlayout: illegal layout `ARRAY aaaaaaaaaaaaaaaaaaaaaaaaa` (a layout holds exactly 1 1 2 2 2 2 3 3 3 3 2 1 pieces of ranks a to l; it has 25 field marshals)"
+                    .into()
+            )
+        }
+    );
+    assert_eq!(outcome.winner, Some(Seat(1)));
+    assert!(!alive(&dir));
+}

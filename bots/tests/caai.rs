@@ -388,12 +388,13 @@ fn bot_process(args: &[&str]) -> Child {
 
 /// Plays a junqi game with a 10 s move clock on a fresh server between a
 /// `skirmish-bots caai --engine <engine>` process in `engine_seat` and a `skirmish-bots play`
-/// process's `random` strategy, and returns how it ended.
-async fn engine_against_random(engine: &Path, engine_seat: Seat) -> junqi::Outcome {
+/// process's `random` strategy, and returns how it ended, with the server and the bot processes,
+/// which live on (and so can still tell the engine `END`) until the caller drops them.
+async fn engine_against_random(engine: &Path, engine_seat: Seat) -> (junqi::Outcome, (TestServer, Bots)) {
     let server = TestServer::start().await;
     let url = server.ws_url();
     let engine_name = engine.file_name().unwrap().to_str().unwrap().to_owned();
-    let _bots = Bots(vec![
+    let bots = Bots(vec![
         bot_process(&[
             "caai",
             "--once",
@@ -464,7 +465,7 @@ async fn engine_against_random(engine: &Path, engine_seat: Seat) -> junqi::Outco
     else {
         unreachable!()
     };
-    outcome
+    (outcome, (server, bots))
 }
 
 /// Waits (up to 10 s) for the engine in `dir` to be told `END`, and returns what it was told.
@@ -482,7 +483,7 @@ async fn told_end(dir: &Path) -> String {
 async fn a_caai_bot_plays_a_whole_game_on_a_server_and_is_told_the_end() {
     let dir = scratch("network");
     let engine = test_engine(&dir, "caai-test");
-    let outcome = engine_against_random(&engine, Seat(1)).await;
+    let (outcome, _running) = engine_against_random(&engine, Seat(1)).await;
     assert!(!matches!(outcome.end, End::Resigned { .. }), "{outcome:?}");
     assert_eq!(
         outcome.layouts.0[1],
@@ -505,7 +506,7 @@ async fn an_engine_with_an_illegal_layout_resigns_its_seat_with_the_reason() {
         "caai-badlayout",
         "if cmd == 'INFO':\n    say('NAME fake')\nelif cmd == 'START':\n    say('ARRAY aaaaaaaaaaaaaaaaaaaaaaaaa')",
     );
-    let outcome = engine_against_random(&engine, Seat(0)).await;
+    let (outcome, _running) = engine_against_random(&engine, Seat(0)).await;
     assert_eq!(
         outcome.end,
         End::Resigned {

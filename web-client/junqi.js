@@ -544,7 +544,7 @@ function loadNamed(rs, ui) {
 // ---------------------------------------------------------------- the board
 
 /** Board geometry in pixels: column and row spacing, the front-line gap, the margin. */
-const GEO = { col: 84, row: 48, river: 44, margin: 26 };
+const GEO = { col: 84, row: 45, river: 36, margin: 24 };
 const BOARD_W = GEO.margin * 2 + GEO.col * 5;
 const BOARD_H = GEO.margin * 2 + GEO.row * 12 + GEO.river;
 
@@ -579,16 +579,17 @@ function boardLines(seat) {
   for (let i = 0; i < POSTS; i++) {
     const [x, y] = placeOf(i, seat);
     const kind = kindOf(i);
-    if (kind === 'C') marks.push(svg('ellipse', { cx: x, cy: y, rx: 34, ry: 21, class: 'jq-camp' }));
+    if (kind === 'C') marks.push(svg('ellipse', { cx: x, cy: y, rx: 34, ry: 20, class: 'jq-camp' }));
     else if (kind === 'H') marks.push(svg('rect', { x: x - 34, y: y - 19, width: 68, height: 38, rx: 17, class: 'jq-hq' }));
     else marks.push(svg('rect', { x: x - 29, y: y - 15, width: 58, height: 30, rx: 3, class: 'jq-station' }));
   }
   const riverY = GEO.margin + GEO.row * 6 + GEO.river / 2;
   const front = svg('text', { x: BOARD_W / 2, y: riverY + 5, class: 'jq-front', 'text-anchor': 'middle' });
-  front.textContent = '楚河 · front line · 汉界';
+  front.textContent = 'front';
+  // Mountains cut columns 1 and 3 at the front (no link F1-G1, F3-G3).
   const mountains = [1, 3].map((c) => {
     const t = svg('text', { x: centre(0, c)[0], y: riverY + 6, class: 'jq-mountain', 'text-anchor': 'middle' });
-    t.textContent = '▲▲';
+    t.textContent = '▲ 山 ▲';
     return t;
   });
   return svg('svg', { class: 'jq-lines', width: BOARD_W, height: BOARD_H, viewBox: `0 0 ${BOARD_W} ${BOARD_H}`, 'aria-hidden': 'true' },

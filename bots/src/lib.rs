@@ -25,3 +25,8 @@ impl Budget {
         Budget { move_ms, think }
     }
 }
+
+/// Whether `name` is a built-in strategy of any game (plane battle, gomoku or junqi).
+pub fn is_strategy(name: &str) -> bool {
+    plane::strategy(name).is_some() || gomoku::strategy(name).is_some() || junqi::strategy(name).is_some()
+}

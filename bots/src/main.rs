@@ -65,9 +65,9 @@ enum Command {
         /// The bot's display name.
         #[arg(long, env = "SKIRMISH_BOT_NAME", default_value = "bot")]
         name: String,
-        /// Strategies to offer, strongest first (comma-separated; plane battle and gomoku names
-        /// may be mixed: bayes, seed-cv, random; threat-search, seed-minimax, random); all by
-        /// default.
+        /// Strategies to offer, strongest first (comma-separated; the games' names may be mixed:
+        /// bayes, seed-cv, random for plane battle; threat-search, seed-minimax, random for gomoku;
+        /// the junqi strategies of bots/README.md); all by default.
         #[arg(long, env = "SKIRMISH_STRATEGIES", value_delimiter = ',')]
         strategies: Vec<String>,
     },
@@ -109,11 +109,7 @@ fn main() -> anyhow::Result<()> {
             let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name);
             if !strategies.is_empty() {
                 for s in &strategies {
-                    anyhow::ensure!(
-                        skirmish_bots::plane::strategy(s).is_some()
-                            || skirmish_bots::gomoku::strategy(s).is_some(),
-                        "unknown strategy `{s}`"
-                    );
+                    anyhow::ensure!(skirmish_bots::is_strategy(s), "unknown strategy `{s}`");
                 }
                 options.set_strategies(&strategies);
             }

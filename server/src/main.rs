@@ -32,7 +32,7 @@ struct Args {
     bots: usize,
     /// Strategies the built-in bots offer, comma-separated, strongest first within each game
     /// (default: every built-in one: bayes, seed-cv, random for plane battle; threat-search,
-    /// seed-minimax, random for gomoku).
+    /// seed-minimax, random for gomoku; the junqi ones of bots/README.md).
     #[arg(long, env = "SKIRMISH_BOT_STRATEGIES", value_delimiter = ',')]
     bot_strategies: Vec<String>,
     /// The web client's folder (default: web-client/ in the source tree).
@@ -90,7 +90,7 @@ async fn main() -> anyhow::Result<()> {
     init_logs(args.log_format, &args.log)?;
     for name in &args.bot_strategies {
         anyhow::ensure!(
-            skirmish_bots::plane::strategy(name).is_some() || skirmish_bots::gomoku::strategy(name).is_some(),
+            skirmish_bots::is_strategy(name),
             "unknown strategy `{name}` in --bot-strategies"
         );
     }

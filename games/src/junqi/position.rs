@@ -851,6 +851,26 @@ mod tests {
     }
 
     #[test]
+    fn moves_read_and_print_in_the_caai_form_and_turn_into_seat_1s_frame() {
+        let m = mv("G0F0");
+        assert_eq!(m.to_string(), "G0F0");
+        assert_eq!(mv(" g0f0 "), m);
+        assert_eq!(m.turned(), mv("F4G4"));
+        assert_eq!(m.turned().turned(), m);
+        for bad in ["", "G0", "G0F", "G0F5", "M0F0", "G0F0X"] {
+            assert!(bad.parse::<Move>().is_err(), "{bad}");
+        }
+        for r in [MoveResult::Moved, MoveResult::Won, MoveResult::Lost, MoveResult::Traded] {
+            assert_eq!(MoveResult::from_caai_digit(r.caai_digit()), Some(r));
+        }
+        assert_eq!(MoveResult::from_caai_digit(4), None);
+        for rank in Rank::ALL {
+            assert_eq!(Rank::from_letter(rank.letter()), Some(rank));
+        }
+        assert_eq!(Rank::from_letter('m'), None);
+    }
+
+    #[test]
     fn layouts_land_on_each_seats_own_posts() {
         let position = Position::new([&Layout::example(), &Layout::example()]);
         assert_eq!(position.at(post("G0")), piece(0, Rank::FieldMarshal));

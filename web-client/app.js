@@ -1,8 +1,9 @@
 // Skirmish's browser client: lobby, rooms, and the games' pages (plane battle here: deployment,
-// attack, scoreboard; gomoku in gomoku.js). Plain ES module, no build.
+// attack, scoreboard; gomoku in gomoku.js; junqi in junqi.js). Plain ES module, no build.
 import { Connection } from './net.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
+import * as J from './junqi.js';
 
 const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -107,6 +108,7 @@ function configText(config) {
   const g = config.game;
   const clock = config.clock || {};
   if (g.game === 'gomoku') return G.configText(g, clock);
+  if (g.game === 'junqi') return J.configText(g, clock);
   const move = clock.move_ms ? `${clock.move_ms / 1000}s per shot` : 'no shot clock';
   return `Plane battle · ${g.variant} · ${g.players} players · ${formatText(g.format)} · ${move}`;
 }
@@ -132,8 +134,12 @@ function who(rs, seat) {
   return rs.you === seat ? 'You' : seatName(rs, seat);
 }
 
-function logLine(rs, text) {
-  rs.log.push(text);
+/**
+ * Adds a line to the room's event log. `opts.public`: the line names a rank everyone may know (a
+ * revealed junqi flag), so the page marks it as such.
+ */
+function logLine(rs, text, opts = {}) {
+  rs.log.push(opts.public ? { text, public: true } : text);
   if (rs.log.length > 300) rs.log.splice(0, rs.log.length - 300);
 }
 
@@ -147,20 +153,26 @@ function isGomoku(rs) {
   return Boolean(rs.view && rs.view.game === 'gomoku');
 }
 
-function gomokuSnapshot(rs, snap) {
-  const before = G.turnKey(rs.view);
+function isJunqi(rs) {
+  return Boolean(rs.view && rs.view.game === 'junqi');
+}
+
+/** A gomoku or junqi snapshot: the newer view wins; a change of turn drops the stale deadline. */
+function turnSnapshot(rs, snap, turnKey) {
+  const before = turnKey(rs.view);
   rs.summary = snap.room;
   rs.you = snap.you ?? null;
   if (snap.seq >= rs.seq || !rs.view) {
     rs.view = snap.view;
     rs.seq = snap.seq;
   }
-  if (G.turnKey(rs.view) !== before) rs.deadlineAt = null;
+  if (turnKey(rs.view) !== before) rs.deadlineAt = null;
 }
 
 function onSnapshot(snap) {
   const rs = roomState(snap.room.id);
-  if (snap.view.game === 'gomoku') { gomokuSnapshot(rs, snap); return; }
+  if (snap.view.game === 'gomoku') { turnSnapshot(rs, snap, G.turnKey); return; }
+  if (snap.view.game === 'junqi') { turnSnapshot(rs, snap, J.turnKey); return; }
   const before = phaseKey(rs.view);
   rs.summary = snap.room;
   rs.you = snap.you ?? null;
@@ -181,7 +193,11 @@ function onEvent(msg) {
   const v = rs.view;
   const clock = rs.summary ? rs.summary.config.clock || {} : {};
   if (ev.game === 'gomoku') {
-    if (isGomoku(rs)) G.applyEvent(rs, ev, clock.move_ms || 0, gomokuUi(rs));
+    if (isGomoku(rs)) G.applyEvent(rs, ev, clock.move_ms || 0, gameUi(rs));
+    return;
+  }
+  if (ev.game === 'junqi') {
+    if (isJunqi(rs)) J.applyEvent(rs, ev, clock, gameUi(rs));
     return;
   }
   switch (ev.kind) {
@@ -340,7 +356,7 @@ function route() {
   if (!S.name) {
     S.page = 'name';
     main.replaceChildren(h('section', { class: 'card', id: 'welcome' },
-      h('h1', {}, 'Skirmish: plane battle and gomoku'),
+      h('h1', {}, 'Skirmish: plane battle, gomoku and junqi'),
       h('p', {}, 'Choose a display name above to play. It is kept in this browser.')));
     document.getElementById('name-input').focus();
     return;
@@ -402,7 +418,7 @@ function renderLobby() {
       h('input', { id: 'create-name', maxlength: 40, placeholder: `${S.name}'s room` })),
     h('div', { class: 'field' }, h('label', { for: 'create-game' }, 'Game'),
       h('select', { id: 'create-game', onchange: (e) => chooseGame(e.target.value) },
-        [['plane', 'Plane battle (2 or 3 players)'], ['gomoku', 'Gomoku (2 players)']]
+        [['plane', 'Plane battle (2 or 3 players)'], ['gomoku', 'Gomoku (2 players)'], ['junqi', 'Junqi (2 players)']]
           .map(([v, t]) => h('option', { value: v, selected: v === game }, t)))),
     h('fieldset', { id: 'plane-fields', class: 'create-game', hidden: game !== 'plane', disabled: game !== 'plane' },
       h('legend', { class: 'sr-only' }, 'Plane battle settings'),
@@ -416,9 +432,15 @@ function renderLobby() {
       sel('create-rule', 'Rule', G.RULES, 'freestyle'),
       openings,
       sel('create-colour', 'You play', [['black', 'black (moves first)'], ['white', 'white']], 'black')),
-    num('create-move', game === 'gomoku' ? 'Seconds per move' : 'Seconds per shot', 30, 0, 600,
-      game === 'gomoku' ? '0: no limit. Running out of time loses the game.' : '0: no limit'),
+    h('fieldset', { id: 'junqi-fields', class: 'create-game', hidden: game !== 'junqi', disabled: game !== 'junqi' },
+      h('legend', { class: 'sr-only' }, 'Junqi settings'),
+      num('create-no-attack', 'No-attack limit', 31, 0, 31,
+        'Moves in a row without a collision after which the side to move loses: 10 to 31, or 0 for no limit.'),
+      num('create-junqi-deploy', 'Seconds to deploy', 180, 0, 600, '0: no limit. Out of time: a random layout.'),
+      sel('create-side', 'You play', [['red', 'red (moves first)'], ['blue', 'blue']], 'red')),
+    num('create-move', MOVE_FIELD[game].label, MOVE_FIELD[game].value, 0, 600, MOVE_FIELD[game].help),
     h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
+  form.querySelector('#create-no-attack').addEventListener('input', (e) => e.target.setCustomValidity(''));
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
       h('div', { class: 'card rooms-card' },
@@ -429,19 +451,39 @@ function renderLobby() {
   renderRooms();
 }
 
-/** Shows the create-room form's settings for `game` ('plane' or 'gomoku'). */
+/** The create-room form's move clock field per game: its label, default seconds and help. */
+const MOVE_FIELD = {
+  plane: { label: 'Seconds per shot', value: 30, help: '0: no limit' },
+  gomoku: { label: 'Seconds per move', value: 30, help: '0: no limit. Running out of time loses the game.' },
+  junqi: { label: 'Seconds per move', value: 60, help: '0: no limit. Running out of time loses the game.' },
+};
+
+/** Shows the create-room form's settings for `game` ('plane', 'gomoku' or 'junqi'). */
 function chooseGame(game) {
+  const before = S.createGame || 'plane';
   S.createGame = game;
   const form = document.getElementById('create-form');
   if (!form) return;
   form.dataset.game = game;
-  for (const [id, g] of [['plane-fields', 'plane'], ['gomoku-fields', 'gomoku']]) {
+  for (const [id, g] of [['plane-fields', 'plane'], ['gomoku-fields', 'gomoku'], ['junqi-fields', 'junqi']]) {
     const set = document.getElementById(id);
     set.hidden = g !== game;
     set.disabled = g !== game;
   }
-  document.querySelector('label[for="create-move"]').textContent = game === 'gomoku' ? 'Seconds per move' : 'Seconds per shot';
-  document.getElementById('create-move-help').textContent = game === 'gomoku' ? '0: no limit. Running out of time loses the game.' : '0: no limit';
+  const move = document.getElementById('create-move');
+  if (Number(move.value) === MOVE_FIELD[before].value) move.value = MOVE_FIELD[game].value;
+  document.querySelector('label[for="create-move"]').textContent = MOVE_FIELD[game].label;
+  document.getElementById('create-move-help').textContent = MOVE_FIELD[game].help;
+}
+
+/** The no-attack limit field's value, or null (with the field marked invalid) when not 0 or 10-31. */
+function noAttackLimit() {
+  const input = document.getElementById('create-no-attack');
+  const n = Number(input.value);
+  const ok = Number.isInteger(n) && (n === 0 || (n >= 10 && n <= 31));
+  input.setCustomValidity(ok ? '' : 'The no-attack limit is 0 (off) or 10 to 31.');
+  if (!ok) input.reportValidity();
+  return ok ? n : null;
 }
 
 function roomCounts(summary) {
@@ -465,7 +507,8 @@ function renderRooms() {
     const c = roomCounts(r);
     const mine = r.seats.some((s) => s.occupant && s.occupant.player === S.player);
     const g = r.config.game;
-    const [gameText, gameDetail] = g.game === 'gomoku' ? G.lobbyText(g) : [`plane · ${g.variant}`, formatText(g.format)];
+    const [gameText, gameDetail] = g.game === 'gomoku' ? G.lobbyText(g) : g.game === 'junqi' ? J.lobbyText(g)
+      : [`plane · ${g.variant}`, formatText(g.format)];
     const status = r.status === 'waiting' ? 'waiting' : 'in progress';
     return h('tr', { 'data-room-id': r.id, 'data-status': r.status },
       h('th', { scope: 'row' }, h('a', { href: `/room/${r.id}`, 'data-nav': true }, r.config.name || 'Room')),
@@ -498,6 +541,15 @@ async function createRoom(e) {
     else await createWith(config);
     return;
   }
+  if (val('create-game') === 'junqi') {
+    const limit = noAttackLimit();
+    if (limit == null) return;
+    const config = { name: val('create-name').trim() || null, game: { game: 'junqi', no_attack_limit: limit },
+      clock: { deploy_ms: Number(val('create-junqi-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 } };
+    if (val('create-side') === 'blue') await createAsWhite(config);
+    else await createWith(config);
+    return;
+  }
   const config = {
     name: val('create-name').trim() || null,
     game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
@@ -521,7 +573,7 @@ async function createWith(config, bots = []) {
   }
 }
 
-/** Creates a gomoku room without sitting, then takes white's seat (seat 1). */
+/** Creates a two-seat room without sitting, then takes the second seat (gomoku's white, junqi's blue). */
 async function createAsWhite(config) {
   try {
     const created = await S.conn.request({ type: 'create_room', config, sit: false });
@@ -558,7 +610,7 @@ function renderRoom() {
       h('p', {}, h('a', { href: '/', 'data-nav': true }, 'Back to the lobby'))));
     return;
   }
-  main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : planeSection(rs));
+  main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : isJunqi(rs) ? junqiSection(rs) : planeSection(rs));
   if (focused) {
     const el = document.getElementById(focused);
     if (el) el.focus({ preventScroll: true });
@@ -590,14 +642,14 @@ function planeSection(rs) {
 
 // ---------------------------------------------------------------- gomoku room
 
-/** The helpers gomoku.js draws and acts with, bound to one room. */
-function gomokuUi(rs) {
+/** The helpers gomoku.js and junqi.js draw and act with, bound to one room. */
+function gameUi(rs) {
   return {
     h,
     you: rs.you,
     who: (seat) => who(rs, seat),
     seatName: (seat) => seatName(rs, seat),
-    log: (text) => logLine(rs, text),
+    log: (text, opts) => logLine(rs, text, opts),
     act: (action) => S.conn.send({ type: 'act', room: rs.id, action }),
     render: renderRoom,
     showNumbers: S.showNumbers,
@@ -611,7 +663,7 @@ function gomokuUi(rs) {
 
 function gomokuSection(rs) {
   const v = rs.view;
-  const ui = gomokuUi(rs);
+  const ui = gameUi(rs);
   const status = rs.summary.status;
   const phase = G.phaseOf(v, status);
   const { text, turn } = G.statusText(rs, phase, ui);
@@ -631,6 +683,36 @@ function gomokuSection(rs) {
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
       h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
     : null,
+  logPanel(rs));
+}
+
+// ---------------------------------------------------------------- junqi room
+
+function junqiSection(rs) {
+  const v = rs.view;
+  const ui = gameUi(rs);
+  const status = rs.summary.status;
+  const phase = J.phaseOf(v, status);
+  const { text, turn } = J.statusText(rs, phase, ui);
+  const deploying = phase === 'deploying' && J.mustDeploy(rs);
+  return h('section', {
+    id: 'room', class: `room junqi phase-${phase}`, 'data-room-id': rs.id, 'data-game': 'junqi',
+    'data-status': status, 'data-phase': phase, 'data-you': rs.you ?? '', 'data-moves': v.moves.length,
+    'data-to-move': v.to_move ?? '', 'data-winner': v.outcome ? v.outcome.winner ?? 'draw' : null,
+  },
+  roomHeader(rs),
+  h('div', { class: `status ${turn !== '' && (turn === String(rs.you) || deploying) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
+    phase === 'deploying' || phase === 'battle'
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null),
+  phase === 'waiting' ? seatsPanel(rs) : null,
+  phase !== 'waiting'
+    ? h('div', { class: 'junqi-play' },
+      deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
+      h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), J.moveList(rs, ui)))
+    : null,
+  phase === 'over' ? J.layoutsPanel(rs, ui) : null,
   logPanel(rs));
 }
 
@@ -709,7 +791,8 @@ function seatsPanel(rs) {
   const game = rs.summary.config.game.game;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;
-    const label = game === 'gomoku' ? `${s.seat === 0 ? 'Black' : 'White'} (seat ${s.seat + 1})` : `Seat ${s.seat + 1}`;
+    const label = game === 'gomoku' ? `${s.seat === 0 ? 'Black' : 'White'} (seat ${s.seat + 1})`
+      : game === 'junqi' ? `${s.seat === 0 ? 'Red' : 'Blue'} (seat ${s.seat + 1})` : `Seat ${s.seat + 1}`;
     let body;
     if (occ) {
       body = h('span', {},
@@ -740,7 +823,7 @@ function seatsPanel(rs) {
 /** The strategies the connected bots offer for `game`, strongest first (each bot's offer lists them per game). */
 function botStrategies(game) {
   const list = [...new Set(S.bots.flatMap((b) => b.offer.games[game] || []))];
-  return list.length ? list : [game === 'gomoku' ? 'random' : 'bayes'];
+  return list.length ? list : [game === 'plane' ? 'bayes' : 'random'];
 }
 
 /** The strategy picked for a seat's bot: the page's choice if the game has it, else the strongest. */
@@ -1019,7 +1102,7 @@ function logPanel(rs) {
   return h('div', { class: 'card logcard' },
     h('h2', { id: 'log-title' }, 'Events'),
     h('ol', { id: 'log', class: 'log', role: 'log', 'aria-labelledby': 'log-title' },
-      rs.log.map((t) => h('li', {}, t))));
+      rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t) : h('li', { 'data-public': t.public ? true : null }, t.text)))));
 }
 
 function finalPanel(rs) {

@@ -433,3 +433,103 @@ pub fn stones(s: &Value) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A junqi room page's state: the room's `data-*` attributes, the editor (layout, broken rules,
+/// whether Deploy is enabled), the board's posts (`[post, owner, rank]`, rank null when hidden),
+/// the posts the page offers (movable pieces, the selected one, its destinations), the move log,
+/// the quiet-move counter, the result, the starting layouts shown at the end, and the view the
+/// page keeps (`window.skirmish.current()`).
+const JUNQI_JS: &str = r#"
+const room = document.getElementById('room');
+if (!room) return { page: document.getElementById('lobby') ? 'lobby' : 'other' };
+if (room.dataset.game !== 'junqi') return { page: 'room', phase: room.dataset.phase };
+const num = (v) => (v === undefined || v === '' ? null : Number(v));
+const all = (css) => [...document.querySelectorAll(css)];
+const editor = document.getElementById('deploy');
+const send = document.getElementById('deploy-send');
+const result = document.getElementById('result');
+const status = document.getElementById('status');
+const quiet = document.getElementById('quiet');
+const current = window.skirmish.current();
+return {
+  page: 'junqi',
+  id: room.dataset.roomId,
+  phase: room.dataset.phase,
+  status: room.dataset.status,
+  you: num(room.dataset.you),
+  to_move: num(room.dataset.toMove),
+  turn: status ? status.dataset.turn : null,
+  status_text: status ? status.textContent : null,
+  editor: editor ? { layout: editor.dataset.layout, problems: editor.dataset.problems.split(' ').filter(Boolean),
+    message: document.getElementById('deploy-problem').textContent, deploy_enabled: Boolean(send && !send.disabled),
+    picked: all('#editor-grid [aria-pressed="true"]').map((e) => Number(e.dataset.slot)) } : null,
+  pieces: all('#jq-board [data-owner]').map((e) => [e.dataset.post, Number(e.dataset.owner), e.dataset.rank || null]),
+  movable: all('#jq-board [data-movable]').map((e) => e.dataset.post),
+  selected: all('#jq-board [data-selected]').map((e) => e.dataset.post),
+  targets: all('#jq-board [data-target]').map((e) => e.dataset.post),
+  revealed_flags: all('#jq-board [data-revealed-flag]').map((e) => e.dataset.post),
+  moves: all('#moves [data-move]').map((e) => ({ number: Number(e.dataset.move), seat: Number(e.dataset.seat),
+    from: e.dataset.from, to: e.dataset.to, result: e.dataset.result, text: e.textContent })),
+  quiet: quiet ? quiet.textContent : null,
+  resign: Boolean(document.getElementById('resign')),
+  clock: document.getElementById('clock') ? document.getElementById('clock').textContent : null,
+  result: result ? { end: result.dataset.end, winner: result.dataset.winner,
+    text: document.getElementById('result-text').textContent,
+    detail: (document.getElementById('result-detail') || {}).textContent || '' } : null,
+  layouts: all('[data-layout-seat]').map((e) => [...e.querySelectorAll('[data-layout-rank]')].map((c) => c.dataset.layoutRank)),
+  view: current ? current.view : null,
+  log: all('#log li').map((e) => e.textContent),
+};
+"#;
+
+/// Reads a junqi page's state (see `JUNQI_JS`).
+///
+/// # Panics
+/// When the script fails.
+pub async fn junqi_state(page: &Client) -> Value {
+    page.execute(JUNQI_JS, vec![])
+        .await
+        .expect("the junqi state script runs")
+}
+
+/// Waits until `pred` holds for a junqi page's state, and returns that state.
+///
+/// # Panics
+/// After [`WAIT`], with `what` and the last state.
+pub async fn wait_junqi(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    wait_script(page, JUNQI_JS, what, pred).await
+}
+
+/// Creates a junqi room from the lobby's form with the form's default clocks and returns its id
+/// once seated as red (seat 0).
+///
+/// # Panics
+/// When the form or the room page does not appear, or the form's junqi defaults are not
+/// 180 s to deploy, 60 s per move and a no-attack limit of 31.
+pub async fn create_junqi_room(page: &Client) -> String {
+    find(page, "#create-form").await;
+    find(page, "#create-game")
+        .await
+        .select_by_value("junqi")
+        .await
+        .expect("pick junqi");
+    find(
+        page,
+        "#create-form[data-game=\"junqi\"] #junqi-fields:not([hidden])",
+    )
+    .await;
+    let defaults = page
+        .execute(
+            "return ['create-no-attack', 'create-junqi-deploy', 'create-move'].map((id) => document.getElementById(id).value)",
+            vec![],
+        )
+        .await
+        .expect("the form's values");
+    assert_eq!(defaults, json!(["31", "180", "60"]), "junqi's defaults");
+    click(page, "#create-submit").await;
+    let s = wait_junqi(page, "the new junqi room", |s| {
+        s["page"] == "junqi" && s["you"] == 0
+    })
+    .await;
+    s["id"].as_str().expect("a room id").to_owned()
+}

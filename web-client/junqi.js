@@ -1,0 +1,807 @@
+// Junqi (RULES.md section 3) in the browser: the board graph and the legal destinations (the same
+// rules as games/src/junqi), the deployment editor, the view kept up to date from events, the
+// board from the viewer's side, the move log and the final reveal. The page's shell (app.js) hands
+// each function a `ui` with its helpers: h (builds elements; text goes in as text nodes, never as
+// HTML), who(seat), seatName(seat), log(text), act(action) and render().
+
+// ---------------------------------------------------------------- the board graph
+
+const ROW_LETTERS = 'ABCDEFGHIJKL';
+
+/** Post kinds by row, A (top, seat 1's back row) to L: S road, R railway, C camp, H headquarters. */
+const KINDS = ['SHSHS', 'RRRRR', 'RCSCR', 'RSCSR', 'RCSCR', 'RRRRR', 'RRRRR', 'RCSCR', 'RSCSR', 'RCSCR', 'RRRRR', 'SHSHS'];
+
+export const POSTS = 60;
+
+/** Post index 0..59 (row-major from A0) -> "G0". */
+export function postName(i) {
+  return ROW_LETTERS[Math.floor(i / 5)] + String(i % 5);
+}
+
+/** "G0" -> post index 0..59. */
+export function postIndex(name) {
+  return ROW_LETTERS.indexOf(name[0].toUpperCase()) * 5 + Number(name[1]);
+}
+
+/** 'S', 'R', 'C' or 'H' for a post index. */
+export function kindOf(i) {
+  return KINDS[Math.floor(i / 5)][i % 5];
+}
+
+/** The post as `seat` sees it: seat 1's frame is the board turned 180 degrees. */
+export function inFrame(i, seat) {
+  return seat === 1 ? POSTS - 1 - i : i;
+}
+
+/** Railway lines: rows B, F, G, K; columns 0 and 4 from B to K; the centre crossing F2-G2. */
+function railwayLink(a, b) {
+  const [ra, ca, rb] = [Math.floor(a / 5), a % 5, Math.floor(b / 5)];
+  if (ra === rb) return [1, 5, 6, 10].includes(ra);
+  const [top, bottom] = [Math.min(ra, rb), Math.max(ra, rb)];
+  return ((ca === 0 || ca === 4) && top >= 1 && bottom <= 10) || (ca === 2 && top === 5 && bottom === 6);
+}
+
+/** The mountains cut F1-G1 and F3-G3. */
+function mountain(a, b) {
+  const c = a % 5;
+  return c === b % 5 && (c === 1 || c === 3) && Math.min(a, b) < 30 && Math.max(a, b) >= 30;
+}
+
+function buildLinks() {
+  const links = [];
+  const at = (r, c) => (r >= 0 && r < 12 && c >= 0 && c < 5 ? r * 5 + c : null);
+  for (let a = 0; a < POSTS; a++) {
+    const [r, c] = [Math.floor(a / 5), a % 5];
+    for (const b of [at(r, c + 1), at(r + 1, c)]) {
+      if (b != null && !mountain(a, b)) links.push({ a, b, diagonal: false, railway: railwayLink(a, b) });
+    }
+    for (const b of [at(r + 1, c - 1), at(r + 1, c + 1)]) {
+      if (b != null && (kindOf(a) === 'C' || kindOf(b) === 'C')) links.push({ a, b, diagonal: true, railway: false });
+    }
+  }
+  return links;
+}
+
+/** Every link of the board, each once: 133, 35 of them railway links (RULES.md's check figures). */
+export const LINKS = buildLinks();
+
+const NEIGHBOURS = Array.from({ length: POSTS }, () => []);
+const RAILS = Array.from({ length: POSTS }, () => []);
+for (const { a, b, railway } of LINKS) {
+  NEIGHBOURS[a].push(b); NEIGHBOURS[b].push(a);
+  if (railway) { RAILS[a].push(b); RAILS[b].push(a); }
+}
+
+/** The next post along a railway from `i` by (dr, dc), or null. */
+function railwayStep(i, dr, dc) {
+  const [r, c] = [Math.floor(i / 5) + dr, (i % 5) + dc];
+  if (r < 0 || r > 11 || c < 0 || c > 4) return null;
+  const j = r * 5 + c;
+  return RAILS[i].includes(j) ? j : null;
+}
+
+// ---------------------------------------------------------------- pieces and layouts
+
+/** [rank, CAAI letter, Chinese name, short English name, count], in CAAI order. */
+export const RANKS = [
+  ['field_marshal', 'a', '司令', 'Marshal', 1], ['general', 'b', '军长', 'General', 1],
+  ['major_general', 'c', '师长', 'Maj. gen.', 2], ['brigadier', 'd', '旅长', 'Brigadier', 2],
+  ['colonel', 'e', '团长', 'Colonel', 2], ['major', 'f', '营长', 'Major', 2],
+  ['captain', 'g', '连长', 'Captain', 3], ['lieutenant', 'h', '排长', 'Lieutenant', 3],
+  ['engineer', 'i', '工兵', 'Engineer', 3], ['landmine', 'j', '地雷', 'Landmine', 3],
+  ['bomb', 'k', '炸弹', 'Bomb', 2], ['flag', 'l', '军旗', 'Flag', 1],
+];
+const BY_RANK = new Map(RANKS.map((r) => [r[0], r]));
+const BY_LETTER = new Map(RANKS.map((r) => [r[1], r]));
+
+/** The rank a CAAI letter stands for. */
+export function rankOf(letter) {
+  return BY_LETTER.get(letter)[0];
+}
+
+/** [Chinese, English] names of a rank. */
+export function rankNames(rank) {
+  const r = BY_RANK.get(rank);
+  return [r[2], r[3]];
+}
+
+/** Whether a piece of this rank ever moves (not a flag nor a landmine). */
+export function movable(rank) {
+  return rank != null && rank !== 'flag' && rank !== 'landmine';
+}
+
+/** A layout's 25 posts in the owner's own frame, front row first, camps skipped (the CAAI order). */
+export const LAYOUT_POSTS = ['G0', 'G1', 'G2', 'G3', 'G4', 'H0', 'H2', 'H4', 'I0', 'I1', 'I3', 'I4',
+  'J0', 'J2', 'J4', 'K0', 'K1', 'K2', 'K3', 'K4', 'L0', 'L1', 'L2', 'L3', 'L4'];
+
+/** The CAAI championship's example layout (flag at L3, landmines K4 L0 L4, bombs L1 L2). */
+export const EXAMPLE_LAYOUT = 'abccddeeffggghhhiiijjkklj';
+
+/** The absolute post index of a layout slot for `seat`. */
+export function slotPost(slot, seat) {
+  return inFrame(postIndex(LAYOUT_POSTS[slot]), seat);
+}
+
+/** A layout's pieces on the board for `seat`: [{post, owner, rank}], with ranks when `known`. */
+export function layoutPieces(layout, seat, known = true) {
+  return LAYOUT_POSTS.map((_, slot) => {
+    const piece = { post: postName(slotPost(slot, seat)), owner: seat };
+    if (known) piece.rank = rankOf(layout[slot]);
+    return piece;
+  });
+}
+
+/**
+ * Every deployment rule a layout breaks (RULES.md section 3, "Deployment"), as the engine checks
+ * them (games/src/junqi/position.rs, `Layout::check`): [{code, message, slots}], empty when legal.
+ */
+export function layoutProblems(layout) {
+  if (typeof layout !== 'string' || !/^[a-l]{25}$/.test(layout)) {
+    return [{ code: 'layout_piece_count', message: 'A layout is 25 pieces, one per post (camps stay empty).', slots: [] }];
+  }
+  const problems = [];
+  for (const [rank, letter, cn, , count] of RANKS) {
+    const found = [...layout].filter((l) => l === letter).length;
+    if (found !== count) {
+      problems.push({ code: 'layout_piece_count', message: `Wrong number of ${cn}: ${found} instead of ${count} (${rank}).`, slots: [] });
+    }
+  }
+  const slotsOf = (letter, bad) => [...layout].map((l, s) => (l === letter && bad(s) ? s : -1)).filter((s) => s >= 0);
+  const flag = slotsOf('l', (s) => s !== 21 && s !== 23);
+  if (flag.length) problems.push({ code: 'flag_not_in_headquarters', slots: flag, message: 'The flag (军旗) must stand in one of your two headquarters (大本营, on your back row).' });
+  const mines = slotsOf('j', (s) => s < 15);
+  if (mines.length) problems.push({ code: 'landmine_out_of_back_rows', slots: mines, message: 'Landmines (地雷) may stand only in your last two rows.' });
+  const bombs = slotsOf('k', (s) => s < 5);
+  if (bombs.length) problems.push({ code: 'bomb_in_front_row', slots: bombs, message: 'Bombs (炸弹) may not stand in your front row.' });
+  return problems;
+}
+
+/** A uniformly random legal layout: shuffles until the rules hold, as the engine does. */
+export function randomLayout(random = Math.random) {
+  for (;;) {
+    const letters = [...EXAMPLE_LAYOUT];
+    for (let i = letters.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [letters[i], letters[j]] = [letters[j], letters[i]];
+    }
+    const layout = letters.join('');
+    if (!layoutProblems(layout).length) return layout;
+  }
+}
+
+/** The layout with slots `a` and `b` swapped. */
+export function swapSlots(layout, a, b) {
+  const letters = [...layout];
+  [letters[a], letters[b]] = [letters[b], letters[a]];
+  return letters.join('');
+}
+
+// ---------------------------------------------------------------- legal destinations
+
+/** The board as an array of 60: {owner, rank} (rank null when hidden) or null, from view pieces. */
+export function boardOf(pieces) {
+  const board = new Array(POSTS).fill(null);
+  for (const p of pieces) board[postIndex(p.post)] = { owner: p.owner, rank: p.rank ?? null };
+  return board;
+}
+
+/**
+ * Every post (as names) the piece on `from` may move to or attack, as the engine's
+ * `Position::destinations` decides (RULES.md section 3, "Moves"): road steps, straight railway
+ * runs through empty posts, an engineer's railway paths round corners; no move onto one's own
+ * piece nor onto a piece in a camp; flags, landmines and pieces in a headquarters never move.
+ * Only the mover's rank matters, so the board may hide the enemy's.
+ */
+export function destinations(board, from) {
+  const i = typeof from === 'string' ? postIndex(from) : from;
+  const piece = board[i];
+  if (!piece || !movable(piece.rank) || kindOf(i) === 'H') return [];
+  const out = new Set();
+  const enterable = (to) => !board[to] || (board[to].owner !== piece.owner && kindOf(to) !== 'C');
+  for (const to of NEIGHBOURS[i]) if (enterable(to)) out.add(to);
+  if (kindOf(i) === 'R') {
+    if (piece.rank === 'engineer') engineerRuns(board, i, piece.owner, out);
+    else straightRuns(board, i, piece.owner, out);
+  }
+  return [...out].map(postName);
+}
+
+function straightRuns(board, from, owner, out) {
+  for (const [dr, dc] of [[-1, 0], [1, 0], [0, -1], [0, 1]]) {
+    for (let at = railwayStep(from, dr, dc); at != null; at = railwayStep(at, dr, dc)) {
+      if (board[at] && board[at].owner === owner) break;
+      out.add(at);
+      if (board[at]) break;
+    }
+  }
+}
+
+/** Every empty railway post reachable through empty railway posts, and enemies next to such a path. */
+function engineerRuns(board, from, owner, out) {
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length) {
+    const at = queue.shift();
+    for (const next of RAILS[at]) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      if (!board[next]) { out.add(next); queue.push(next); } else if (board[next].owner !== owner) out.add(next);
+    }
+  }
+}
+
+/** Every legal move of `seat` as [from, to] names. */
+export function legalMoves(board, seat) {
+  const moves = [];
+  board.forEach((p, i) => {
+    if (p && p.owner === seat) destinations(board, i).forEach((to) => moves.push([postName(i), to]));
+  });
+  return moves;
+}
+
+// ---------------------------------------------------------------- texts
+
+export const COLOURS = ['red', 'blue'];
+
+/** Red sits in seat 0 and moves first, blue in seat 1. */
+export function colourOf(seat) {
+  return COLOURS[seat] ?? `seat ${seat + 1}`;
+}
+
+function limitText(limit) {
+  return limit ? `no-attack limit ${limit}` : 'no-attack rule off';
+}
+
+/** One line describing a junqi config, for the room's header. */
+export function configText(g, clock) {
+  const deploy = clock && clock.deploy_ms ? `${clock.deploy_ms / 1000}s to deploy` : 'no deployment clock';
+  const move = clock && clock.move_ms ? `${clock.move_ms / 1000}s per move` : 'no move clock';
+  return ['Junqi', limitText(g.no_attack_limit), deploy, move].join(' · ');
+}
+
+/** What the lobby's room list says about a junqi room: [headline, detail]. */
+export function lobbyText(g) {
+  return ['junqi · 2 players', limitText(g.no_attack_limit)];
+}
+
+/** "You (red)" or "Ann (blue)". */
+function mover(seat, ui) {
+  return `${ui.who(seat)} (${colourOf(seat)})`;
+}
+
+/** A move's result in words, naming the posts only (never a rank). */
+export function moveText(m, ui) {
+  const side = `${mover(m.seat, ui)}:`;
+  switch (m.result) {
+    case 'won': return `${side} the piece at ${m.from} took the piece at ${m.to}.`;
+    case 'lost': return `${side} the piece at ${m.from} attacked ${m.to} and lost.`;
+    case 'traded': return `${side} the piece at ${m.from} attacked ${m.to}: both removed.`;
+    default: return `${side} the piece at ${m.from} moved to ${m.to}.`;
+  }
+}
+
+/** How the game ended, as [headline, detail]. */
+export function resultText(o, ui) {
+  const e = o.end;
+  const won = o.winner == null ? 'Draw.' : ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
+  const moves = `after ${o.moves} moves`;
+  switch (e.kind) {
+    case 'neither_can_move': return ['Draw.', `Neither side can move (${moves}).`];
+    case 'no_legal_move': return [`${won}: ${mover(e.seat, ui)} had no legal move.`, `The game ended ${moves}.`];
+    case 'flag_captured': return [`${won} by capturing ${mover(e.seat, ui)}'s flag.`, `The game ended ${moves}.`];
+    case 'timed_out': return [`${won}: ${mover(e.seat, ui)} ran out of time.`, `The game ended ${moves}.`];
+    case 'no_attack_limit':
+      return [`${won}: ${e.limit} moves without a collision, and ${mover(e.seat, ui)} was to move.`, `The no-attack rule ended the game ${moves}.`];
+    case 'resigned':
+      return [`${won}: ${mover(e.seat, ui)} resigned.`, e.reason ? `Reason given: ${e.reason}` : `No reason given (${moves}).`];
+    default: return [`${won}.`, ''];
+  }
+}
+
+// ---------------------------------------------------------------- keeping the view current
+
+/** The page's own junqi state for a room: the editor's layout, the selection. */
+export function localOf(rs) {
+  if (!rs.junqi) {
+    rs.junqi = { layout: lastLayout(), picked: null, sent: null, selected: null, saveName: '', note: '' };
+  }
+  return rs.junqi;
+}
+
+/** A key that changes whenever the turn or the phase does (a stale deadline is dropped on change). */
+export function turnKey(view) {
+  return view ? `${view.phase}/${view.moves.length}/${view.to_move ?? '-'}` : '';
+}
+
+/** The room page's phase: 'waiting' (seats open), 'deploying', 'battle' or 'over'. */
+export function phaseOf(view, status) {
+  if (status === 'waiting') return 'waiting';
+  return view.outcome ? 'over' : view.phase;
+}
+
+/**
+ * Applies one event to the room state `rs` (`rs.view` is a junqi view) and logs it. `clock` is
+ * the room's clock, to estimate the deadline of a turn that is not ours.
+ */
+export function applyEvent(rs, ev, clock, ui) {
+  const v = rs.view;
+  const handler = HANDLERS[ev.kind];
+  if (handler) handler(rs, v, ev, clock, ui);
+}
+
+const HANDLERS = {
+  started(rs, v, ev, clock, ui) {
+    Object.assign(v, { phase: 'deploying', no_attack_limit: ev.no_attack_limit, quiet_moves: 0, deployed: [false, false],
+      pieces: [], moves: [], revealed_flags: [null, null], to_move: null, outcome: null });
+    rs.deadlineAt = clock.deploy_ms ? Date.now() + clock.deploy_ms : null;
+    ui.log(`Deployment begins (${limitText(ev.no_attack_limit)}): each side places its 25 pieces in secret.`);
+  },
+  deployed(rs, v, ev, clock, ui) {
+    if (v.deployed[ev.seat]) return;
+    v.deployed[ev.seat] = true;
+    const own = ev.seat === rs.you ? v.layout || localOf(rs).sent : null;
+    if (own) v.layout = own;
+    v.pieces = v.pieces.filter((p) => p.owner !== ev.seat).concat(own ? layoutPieces(own, ev.seat) : layoutPieces('', ev.seat, false));
+    ui.log(`${mover(ev.seat, ui)} ${ev.seat === rs.you ? 'have' : 'has'} deployed.`);
+  },
+  battle_started(rs, v, ev, clock, ui) {
+    v.phase = 'battle';
+    v.to_move = ev.to_move;
+    rs.deadlineAt = clock.move_ms ? Date.now() + clock.move_ms : null;
+    ui.log(`The battle begins. ${mover(ev.to_move, ui)} to move.`);
+  },
+  moved(rs, v, ev, clock, ui) {
+    // A `your_turn` view that came first already holds this move.
+    if (ev.number > v.moves.length) {
+      v.pieces = piecesAfter(v.pieces, ev);
+      v.moves.push({ number: ev.number, seat: ev.seat, from: ev.from, to: ev.to, result: ev.result });
+      v.quiet_moves = ev.result === 'moved' ? v.quiet_moves + 1 : 0;
+      v.to_move = 1 - ev.seat;
+      rs.deadlineAt = clock.move_ms ? Date.now() + clock.move_ms : null;
+    }
+    rs.placing = null;
+    localOf(rs).selected = null;
+    ui.log(`${ev.number}. ${moveText(ev, ui)}`);
+  },
+  flag_revealed(rs, v, ev, clock, ui) {
+    v.revealed_flags[ev.seat] = ev.post;
+    v.pieces = v.pieces.map((p) => (p.post === ev.post ? { ...p, rank: 'flag' } : p));
+    ui.log(`${mover(ev.seat, ui)} lost the field marshal: ${ev.seat === rs.you ? 'your' : 'their'} flag at ${ev.post} is revealed to all.`, { public: true });
+  },
+  ended(rs, v, ev, clock, ui) {
+    Object.assign(v, { phase: 'over', outcome: ev.outcome, pieces: ev.outcome.pieces, to_move: null });
+    rs.placing = null;
+    rs.confirmResign = false;
+    rs.deadlineAt = null;
+    localOf(rs).selected = null;
+    if (rs.summary) rs.summary.status = 'finished';
+    ui.log(`Game over: ${resultText(ev.outcome, { ...ui, you: rs.you }).join(' ')}`);
+  },
+};
+
+/** The pieces after a move and its result (the attacker's rank moves with it). */
+function piecesAfter(pieces, m) {
+  const attacker = pieces.find((p) => p.post === m.from);
+  const rest = pieces.filter((p) => p.post !== m.from && (m.result === 'lost' || p.post !== m.to));
+  if (attacker && (m.result === 'moved' || m.result === 'won')) rest.push({ ...attacker, post: m.to });
+  return rest;
+}
+
+// ---------------------------------------------------------------- saved layouts
+
+const SAVED_KEY = 'skirmish.junqi.layouts';
+const LAST_KEY = 'skirmish.junqi.last';
+
+/** The layouts saved in this browser, by name. */
+export function savedLayouts() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(SAVED_KEY) || '{}');
+    return saved && typeof saved === 'object' ? saved : {};
+  } catch { return {}; }
+}
+
+function saveLayout(name, layout) {
+  localStorage.setItem(SAVED_KEY, JSON.stringify({ ...savedLayouts(), [name]: layout }));
+}
+
+function deleteLayout(name) {
+  const saved = savedLayouts();
+  delete saved[name];
+  localStorage.setItem(SAVED_KEY, JSON.stringify(saved));
+}
+
+/** The layout last deployed from this browser, else the CAAI example. */
+function lastLayout() {
+  const last = localStorage.getItem(LAST_KEY);
+  return last && !layoutProblems(last).length ? last : EXAMPLE_LAYOUT;
+}
+
+// ---------------------------------------------------------------- the deployment editor
+
+/** Whether the viewer still has to deploy. */
+export function mustDeploy(rs) {
+  const v = rs.view;
+  return rs.you != null && v.phase === 'deploying' && !v.outcome && !v.deployed[rs.you] && !localOf(rs).sent;
+}
+
+/** The editor: the viewer's half from their own side, click (or drag) two pieces to swap them. */
+export function deployEditor(rs, ui) {
+  const { h } = ui;
+  const local = localOf(rs);
+  const problems = layoutProblems(local.layout);
+  const broken = new Set(problems.flatMap((p) => p.slots));
+  const cells = [];
+  for (let row = 6; row < 12; row++) {
+    for (let col = 0; col < 5; col++) cells.push(editorCell(rs, row * 5 + col, broken, ui));
+  }
+  return h('div', { class: 'card jq-editor', id: 'deploy', 'data-mine': true, 'data-deploy-state': 'editing',
+    'data-layout': local.layout, 'data-problems': problems.map((p) => p.code).join(' ') },
+  h('h2', {}, 'Your deployment'),
+  h('p', { class: 'muted small' }, 'Your half of the board, front row at the top. Click one piece, then another, to swap them (or drag one onto another). Camps (行营) start empty.'),
+  h('div', { class: 'jq-editor-grid', id: 'editor-grid', role: 'group', 'aria-label': 'Your half of the board',
+    onclick: (e) => { const el = e.target.closest('[data-slot]'); if (el) pickSlot(rs, Number(el.dataset.slot), ui); } }, cells),
+  h('p', { id: 'deploy-problem', class: problems.length ? 'jq-problem bad' : 'jq-problem ok', role: 'status', 'aria-live': 'polite' },
+    problems.length ? problems.map((p) => h('span', { 'data-rule': p.code }, p.message)) : 'The layout follows every deployment rule.'),
+  h('p', { class: 'row' },
+    h('button', { id: 'deploy-random', type: 'button', onclick: () => setLayout(rs, randomLayout(), ui) }, 'Random'),
+    h('button', { id: 'deploy-example', type: 'button', onclick: () => setLayout(rs, EXAMPLE_LAYOUT, ui) }, 'CAAI example'),
+    h('button', { id: 'deploy-send', type: 'button', class: 'primary', disabled: problems.length > 0, onclick: () => sendLayout(rs, ui) }, 'Deploy')),
+  savedControls(rs, ui));
+}
+
+function editorCell(rs, own, broken, ui) {
+  const { h } = ui;
+  const local = localOf(rs);
+  const name = postName(own);
+  const slot = LAYOUT_POSTS.indexOf(name);
+  if (slot < 0) return h('span', { class: 'jq-slot camp', 'aria-hidden': 'true' }, h('span', {}, '行营'));
+  const rank = rankOf(local.layout[slot]);
+  const [cn, en] = rankNames(rank);
+  const cls = ['jq-slot', kindOf(own) === 'H' ? 'hq' : '', local.picked === slot ? 'picked' : '', broken.has(slot) ? 'broken' : ''];
+  return h('button', {
+    type: 'button', class: cls.filter(Boolean).join(' '), id: `slot-${slot}`, 'data-slot': slot, 'data-rank': rank,
+    'data-own-post': name, draggable: 'true', 'aria-pressed': local.picked === slot ? 'true' : 'false',
+    'aria-label': `${name}${kindOf(own) === 'H' ? ' (headquarters)' : ''}: ${en} ${cn}${broken.has(slot) ? ', breaks a rule' : ''}`,
+    ondragstart: (e) => { e.dataTransfer.setData('text/plain', String(slot)); },
+    ondragover: (e) => e.preventDefault(),
+    ondrop: (e) => { e.preventDefault(); dropOn(rs, Number(e.dataTransfer.getData('text/plain')), slot, ui); },
+  }, h('span', { class: 'cn' }, cn), h('span', { class: 'en' }, en));
+}
+
+function pickSlot(rs, slot, ui) {
+  const local = localOf(rs);
+  if (local.picked == null) local.picked = slot;
+  else if (local.picked === slot) local.picked = null;
+  else { local.layout = swapSlots(local.layout, local.picked, slot); local.picked = null; }
+  ui.render();
+}
+
+function dropOn(rs, from, to, ui) {
+  if (Number.isInteger(from) && from !== to && from >= 0 && from < 25) {
+    const local = localOf(rs);
+    local.layout = swapSlots(local.layout, from, to);
+    local.picked = null;
+    ui.render();
+  }
+}
+
+function setLayout(rs, layout, ui) {
+  const local = localOf(rs);
+  local.layout = layout;
+  local.picked = null;
+  ui.render();
+}
+
+function sendLayout(rs, ui) {
+  const local = localOf(rs);
+  if (layoutProblems(local.layout).length) return;
+  local.sent = local.layout;
+  localStorage.setItem(LAST_KEY, local.layout);
+  ui.act({ game: 'junqi', kind: 'deploy', layout: local.layout });
+  ui.render();
+}
+
+function savedControls(rs, ui) {
+  const { h } = ui;
+  const local = localOf(rs);
+  const saved = savedLayouts();
+  const names = Object.keys(saved).sort();
+  return h('div', { class: 'jq-saved' },
+    h('p', { class: 'row' },
+      h('label', { for: 'layout-name' }, 'Save as'),
+      h('input', { id: 'layout-name', maxlength: 40, value: local.saveName, placeholder: 'a name', oninput: (e) => { local.saveName = e.target.value; } }),
+      h('button', { id: 'layout-save', type: 'button', onclick: () => saveNamed(rs, ui) }, 'Save')),
+    names.length ? h('p', { class: 'row' },
+      h('label', { for: 'layout-saved' }, 'Saved'),
+      h('select', { id: 'layout-saved' }, names.map((n) => h('option', { value: n, selected: n === local.saveName }, n))),
+      h('button', { id: 'layout-load', type: 'button', onclick: () => loadNamed(rs, ui) }, 'Load'),
+      h('button', { id: 'layout-delete', type: 'button', onclick: () => { deleteLayout(document.getElementById('layout-saved').value); ui.render(); } }, 'Delete'))
+      : null,
+    local.note ? h('p', { class: 'muted small', id: 'layout-note' }, local.note) : null);
+}
+
+function saveNamed(rs, ui) {
+  const local = localOf(rs);
+  const name = local.saveName.trim();
+  if (!name) { local.note = 'Give the layout a name first.'; ui.render(); return; }
+  saveLayout(name, local.layout);
+  local.note = `Saved as “${name}”.`;
+  ui.render();
+}
+
+function loadNamed(rs, ui) {
+  const local = localOf(rs);
+  const name = document.getElementById('layout-saved').value;
+  const layout = savedLayouts()[name];
+  if (typeof layout !== 'string') return;
+  local.layout = layout;
+  local.saveName = name;
+  local.picked = null;
+  local.note = `Loaded “${name}”.`;
+  ui.render();
+}
+
+// ---------------------------------------------------------------- the board
+
+/** Board geometry in pixels: column and row spacing, the front-line gap, the margin. */
+const GEO = { col: 84, row: 45, river: 36, margin: 24 };
+const BOARD_W = GEO.margin * 2 + GEO.col * 5;
+const BOARD_H = GEO.margin * 2 + GEO.row * 12 + GEO.river;
+
+/** The centre of the post shown at display row `r`, column `c`. */
+function centre(r, c) {
+  return [GEO.margin + GEO.col * (c + 0.5), GEO.margin + GEO.row * (r + 0.5) + (r >= 6 ? GEO.river : 0)];
+}
+
+/** Where an absolute post is drawn for a viewer sitting in `seat`: [x, y]. */
+function placeOf(i, seat) {
+  const d = inFrame(i, seat);
+  return centre(Math.floor(d / 5), d % 5);
+}
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  children.forEach((c) => el.append(c));
+  return el;
+}
+
+/** The lines and station marks under the pieces: roads, railways, camps, headquarters, the front. */
+function boardLines(seat) {
+  const lines = LINKS.map(({ a, b, railway, diagonal }) => {
+    const [[x1, y1], [x2, y2]] = [placeOf(a, seat), placeOf(b, seat)];
+    const cls = railway ? 'jq-rail' : diagonal ? 'jq-road diag' : 'jq-road';
+    const g = svg('g', { class: cls }, svg('line', { x1, y1, x2, y2 }));
+    if (railway) g.append(svg('line', { x1, y1, x2, y2, class: 'ties' }));
+    return g;
+  });
+  const marks = [];
+  for (let i = 0; i < POSTS; i++) {
+    const [x, y] = placeOf(i, seat);
+    const kind = kindOf(i);
+    if (kind === 'C') marks.push(svg('ellipse', { cx: x, cy: y, rx: 34, ry: 20, class: 'jq-camp' }));
+    else if (kind === 'H') marks.push(svg('rect', { x: x - 34, y: y - 19, width: 68, height: 38, rx: 17, class: 'jq-hq' }));
+    else marks.push(svg('rect', { x: x - 29, y: y - 15, width: 58, height: 30, rx: 3, class: 'jq-station' }));
+  }
+  const riverY = GEO.margin + GEO.row * 6 + GEO.river / 2;
+  const front = svg('text', { x: BOARD_W / 2, y: riverY + 5, class: 'jq-front', 'text-anchor': 'middle' });
+  front.textContent = 'front';
+  // Mountains cut columns 1 and 3 at the front (no link F1-G1, F3-G3).
+  const mountains = [1, 3].map((c) => {
+    const t = svg('text', { x: centre(0, c)[0], y: riverY + 6, class: 'jq-mountain', 'text-anchor': 'middle' });
+    t.textContent = '▲ 山 ▲';
+    return t;
+  });
+  return svg('svg', { class: 'jq-lines', width: BOARD_W, height: BOARD_H, viewBox: `0 0 ${BOARD_W} ${BOARD_H}`, 'aria-hidden': 'true' },
+    ...lines, ...marks, front, ...mountains);
+}
+
+/** The posts' names along the edges, as the viewer sees the board. */
+function edgeLabels(seat, h) {
+  const labels = [];
+  for (let r = 0; r < 12; r++) {
+    const [, y] = centre(r, 0);
+    const row = Math.floor(inFrame(r * 5, seat) / 5);
+    labels.push(h('span', { class: 'jq-edge', style: `left:2px;top:${y - 8}px` }, ROW_LETTERS[row]));
+  }
+  for (let c = 0; c < 5; c++) {
+    const [x] = centre(0, c);
+    labels.push(h('span', { class: 'jq-edge', style: `left:${x - 4}px;top:${BOARD_H - 20}px` }, String(inFrame(c, seat) % 5)));
+  }
+  return labels;
+}
+
+/** Whether the viewer may move now. */
+export function canMove(rs) {
+  const v = rs.view;
+  return rs.you != null && v.phase === 'battle' && v.to_move === rs.you && !v.outcome && !rs.placing
+    && (!rs.summary || rs.summary.status === 'playing');
+}
+
+/**
+ * The board from the viewer's side (seat 1 sees it turned; spectators see it as seat 0 does),
+ * every post a button: own pieces by name, the opponent's blank until the end.
+ */
+export function boardEl(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  const seat = rs.you ?? 0;
+  const board = boardOf(v.pieces);
+  const local = localOf(rs);
+  const playable = canMove(rs);
+  const selected = playable && local.selected != null && board[postIndex(local.selected)] ? local.selected : null;
+  const targets = new Set(selected ? destinations(board, selected) : []);
+  const last = v.moves.length ? v.moves[v.moves.length - 1] : null;
+  const flags = new Set((v.revealed_flags || []).filter(Boolean));
+  const posts = [];
+  for (let i = 0; i < POSTS; i++) {
+    const name = postName(i);
+    const state = { name, piece: board[i], mine: board[i] && board[i].owner === rs.you, target: targets.has(name),
+      selected: name === selected, lastFrom: last && last.from === name, lastTo: last && last.to === name, flag: flags.has(name),
+      movable: playable && board[i] && board[i].owner === rs.you && destinations(board, i).length > 0 };
+    posts.push(postButton(state, placeOf(i, seat), v, h));
+  }
+  return h('figure', { class: 'jq-board-wrap', 'data-junqi-board': true },
+    h('figcaption', { class: 'sr-only' }, `The board, seen from ${rs.you == null ? 'red\'s' : 'your'} side`),
+    h('div', {
+      class: `jq-board${playable ? ' playable' : ''}`, id: 'jq-board', role: 'group', style: `width:${BOARD_W}px;height:${BOARD_H}px`,
+      'aria-label': 'Junqi board', 'data-seat-view': seat, 'data-selected': selected,
+      onclick: (e) => { const el = e.target.closest('[data-post]'); if (el) clickPost(rs, el.dataset, ui); },
+    }, boardLines(seat), edgeLabels(seat, h), posts));
+}
+
+function postButton(s, [x, y], v, h) {
+  const p = s.piece;
+  const rank = p ? p.rank : null;
+  const cls = ['jq-post', `kind-${kindOf(postIndex(s.name))}`, p ? `jq-piece owner-${p.owner}` : 'empty', rank ? 'known' : '',
+    s.mine ? 'mine' : '', s.selected ? 'selected' : '', s.target ? 'target' : '', s.movable ? 'movable' : '',
+    s.lastFrom ? 'last-from' : '', s.lastTo ? 'last-to' : '', s.flag ? 'revealed-flag' : ''].filter(Boolean).join(' ');
+  const [cn, en] = rank ? rankNames(rank) : ['', ''];
+  return h('button', {
+    type: 'button', class: cls, id: `post-${s.name}`, style: `left:${x - 31}px;top:${y - 16}px`,
+    'data-post': s.name, 'data-owner': p ? p.owner : null, 'data-rank': rank, 'data-mine': s.mine ? true : null,
+    'data-movable': s.movable ? 'true' : null, 'data-target': s.target ? 'true' : null, 'data-selected': s.selected ? 'true' : null,
+    'data-last': s.lastTo ? 'to' : s.lastFrom ? 'from' : null, 'data-revealed-flag': s.flag ? 'true' : null,
+    'data-public': s.flag && !s.mine ? true : null,
+    'aria-label': postLabel(s, en, cn, v), tabindex: s.movable || s.target ? 0 : -1,
+    'aria-disabled': s.movable || s.target ? null : 'true',
+  }, rank ? [h('span', { class: 'cn' }, cn), h('span', { class: 'en' }, en)] : null);
+}
+
+function postLabel(s, en, cn, v) {
+  const kind = { S: 'post', R: 'railway post', C: 'camp', H: 'headquarters' }[kindOf(postIndex(s.name))];
+  const words = [`${s.name}, ${kind}`];
+  if (!s.piece) words.push('empty');
+  else if (s.piece.rank) words.push(`${s.mine ? 'your' : colourOf(s.piece.owner)} ${en} ${cn}`);
+  else words.push(`${colourOf(s.piece.owner)} piece`);
+  if (s.flag && !v.outcome) words.push('revealed');
+  if (s.target) words.push(s.piece ? 'attack here' : 'move here');
+  if (s.lastTo) words.push('last move');
+  return words.join(', ');
+}
+
+function clickPost(rs, data, ui) {
+  if (!canMove(rs)) return;
+  const local = localOf(rs);
+  if (data.target && local.selected) {
+    rs.placing = `${local.selected}${data.post}`;
+    ui.act({ game: 'junqi', kind: 'move', from: local.selected, to: data.post });
+    local.selected = null;
+  } else if (data.movable) {
+    local.selected = local.selected === data.post ? null : data.post;
+  } else {
+    local.selected = null;
+  }
+  ui.render();
+}
+
+// ---------------------------------------------------------------- panels
+
+/** The players, the deployment or the turn, the no-attack counter and the Resign button. */
+export function sidePanel(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  const players = [0, 1].map((seat) => h('li', { 'data-player': seat, class: v.to_move === seat ? 'to-move' : '' },
+    h('span', { class: `jq-dot owner-${seat}`, 'aria-hidden': 'true' }),
+    h('strong', {}, ui.seatName(seat)), rs.you === seat ? ' (you)' : '', ` · ${colourOf(seat)}`,
+    v.phase === 'deploying' ? h('span', { class: `badge ${v.deployed[seat] ? 'ok' : ''}` }, v.deployed[seat] ? 'deployed' : 'deploying…') : null,
+    v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null,
+    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, 'winner') : null));
+  const limit = v.no_attack_limit;
+  return h('div', { class: 'card jq-side' },
+    h('h2', {}, 'Players'),
+    h('ul', { class: 'players' }, players),
+    h('p', { id: 'quiet', 'data-quiet': v.quiet_moves, 'data-limit': limit, class: limit && v.quiet_moves >= limit - 4 ? 'jq-quiet low' : 'jq-quiet' },
+      limit ? `Quiet moves ${v.quiet_moves}/${limit}` : `Quiet moves ${v.quiet_moves} (no-attack rule off)`),
+    h('p', { class: 'muted small' }, limit ? `After ${limit} moves in a row without a collision, the side to move loses.` : ''),
+    resignControls(rs, ui));
+}
+
+function resignControls(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  if (rs.you == null || v.outcome || !rs.summary || rs.summary.status !== 'playing') return null;
+  return rs.confirmResign
+    ? h('p', { class: 'row', id: 'resign-box' },
+      h('span', {}, 'Give up this game?'),
+      h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, 'Yes, resign'),
+      h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, 'Keep playing'))
+    : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, 'Resign'));
+}
+
+function resignNow(rs, ui) {
+  rs.confirmResign = false;
+  ui.act({ game: 'junqi', kind: 'resign' });
+  ui.render();
+}
+
+/** Every move in order with its result in words. */
+export function moveList(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  return h('div', { class: 'card movecard' },
+    h('h2', { id: 'moves-title' }, `Moves (${v.moves.length})`),
+    v.moves.length
+      ? h('ol', { id: 'moves', class: 'moves jq-moves', 'aria-labelledby': 'moves-title' },
+        v.moves.map((m) => h('li', { 'data-move': m.number, 'data-seat': m.seat, 'data-from': m.from, 'data-to': m.to, 'data-result': m.result, class: `owner-${m.seat}` },
+          moveText(m, ui))))
+      : h('p', { class: 'empty' }, v.phase === 'deploying' ? 'The battle starts once both sides have deployed.' : 'No moves yet.'));
+}
+
+/** The result, once the game is over, and both starting layouts in full. */
+export function resultPanel(rs, ui) {
+  const { h } = ui;
+  const o = rs.view.outcome;
+  if (!o) return null;
+  const [head, detail] = resultText(o, { ...ui, you: rs.you });
+  return h('div', { class: 'card final', id: 'result', 'data-winner': o.winner ?? 'draw', 'data-end': o.end.kind },
+    h('h2', { id: 'result-text' }, head),
+    detail ? h('p', { id: 'result-detail' }, detail) : null,
+    h('p', { class: 'muted small' }, 'Every piece is revealed: the board shows what stood at the end; below, both starting layouts.'),
+    h('p', { class: 'row' },
+      h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch'),
+      h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
+}
+
+/** Both starting layouts, revealed at the end, each as its owner set it up. */
+export function layoutsPanel(rs, ui) {
+  const { h } = ui;
+  const o = rs.view.outcome;
+  if (!o) return null;
+  return h('div', { class: 'card jq-layouts', id: 'layouts' },
+    h('h2', {}, 'Starting layouts'),
+    h('div', { class: 'row' }, [0, 1].map((seat) => layoutGrid(o.layouts[seat], seat, ui))));
+}
+
+function layoutGrid(layout, seat, ui) {
+  const { h } = ui;
+  const cells = [];
+  for (let own = 30; own < POSTS && layout; own++) {
+    const slot = LAYOUT_POSTS.indexOf(postName(own));
+    if (slot < 0) { cells.push(h('span', { class: 'jq-slot camp mini' })); continue; }
+    const rank = rankOf(layout[slot]);
+    const [cn, en] = rankNames(rank);
+    cells.push(h('span', { class: `jq-slot mini owner-${seat}`, 'data-layout-rank': rank, title: `${en} ${cn}` },
+      h('span', { class: 'cn' }, cn), h('span', { class: 'en' }, en)));
+  }
+  return h('figure', { class: 'jq-layout', 'data-layout-seat': seat },
+    h('figcaption', {}, `${ui.who(seat)} (${colourOf(seat)}), front row at the top`, layout ? '' : ': never deployed'),
+    h('div', { class: 'jq-editor-grid mini' }, cells));
+}
+
+/** The status bar's text and the seat whose turn it is. */
+export function statusText(rs, phase, ui) {
+  const v = rs.view;
+  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : 'Game over.', turn: '' };
+  if (phase === 'deploying') {
+    const text = mustDeploy(rs) ? 'Deploy your pieces: arrange them, then press Deploy.'
+      : rs.you != null ? 'Deployed. Waiting for the other side to deploy.' : 'Both sides are deploying in secret.';
+    return { text, turn: 'deploy' };
+  }
+  const seat = v.to_move;
+  if (seat == null) return { text: 'Waiting for the game to start.', turn: '' };
+  const last = v.moves.length ? ` Last: ${moveText(v.moves[v.moves.length - 1], ui)}` : '';
+  const count = `Move ${v.moves.length + 1}`;
+  if (seat === rs.you) return { text: `${count} · Your turn (${colourOf(seat)}): click one of your pieces, then where it goes.${last}`, turn: String(seat) };
+  return { text: `${count} · ${ui.seatName(seat)} (${colourOf(seat)}) to move.${last}`, turn: String(seat) };
+}

@@ -3,6 +3,7 @@
 import { Connection } from './net.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
+import { checkReveal } from './audit.js';
 import * as J from './junqi.js';
 
 const NAME_KEY = 'skirmish.name';
@@ -171,6 +172,7 @@ function turnSnapshot(rs, snap, turnKey) {
 
 function onSnapshot(snap) {
   const rs = roomState(snap.room.id);
+  rs.commitments = snap.commitments || [];
   if (snap.view.game === 'gomoku') { turnSnapshot(rs, snap, G.turnKey); return; }
   if (snap.view.game === 'junqi') { turnSnapshot(rs, snap, J.turnKey); return; }
   const before = phaseKey(rs.view);
@@ -275,6 +277,41 @@ function onEvent(msg) {
   }
 }
 
+function onCommitment(msg) {
+  const rs = roomState(msg.room);
+  rs.commitments = rs.commitments || [];
+  if (rs.commitments.some((c) => c.seat === msg.seat && c.round === msg.round)) return;
+  rs.commitments.push({ seat: msg.seat, round: msg.round, sha256: msg.sha256 });
+  logLine(rs, `The referee committed to ${seatName(rs, msg.seat)}'s deployment (SHA-256 ${msg.sha256.slice(0, 12)}…).`);
+}
+
+/** The deployment the game itself revealed for `seat` in `round`, if it has. */
+function gameRevealed(rs, seat, round) {
+  const v = rs.view;
+  if (!v) return undefined;
+  if (v.game === 'junqi') return v.outcome ? v.outcome.layouts[seat] ?? undefined : undefined;
+  const r = (v.history || []).find((h) => h.round === round);
+  return r ? r.deployments[seat] : undefined;
+}
+
+/** Checks a reveal against its commitment and the game's own reveal, and says so in the log. */
+async function onReveal(msg) {
+  const rs = roomState(msg.room);
+  const check = await checkReveal(rs.commitments || [], msg, gameRevealed(rs, msg.seat, msg.round));
+  rs.audit = rs.audit || { verified: 0, failed: 0 };
+  const whose = `${seatName(rs, msg.seat)}'s deployment`;
+  if (check.ok) {
+    rs.audit.verified += 1;
+    logLine(rs, `✓ ${whose} matches the referee's commitment.`);
+  } else if (check.ok === null) {
+    logLine(rs, `${whose} was revealed, but ${check.why}.`);
+  } else {
+    rs.audit.failed += 1;
+    logLine(rs, `✗ ${whose}: ${check.why}. The referee cannot be trusted here.`);
+  }
+  if (S.page === 'room') renderRoom();
+}
+
 function onYourTurn(msg) {
   const rs = roomState(msg.room);
   rs.view = msg.view;
@@ -309,6 +346,12 @@ function onMessage(msg) {
     case 'your_turn':
       onYourTurn(msg);
       break;
+    case 'commitment':
+      onCommitment(msg);
+      break;
+    case 'reveal':
+      onReveal(msg);
+      return;
     case 'error':
       if (msg.code !== 'bad_resume') toast(`Refused: ${msg.message} (${msg.code})`);
       for (const rs of S.roomStates.values()) { rs.firing = false; rs.placing = null; }

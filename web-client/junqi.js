@@ -344,6 +344,12 @@ const HANDLERS = {
     v.pieces = v.pieces.filter((p) => p.owner !== ev.seat).concat(own ? layoutPieces(own, ev.seat) : layoutPieces('', ev.seat, false));
     ui.log(`${mover(ev.seat, ui)} ${ev.seat === rs.you ? 'have' : 'has'} deployed.`);
   },
+  deployment(rs, v, ev) {
+    // The seat's own layout, also when the referee deployed it because time ran out.
+    if (ev.seat !== rs.you) return;
+    v.layout = ev.layout;
+    v.pieces = v.pieces.filter((p) => p.owner !== ev.seat).concat(layoutPieces(ev.layout, ev.seat));
+  },
   battle_started(rs, v, ev, clock, ui) {
     v.phase = 'battle';
     v.to_move = ev.to_move;

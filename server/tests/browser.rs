@@ -17,7 +17,7 @@ use harness::{
     junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones, type_into,
     wait_gomoku, wait_junqi, wait_state,
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::junqi::{Layout, Piece, Position, Post, Rank};
@@ -350,6 +350,28 @@ async fn one_person_plays_a_bot() {
         l.iter()
             .any(|t| t.as_str().is_some_and(|t| t.contains("Match over")))
     }));
+    // The round's two deployments were committed to before the shots and checked at its end.
+    let s = wait_state(&page, "both reveals checked", |s| {
+        s["log"].as_array().is_some_and(|l| {
+            l.iter()
+                .filter(|t| t.as_str().is_some_and(|t| t.starts_with("✓")))
+                .count()
+                == 2
+        })
+    })
+    .await;
+    let log: Vec<&str> = s["log"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(
+        log.iter().filter(|t| t.contains("committed to")).count(),
+        2,
+        "{s}"
+    );
+    assert!(!log.iter().any(|t| t.starts_with("✗")), "{s}");
     page.close().await.expect("close the browser");
 }
 
@@ -1407,6 +1429,50 @@ async fn a_person_deploys_and_plays_junqi_against_a_bot() {
         "the bot's starting layout: {s}"
     );
     assert_eq!(s["layouts"][0].as_array().map(Vec::len), Some(25), "{s}");
+    // The page checked both layouts against the referee's commitments.
+    let s = wait_junqi(&page, "both reveals checked", |s| {
+        s["log"].as_array().is_some_and(|l| {
+            l.iter()
+                .filter(|t| {
+                    t.as_str()
+                        .is_some_and(|t| t.starts_with("✓") && t.contains("matches the referee's commitment"))
+                })
+                .count()
+                == 2
+        })
+    })
+    .await;
+    assert!(
+        !s["log"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t.as_str().is_some_and(|t| t.starts_with("✗"))),
+        "{s}"
+    );
+    // The page's check refuses a reveal that does not open its commitment, or that differs from
+    // the game's own reveal, and accepts a true one.
+    let salt = "ab".repeat(32);
+    let layout = "abccddeeffggghhhiiijjkklj";
+    let digest = skirmish_protocol::commitment::digest(&salt, layout);
+    let verdicts = page
+        .execute_async(
+            r#"const [digest, salt, layout, done] = arguments;
+            import('/audit.js').then(async (m) => {
+              const commitments = [{ seat: 1, round: 0, sha256: digest }];
+              const reveal = { seat: 1, round: 0, deployment: layout, salt };
+              done([
+                (await m.checkReveal(commitments, reveal, layout)).ok,
+                (await m.checkReveal(commitments, { ...reveal, salt: 'cd'.repeat(32) }, layout)).ok,
+                (await m.checkReveal(commitments, reveal, 'abccddeeffggghhhiiijjkljk')).ok,
+                (await m.checkReveal([], reveal, layout)).ok,
+              ]);
+            });"#,
+            vec![json!(digest), json!(salt), json!(layout)],
+        )
+        .await
+        .expect("run the page's reveal check");
+    assert_eq!(verdicts, json!([true, false, false, false]));
     page.close().await.expect("close the browser");
 }
 

@@ -1,0 +1,43 @@
+// Commit and reveal, checked in the browser (protocol/README.md, "Commit and reveal").
+//
+// The server commits to every secret deployment with the SHA-256 of `salt + ":" + deployment` as
+// soon as it is fixed, and opens the commitment once the game has revealed the deployment. This
+// module checks each opening: the digest must match the commitment, and the deployment must be
+// the one the game revealed (a plane battle round's planes, a junqi game's layouts). SHA-256 is the
+// browser's own (Web Crypto), which browsers offer on https and on localhost only.
+
+/** Lowercase hex SHA-256 of `text` (UTF-8), or null where the browser offers no Web Crypto. */
+export async function sha256Hex(text) {
+  if (!globalThis.crypto || !crypto.subtle) return null;
+  const bytes = new TextEncoder().encode(text);
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Checks `reveal` ({seat, round, deployment, salt}) against the `commitments` seen so far and the
+ * deployment the game itself revealed (`revealed`: a list of planes, or a junqi layout string;
+ * undefined when the game has not shown it). Resolves to {ok: true} or {ok: false, why}, or to
+ * {ok: null, why} when this browser cannot compute SHA-256.
+ */
+export async function checkReveal(commitments, reveal, revealed) {
+  const commitment = commitments.find((c) => c.seat === reveal.seat && c.round === reveal.round);
+  if (!commitment) return { ok: false, why: 'it was never committed to' };
+  const digest = await sha256Hex(`${reveal.salt}:${reveal.deployment}`);
+  if (digest === null) return { ok: null, why: 'this browser computes SHA-256 only on https or localhost' };
+  if (digest !== commitment.sha256) return { ok: false, why: 'the revealed deployment does not match the commitment' };
+  if (revealed === undefined) return { ok: false, why: 'the game has not revealed this deployment' };
+  const same = typeof revealed === 'string'
+    ? revealed === reveal.deployment
+    : sameJson(parseOrNull(reveal.deployment), revealed);
+  if (!same) return { ok: false, why: 'the committed deployment is not the one the game revealed' };
+  return { ok: true };
+}
+
+function parseOrNull(text) {
+  try { return JSON.parse(text); } catch { return null; }
+}
+
+function sameJson(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -207,9 +207,12 @@ fn a_junqi_players_messages_do_not_depend_on_the_enemy_layout() {
 
 const SIDE: u8 = 7;
 
+/// One shot: who fired, at whose board, where.
+type Shot = (Seat, Seat, plane::Cell);
+
 /// A random 3-player round of classic plane battle: every deployment, then every shot to the
 /// round's end.
-fn random_plane(rng: &mut SmallRng) -> (Vec<Vec<Placement>>, Vec<(Seat, Seat, plane::Cell)>) {
+fn random_plane(rng: &mut SmallRng) -> (Vec<Vec<Placement>>, Vec<Shot>) {
     let config = plane_config();
     let (mut game, _) = PlaneBattle::new(config).unwrap();
     let deployments: Vec<Vec<Placement>> = (0..3)
@@ -257,11 +260,7 @@ fn shot_at(planes: &[Placement], cell: plane::Cell) -> (ShotResult, Option<Place
 }
 
 /// `viewer`'s stream in a round with these deployments and shots.
-fn plane_stream(
-    deployments: &[Vec<Placement>],
-    shots: &[(Seat, Seat, plane::Cell)],
-    viewer: Viewer,
-) -> Stream {
+fn plane_stream(deployments: &[Vec<Placement>], shots: &[Shot], viewer: Viewer) -> Stream {
     let mut stream = Stream::default();
     let tag = |events: Vec<plane::Event>| {
         events.into_iter().map(|e| {

@@ -1,5 +1,6 @@
 //! Per-connection limits, each an option with a default: JSON nesting, message rate, open rooms,
-//! connections per address and idle connections. Each is tried against a real server.
+//! connections per address, idle connections, the hello deadline and the protocol version. Each is
+//! tried against a real server.
 
 mod common;
 
@@ -10,7 +11,7 @@ use futures_util::StreamExt;
 use skirmish_games::plane::Variant;
 use skirmish_protocol::{ClientMsg, ServerMsg, codes};
 use skirmish_server::Limits;
-use skirmish_server::session::{CLOSE_IDLE, CLOSE_RATE_LIMITED};
+use skirmish_server::session::{CLOSE_IDLE, CLOSE_NO_HELLO, CLOSE_RATE_LIMITED, CLOSE_VERSION};
 use skirmish_server::testing::{TestClient, TestServer};
 
 fn error_code(msg: &ServerMsg) -> &str {
@@ -150,4 +151,36 @@ async fn an_idle_connection_is_closed_but_a_quiet_one_that_answers_pings_stays()
         }
     }
     assert_eq!(code, Some(CLOSE_IDLE));
+}
+
+#[tokio::test]
+async fn another_protocol_version_is_refused_with_close_code_4002() {
+    let server = TestServer::start().await;
+    let mut client = TestClient::connect(&server.ws_url()).await;
+    client
+        .send_text(r#"{"type":"hello","req":1,"protocol":99,"name":"Future"}"#.into())
+        .await;
+    let reply = client.try_recv().await.expect("an answer");
+    assert_eq!(error_code(&reply), codes::UNSUPPORTED_VERSION);
+    assert!(client.try_recv().await.is_none());
+    assert_eq!(client.closed, Some(CLOSE_VERSION));
+}
+
+#[tokio::test]
+async fn a_connection_that_never_says_hello_is_closed_with_4001() {
+    let limits = Limits {
+        hello_timeout_ms: 200,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await;
+    let mut silent = TestClient::connect(&server.ws_url()).await;
+    assert!(silent.try_recv().await.is_none());
+    assert_eq!(silent.closed, Some(CLOSE_NO_HELLO));
+    // One that says hello in time stays.
+    let (mut prompt, _) = TestClient::join(&server.ws_url(), "Prompt").await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert!(matches!(
+        prompt.request(ClientMsg::Ping).await,
+        ServerMsg::Pong { .. }
+    ));
 }

@@ -6,7 +6,7 @@ use common::*;
 use skirmish_games::plane::{self, Facing, PhaseView, Variant};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::{
-    ClientMsg, Clock, GameEvent, GameView, PROTOCOL_VERSION, RoomStatus, ServerMsg, codes,
+    Action, ClientMsg, Clock, GameEvent, GameView, PROTOCOL_VERSION, RoomStatus, ServerMsg, codes,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 
@@ -111,6 +111,13 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         matches!(reply, ServerMsg::Error { req: Some(41), .. }),
         "the error names the request"
     );
+    // The right message with fields of the wrong types.
+    alice
+        .send_text(r#"{"type":"act","req":43,"room":7,"action":"fire"}"#.into())
+        .await;
+    let reply = alice.recv().await;
+    assert_eq!(error_code(&reply), codes::BAD_MESSAGE);
+    assert!(matches!(reply, ServerMsg::Error { req: Some(43), .. }));
     alice
         .send_text(format!(
             r#"{{"type":"ping","req":42,"pad":"{}"}}"#,
@@ -179,6 +186,16 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         "not_your_turn"
     );
     assert_eq!(error_code(&alice.request(fire(room, 0, "A1")).await), "own_board");
+    // Acting for a seat one does not hold: Bob's, while it is Alice's turn.
+    let for_bob = ClientMsg::Act {
+        room,
+        seat: Some(Seat(1)),
+        action: Action::Plane(plane::Action::Fire {
+            target: Seat(0),
+            cell: cell("B2"),
+        }),
+    };
+    assert_eq!(error_code(&alice.request(for_bob).await), codes::NOT_SEATED);
     assert_eq!(
         error_code(&alice.request(fire(room, 1, "Z1")).await),
         "cell_off_board"

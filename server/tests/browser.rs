@@ -1606,3 +1606,71 @@ async fn junqi_ranks_stay_hidden_until_the_end() {
     page.close().await.expect("close the browser");
     watcher.close().await.expect("close the browser");
 }
+
+#[tokio::test]
+async fn a_reload_keeps_the_junqi_seat_its_ranks_and_the_moves() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    wait_for_bots_of(&page, &server, "junqi").await;
+    open_as(&page, &base(&server), "Lin").await;
+    let room = create_junqi_room(&page).await;
+    click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+    wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
+    click(&page, "#deploy-random").await;
+    click(&page, "#deploy-send").await;
+    for _ in 0..2 {
+        assert!(!play_a_move(&page, None).await.is_empty(), "the game goes on");
+    }
+    let before = wait_junqi(&page, "my turn", |s| {
+        s["to_move"] == s["you"] && s["moves"].as_array().is_some_and(|m| m.len() == 4)
+    })
+    .await;
+    page.refresh().await.expect("reload");
+    let after = wait_junqi(&page, "the room after the reload", |s| {
+        s["page"] == "junqi"
+            && s["phase"] == "battle"
+            && s["you"] == 0
+            && s["moves"].as_array().is_some_and(|m| m.len() == 4)
+    })
+    .await;
+    assert_eq!(after["id"].as_str(), Some(room.as_str()));
+    let own = |s: &Value| -> Vec<Value> {
+        s["pieces"]
+            .as_array()
+            .expect("pieces")
+            .iter()
+            .filter(|p| p[1] == 0)
+            .cloned()
+            .collect()
+    };
+    assert!(own(&before).len() >= 20, "{before}");
+    assert_eq!(
+        own(&before),
+        own(&after),
+        "the same pieces with their ranks after the reload"
+    );
+    assert!(
+        own(&after).iter().all(|p| p[2].is_string()),
+        "own ranks shown: {after}"
+    );
+    assert!(
+        after["pieces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p[1] == 1)
+            .all(|p| p[2].is_null()),
+        "enemy ranks still hidden: {after}"
+    );
+    assert_eq!(before["moves"], after["moves"], "the same move list");
+    assert_eq!(
+        before["view"]["layout"], after["view"]["layout"],
+        "the same starting layout"
+    );
+    // And the seat still plays.
+    assert!(!play_a_move(&page, None).await.is_empty());
+    page.close().await.expect("close the browser");
+}

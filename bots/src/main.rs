@@ -144,14 +144,7 @@ fn main() -> anyhow::Result<()> {
             name,
         } => {
             let engine = find_engine(engine)?;
-            let name = name.unwrap_or_else(|| {
-                engine
-                    .file_name()
-                    .map_or_else(|| "piskvork".to_owned(), |n| n.to_string_lossy().into_owned())
-            });
-            let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name.clone());
-            options.strategies =
-                std::collections::BTreeMap::from([(skirmish_protocol::GameKind::Gomoku, vec![name])]);
+            let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Gomoku);
             options.gomoku = std::sync::Arc::new(move |_name: &str| {
                 Some(
                     Box::new(skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()))
@@ -168,14 +161,7 @@ fn main() -> anyhow::Result<()> {
             name,
         } => {
             let engine = find_engine(engine)?;
-            let name = name.unwrap_or_else(|| {
-                engine
-                    .file_name()
-                    .map_or_else(|| "caai".to_owned(), |n| n.to_string_lossy().into_owned())
-            });
-            let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name.clone());
-            options.strategies =
-                std::collections::BTreeMap::from([(skirmish_protocol::GameKind::Junqi, vec![name])]);
+            let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Junqi);
             options.junqi = std::sync::Arc::new(move |_name: &str| {
                 let strategy =
                     skirmish_bots::caai::CaaiStrategy::with_args(engine.clone(), engine_args.clone());
@@ -237,6 +223,24 @@ async fn stop_signal() -> std::io::Result<()> {
     #[cfg(not(unix))]
     tokio::signal::ctrl_c().await?;
     Ok(())
+}
+
+/// A bot that offers only `game`, under `name` (default: the engine's file name), as the one
+/// strategy an outside engine plays; the caller plugs in the engine's strategy factory.
+fn engine_bot(
+    engine: &std::path::Path,
+    name: Option<String>,
+    connection: &Connection,
+    game: skirmish_protocol::GameKind,
+) -> skirmish_bots::client::BotOptions {
+    let name = name.unwrap_or_else(|| {
+        engine
+            .file_name()
+            .map_or_else(|| "engine".to_owned(), |n| n.to_string_lossy().into_owned())
+    });
+    let mut options = skirmish_bots::client::BotOptions::new(connection.url.clone(), name.clone());
+    options.strategies = std::collections::BTreeMap::from([(game, vec![name])]);
+    options
 }
 
 /// `engine` if it is a file, else (for a bare name such as `pbrain-figrid`) the first file of that

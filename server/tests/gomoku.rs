@@ -65,25 +65,14 @@ async fn view(client: &mut TestClient, room: RoomId) -> gomoku::View {
 
 /// Waits for the game's `ended` event and returns its outcome.
 async fn ended(client: &mut TestClient) -> gomoku::Outcome {
-    let msg = client
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                    ..
-                }
-            )
-        })
-        .await;
-    let ServerMsg::Event {
-        event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
-        ..
-    } = msg
-    else {
-        unreachable!()
-    };
-    outcome
+    wait_for(client, |m| match m {
+        ServerMsg::Event {
+            event: GameEvent::Gomoku(gomoku::Event::Ended { outcome }),
+            ..
+        } => Some(outcome.clone()),
+        _ => None,
+    })
+    .await
 }
 
 fn error_code(msg: &ServerMsg) -> String {

@@ -7,14 +7,12 @@
 mod common;
 
 use common::*;
-use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::junqi::{self, End, Layout, Phase, Rank};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::{
     Action, ClientMsg, Clock, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
-use tokio_util::sync::CancellationToken;
 
 fn junqi_room(clock: Clock) -> RoomConfig {
     RoomConfig {
@@ -82,41 +80,25 @@ async fn spectator_view(server: &TestServer, room: RoomId) -> junqi::View {
 }
 
 async fn moved(client: &mut TestClient, number: u32) -> junqi::MoveRecord {
-    let msg = client
-        .recv_until(|m| {
-            matches!(m, ServerMsg::Event { event: GameEvent::Junqi(junqi::Event::Moved { record }), .. } if record.number == number)
-        })
-        .await;
-    let ServerMsg::Event {
-        event: GameEvent::Junqi(junqi::Event::Moved { record }),
-        ..
-    } = msg
-    else {
-        unreachable!()
-    };
-    record
+    wait_for(client, |m| match m {
+        ServerMsg::Event {
+            event: GameEvent::Junqi(junqi::Event::Moved { record }),
+            ..
+        } if record.number == number => Some(*record),
+        _ => None,
+    })
+    .await
 }
 
 async fn ended(client: &mut TestClient) -> junqi::Outcome {
-    let msg = client
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Junqi(junqi::Event::Ended { .. }),
-                    ..
-                }
-            )
-        })
-        .await;
-    let ServerMsg::Event {
-        event: GameEvent::Junqi(junqi::Event::Ended { outcome }),
-        ..
-    } = msg
-    else {
-        unreachable!()
-    };
-    outcome
+    wait_for(client, |m| match m {
+        ServerMsg::Event {
+            event: GameEvent::Junqi(junqi::Event::Ended { outcome }),
+            ..
+        } => Some(outcome.clone()),
+        _ => None,
+    })
+    .await
 }
 
 /// Returns once `client` has received a message matching `pred`, now or earlier.
@@ -340,38 +322,13 @@ async fn two_bots_play_a_whole_game_over_websockets_and_never_see_an_enemy_rank(
     let server = TestServer::start().await;
     let dir = std::env::temp_dir().join(format!("skirmish-junqi-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let stop = CancellationToken::new();
-    let mut bots = Vec::new();
-    let mut transcripts = Vec::new();
-    for name in ["red-bot", "blue-bot"] {
-        let mut options = BotOptions::new(server.ws_url(), name.into());
-        options.set_strategies(&["random".into()]);
-        let path = dir.join(format!("{name}.jsonl"));
-        let _ = std::fs::remove_file(&path);
-        options.transcript = Some(path.clone());
-        transcripts.push(path);
-        bots.push(tokio::spawn(run(options, stop.clone())));
-    }
+    let names = ["red-bot", "blue-bot"];
+    let bots = Bots::start(&server, &names, &["random"], Some(&dir)).await;
+    let transcripts: Vec<_> = names.iter().map(|n| dir.join(format!("{n}.jsonl"))).collect();
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
-    for _ in 0..100 {
-        if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() == 2)
-        {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
     let room = create(&mut alice, junqi_room(NO_CLOCK), false).await;
     alice.request(ClientMsg::Spectate { room }).await;
-    for _ in 0..2 {
-        let reply = alice
-            .request(ClientMsg::AddBot {
-                room,
-                seat: None,
-                strategy: Some("random".into()),
-            })
-            .await;
-        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
-    }
+    add_bots(&mut alice, room, 2, "random").await;
     let outcome = ended(&mut alice).await;
     // The bots get the end a moment after the spectator; wait until both transcripts hold it.
     for _ in 0..200 {
@@ -405,10 +362,7 @@ async fn two_bots_play_a_whole_game_over_websockets_and_never_see_an_enemy_rank(
             .iter()
             .all(|l| l.is_some_and(|l| l.check().is_ok()))
     );
-    stop.cancel();
-    for bot in bots {
-        bot.await.unwrap().unwrap();
-    }
+    bots.stop().await;
     for path in &transcripts {
         let text = std::fs::read_to_string(path).unwrap();
         let mut over = false;

@@ -202,3 +202,9 @@ pub async fn add_bots(owner: &mut TestClient, room: RoomId, count: usize, strate
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     }
 }
+
+/// Receives until `pick` takes something from a message, and returns it.
+pub async fn wait_for<T>(client: &mut TestClient, pick: impl Fn(&ServerMsg) -> Option<T>) -> T {
+    let msg = client.recv_until(|m| pick(m).is_some()).await;
+    pick(&msg).expect("the message picked")
+}

@@ -16,8 +16,8 @@ use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
 use skirmish_games::{Seat, Viewer, gomoku, junqi};
 use skirmish_protocol::{
-    Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken,
-    RoomId, ServerMsg,
+    AccessKey, Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
+    ResumeToken, RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -60,6 +60,8 @@ pub struct BotOptions {
     pub transcript: Option<PathBuf>,
     /// Whether to reconnect (and take its seats back) when the connection drops.
     pub reconnect: bool,
+    /// The operator's key, for a server that admits bots only with one (`--bot-key`).
+    pub key: Option<AccessKey>,
 }
 
 impl BotOptions {
@@ -79,6 +81,7 @@ impl BotOptions {
             transcript: None,
             reconnect: true,
             think: Duration::from_secs(1),
+            key: None,
         }
     }
 
@@ -227,6 +230,7 @@ async fn connection(
                 games: options.strategies.clone(),
             }),
             resume: state.resume.clone(),
+            key: options.key.clone(),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

@@ -55,6 +55,9 @@ struct Connection {
     /// Append every message received to this file, one JSON text per line.
     #[arg(long, env = "SKIRMISH_TRANSCRIPT")]
     transcript: Option<PathBuf>,
+    /// The operator's key, for a server that admits bots only with one (its `--bot-key`).
+    #[arg(long, env = "SKIRMISH_BOT_KEY", hide_env_values = true)]
+    key: Option<skirmish_protocol::AccessKey>,
 }
 
 #[derive(Subcommand)]
@@ -184,6 +187,7 @@ fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection
     options.think = std::time::Duration::from_millis(connection.think_ms);
     options.reconnect = !connection.once;
     options.transcript.clone_from(&connection.transcript);
+    options.key.clone_from(&connection.key);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let shutdown = CancellationToken::new();

@@ -101,3 +101,51 @@ impl From<ResumeToken> for String {
         token.0
     }
 }
+
+/// An operator's secret key that admits bots to a server that requires one (the server's
+/// `--bot-key`). 1 to 256 characters.
+///
+/// Its `Debug` form hides it, so that logging a message or the server's settings never logs a key;
+/// [`AccessKey::admits`] compares keys without leaking, through timing, how much of a guess matched
+/// (use it, not `==`, to check a key).
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "String", into = "String")]
+pub struct AccessKey(String);
+
+impl AccessKey {
+    /// Whether `offered` is this key. Both are hashed first (SHA-256), so the comparison's time
+    /// does not depend on where a wrong guess first differs.
+    pub fn admits(&self, offered: Option<&AccessKey>) -> bool {
+        use sha2::{Digest, Sha256};
+        offered.is_some_and(|o| Sha256::digest(self.0.as_bytes()) == Sha256::digest(o.0.as_bytes()))
+    }
+}
+
+impl fmt::Debug for AccessKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AccessKey(<hidden>)")
+    }
+}
+
+impl FromStr for AccessKey {
+    type Err = ParseIdError;
+    fn from_str(s: &str) -> Result<Self, ParseIdError> {
+        if s.is_empty() || s.len() > 256 {
+            return Err(ParseIdError("an access key has 1 to 256 characters".to_owned()));
+        }
+        Ok(AccessKey(s.to_owned()))
+    }
+}
+
+impl TryFrom<String> for AccessKey {
+    type Error = ParseIdError;
+    fn try_from(s: String) -> Result<Self, ParseIdError> {
+        s.parse()
+    }
+}
+
+impl From<AccessKey> for String {
+    fn from(key: AccessKey) -> String {
+        key.0
+    }
+}

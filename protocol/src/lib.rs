@@ -13,7 +13,7 @@ pub mod commitment;
 mod ids;
 
 pub use commitment::{Commitment, Reveal};
-pub use ids::{ParseIdError, PlayerId, ResumeToken, RoomId};
+pub use ids::{AccessKey, ParseIdError, PlayerId, ResumeToken, RoomId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
@@ -57,6 +57,10 @@ pub enum ClientMsg {
         /// The token from an earlier `welcome`, to take back one's seats after a reconnect.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         resume: Option<ResumeToken>,
+        /// The operator's key, which a server started with `--bot-key` requires of every bot
+        /// (refused with `bad_key` otherwise); people need none.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<AccessKey>,
     },
     /// Asks for the list of rooms. Answered by `rooms`.
     ListRooms,
@@ -496,6 +500,8 @@ pub mod codes {
     pub const BAD_NAME: &str = "bad_name";
     /// A resume token the server does not know (the player gets a new identity).
     pub const BAD_RESUME: &str = "bad_resume";
+    /// A `hello` as a bot without the key the server requires of bots (or with another).
+    pub const BAD_KEY: &str = "bad_key";
     /// No room with that id.
     pub const NO_SUCH_ROOM: &str = "no_such_room";
     /// No free seat.

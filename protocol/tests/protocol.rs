@@ -116,6 +116,7 @@ fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
         name: "Ann".into(),
         bot: None,
         resume: Some(a.clone()),
+        key: None,
     };
     assert!(
         !format!("{hello:?}").contains(a.as_str()),

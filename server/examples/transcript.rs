@@ -72,6 +72,7 @@ async fn main() {
             name: "Ann".into(),
             bot: None,
             resume: None,
+            key: None,
         },
     )
     .await;

@@ -42,7 +42,7 @@ pub const MAX_TRANSPORT_BYTES: usize = 1 << 20;
 
 /// Limits on what one connection may do, and the time controls rooms get; each is a server
 /// option (`skirmish-server --help`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::Args)]
+#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
 pub struct Limits {
     /// Largest client text frame read, in bytes; a larger one (up to 1 MiB) is answered with
     /// `frame_too_large` and dropped, and one over 1 MiB closes the connection.
@@ -131,6 +131,15 @@ pub struct Limits {
         help_heading = "Time controls"
     )]
     pub max_clock_ms: u64,
+    /// A key every bot must give in its `hello` (people need none); without this option, any
+    /// connection may offer itself as a bot. Its value never appears in logs or `--help`.
+    #[arg(
+        long,
+        env = "SKIRMISH_BOT_KEY",
+        hide_env_values = true,
+        help_heading = "Access"
+    )]
+    pub bot_key: Option<skirmish_protocol::AccessKey>,
 }
 
 impl Default for Limits {
@@ -149,6 +158,7 @@ impl Default for Limits {
             default_deploy_ms: 60_000,
             default_move_ms: 30_000,
             max_clock_ms: 3_600_000,
+            bot_key: None,
         }
     }
 }

@@ -104,13 +104,14 @@ async fn main() -> anyhow::Result<()> {
     let server = tokio::spawn(skirmish_server::serve_with(
         listener,
         web_root,
-        args.limits,
+        args.limits.clone(),
         shutdown.clone(),
     ));
     let url = format!("ws://{local}/ws");
     let mut pool = Vec::new();
     for i in 0..args.bots {
         let mut options = skirmish_bots::client::BotOptions::new(url.clone(), format!("pool-{}", i + 1));
+        options.key.clone_from(&args.limits.bot_key);
         if !args.bot_strategies.is_empty() {
             options.set_strategies(&args.bot_strategies);
         }

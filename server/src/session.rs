@@ -157,6 +157,7 @@ where
             name,
             bot,
             resume,
+            key,
         } = frame.msg
         else {
             send(
@@ -171,6 +172,14 @@ where
             let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
             send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
             return Err((CLOSE_VERSION, "unsupported protocol version"));
+        }
+        if bot.is_some()
+            && let Some(required) = &state.limits.bot_key
+            && !required.admits(key.as_ref())
+        {
+            let message = "this server admits bots only with its key (the bot's --key)".to_owned();
+            send(sink, &refuse(codes::BAD_KEY, message), &state.metrics).await;
+            continue;
         }
         // Control characters (newlines, tabs, terminal escapes) are dropped, then spaces trimmed;
         // what is left must be 1 to 32 characters.

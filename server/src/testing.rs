@@ -133,6 +133,7 @@ impl TestClient {
                 name: name.to_owned(),
                 bot: None,
                 resume: None,
+                key: None,
             })
             .await;
         (client, welcome)

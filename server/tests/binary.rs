@@ -184,3 +184,47 @@ async fn json_logs_name_the_connection_and_the_room() {
     assert!(spans.iter().any(|s| s["name"] == "session"), "{line}");
     server.child.start_kill().unwrap();
 }
+
+#[tokio::test]
+async fn with_a_bot_key_the_built_in_bots_are_admitted_and_the_key_is_never_logged() {
+    let mut server = Server::start(
+        &[
+            "--port",
+            "0",
+            "--bots",
+            "2",
+            "--log-format",
+            "json",
+            "--log",
+            "debug",
+        ],
+        &[("SKIRMISH_BOT_KEY", "operator-secret-42")],
+    )
+    .await;
+    assert_eq!(server.bots(2).await, 2, "the pool gives the server's own key");
+    let mut stranger = TestClient::connect(&server.url).await;
+    let reply = stranger
+        .request(ClientMsg::Hello {
+            protocol: skirmish_protocol::PROTOCOL_VERSION,
+            name: "stranger".into(),
+            bot: Some(skirmish_protocol::BotOffer {
+                games: std::collections::BTreeMap::new(),
+            }),
+            resume: None,
+            key: None,
+        })
+        .await;
+    assert!(
+        matches!(reply, ServerMsg::Error { ref code, .. } if code == codes::BAD_KEY),
+        "{reply:?}"
+    );
+    server.child.start_kill().unwrap();
+    let mut logged = String::new();
+    while let Ok(Ok(Some(line))) =
+        tokio::time::timeout(Duration::from_secs(5), server.lines.next_line()).await
+    {
+        logged.push_str(&line);
+    }
+    assert!(!logged.is_empty());
+    assert!(!logged.contains("operator-secret-42"), "the key is in the log");
+}

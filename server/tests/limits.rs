@@ -184,3 +184,63 @@ async fn a_connection_that_never_says_hello_is_closed_with_4001() {
         ServerMsg::Pong { .. }
     ));
 }
+
+#[tokio::test]
+async fn a_server_with_a_bot_key_admits_only_bots_that_give_it() {
+    let key: skirmish_protocol::AccessKey = "s3cret-operator-key".parse().unwrap();
+    let limits = Limits {
+        bot_key: Some(key.clone()),
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await;
+    let offer = || {
+        Some(skirmish_protocol::BotOffer {
+            games: std::collections::BTreeMap::new(),
+        })
+    };
+    let hello = |key: Option<&str>| ClientMsg::Hello {
+        protocol: skirmish_protocol::PROTOCOL_VERSION,
+        name: "bot".into(),
+        bot: offer(),
+        resume: None,
+        key: key.map(|k| k.parse().unwrap()),
+    };
+    for wrong in [None, Some("guess"), Some("s3cret-operator-ke")] {
+        let mut bot = TestClient::connect(&server.ws_url()).await;
+        let reply = bot.request(hello(wrong)).await;
+        assert_eq!(error_code(&reply), codes::BAD_KEY, "{wrong:?}");
+    }
+    // People need no key, and see no bot yet.
+    let (mut person, welcome) = TestClient::join(&server.ws_url(), "Person").await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }));
+    assert!(
+        matches!(person.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.is_empty())
+    );
+    // The bot client with the key is admitted.
+    let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), "keyed".into());
+    options.key = Some(key);
+    let stop = tokio_util::sync::CancellationToken::new();
+    let bot = tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    let mut admitted = false;
+    for _ in 0..200 {
+        if matches!(person.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() == 1)
+        {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(admitted, "the bot with the key is listed");
+    assert!(
+        !format!(
+            "{:?}",
+            Limits {
+                bot_key: "s3cret-operator-key".parse().ok(),
+                ..Limits::default()
+            }
+        )
+        .contains("s3cret")
+    );
+    stop.cancel();
+    bot.await.unwrap().unwrap();
+}

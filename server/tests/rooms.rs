@@ -95,6 +95,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             name: "   ".into(),
             bot: None,
             resume: None,
+            key: None,
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);
@@ -130,6 +131,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         name: "Again".into(),
         bot: None,
         resume: None,
+        key: None,
     };
     assert_eq!(error_code(&alice.request(hello).await), codes::ALREADY_HELLO);
     let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
@@ -275,6 +277,7 @@ async fn a_reconnecting_player_gets_the_seat_and_board_back() {
             name: "Alice".into(),
             bot: None,
             resume: Some(resume),
+            key: None,
         })
         .await;
     let ServerMsg::Welcome {
@@ -517,6 +520,7 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
             name: "Mallory".into(),
             bot: None,
             resume: Some(forged.clone()),
+            key: None,
         })
         .await;
     let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
@@ -551,6 +555,7 @@ async fn names_lose_their_control_characters_and_markup_stays_text() {
             name: "\n\u{7}\t".into(),
             bot: None,
             resume: None,
+            key: None,
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);

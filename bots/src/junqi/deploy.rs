@@ -115,8 +115,8 @@ mod tests {
 
     #[test]
     fn the_mirror_maps_each_slot_to_its_mirrored_post() {
-        for slot in 0..25 {
-            let (a, b) = (layout_post(Seat(0), slot), layout_post(Seat(0), MIRROR[slot]));
+        for (slot, &mirrored) in MIRROR.iter().enumerate() {
+            let (a, b) = (layout_post(Seat(0), slot), layout_post(Seat(0), mirrored));
             assert_eq!(a.row(), b.row());
             assert_eq!(a.column(), 4 - b.column());
         }

@@ -40,7 +40,8 @@ pub struct BeliefSearch {
 
 impl BeliefSearch {
     /// A searcher that draws samples until 70% of the think time is spent (at least 4, at most
-    /// 400, and never past 900 ms).
+    /// 400), and stops after the first sample that ends past the whole think time (never more than
+    /// 900 ms), so a loaded machine costs samples rather than time.
     pub fn new() -> BeliefSearch {
         BeliefSearch { samples: None }
     }
@@ -178,7 +179,12 @@ impl JunqiStrategy for BeliefSearch {
         loop {
             let enough = match self.samples {
                 Some(n) => drawn >= n,
-                None => drawn >= MAX_SAMPLES || (drawn >= 4 && Instant::now() >= deadline),
+                None => {
+                    let now = Instant::now();
+                    drawn >= MAX_SAMPLES
+                        || (drawn >= 4 && now >= deadline)
+                        || (drawn >= 1 && now >= start + think)
+                }
             };
             if enough {
                 break;

@@ -115,6 +115,9 @@ enum Command {
     /// Play gomoku strategy A against B (or an outside engine) in-process from balanced
     /// openings, both colours each, and print the score and Elo difference.
     GomokuBench(skirmish_bots::gomoku::bench::BenchArgs),
+    /// Play junqi strategy A against B in-process through the referee, seats swapped every game,
+    /// and print the score, Elo difference, game lengths and A's time per move.
+    JunqiBench(skirmish_bots::junqi::bench::BenchArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -178,6 +181,7 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
         Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args),
+        Command::JunqiBench(args) => skirmish_bots::junqi::bench::run(&args),
     }
 }
 

@@ -5,13 +5,20 @@
 //! So a strategy handed any view, after a reconnect say, acts correctly; one that keeps a belief
 //! about the hidden enemy pieces rebuilds it from the view's move record.
 
+pub mod belief;
+pub mod belief_search;
+pub mod bench;
+pub mod deploy;
 pub mod random;
+pub mod seed_rules;
 
 use rand::RngCore;
-use skirmish_games::Seat;
 use skirmish_games::junqi::{Action, Layout, Outcome, View};
+use skirmish_games::{Seat, Viewer};
 
+pub use belief_search::BeliefSearch;
 pub use random::RandomMove;
+pub use seed_rules::SeedRules;
 
 pub use crate::Budget;
 
@@ -47,12 +54,45 @@ pub trait JunqiStrategy: Send {
 }
 
 /// Strategy names, strongest first.
-pub const STRATEGIES: &[&str] = &["random"];
+pub const STRATEGIES: &[&str] = &["belief-search", "seed-rules", "random"];
 
 /// A fresh strategy by name, or `None` for an unknown name.
 pub fn strategy(name: &str) -> Option<Box<dyn JunqiStrategy>> {
     match name {
+        "belief-search" => Some(Box::new(BeliefSearch::new())),
+        "seed-rules" => Some(Box::new(SeedRules)),
         "random" => Some(Box::new(RandomMove)),
         _ => None,
+    }
+}
+
+/// The seat a view belongs to, `None` for a spectator's.
+fn seat_of(view: &View) -> Option<Seat> {
+    match view.viewer {
+        Viewer::Seat(seat) => Some(seat),
+        Viewer::Spectator => None,
+    }
+}
+
+/// Resigning with `reason`.
+fn resign(reason: &str) -> Action {
+    Action::Resign {
+        reason: Some(reason.to_owned()),
+    }
+}
+
+/// A uniformly random legal move: the fallback of a strategy whose view it cannot read.
+fn random_action(view: &View, rng: &mut dyn RngCore) -> Action {
+    RandomMove.act(view, Budget::new(0, std::time::Duration::ZERO), rng)
+}
+
+/// Which seat loses by the no-attack limit if no collision comes first: the seat to move when
+/// the count of quiet moves reaches `limit` (RULES.md section 3, "End of the game" 5). `to_move`
+/// is to move now, after `quiet` quiet moves; the loser is `to_move` when `limit - quiet` is even.
+fn limit_loser(to_move: Seat, quiet: u16, limit: u8) -> Seat {
+    if (u16::from(limit).saturating_sub(quiet)) % 2 == 0 {
+        to_move
+    } else {
+        Seat(1 - to_move.0)
     }
 }

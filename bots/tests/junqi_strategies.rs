@@ -1,0 +1,130 @@
+//! Junqi strategies against the real referee: legal deployments, legal moves through whole games,
+//! and `belief-search` beating `random`. Nothing here depends on timing: the searching strategy
+//! plays with a fixed number of samples.
+
+use std::time::Duration;
+
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_bots::junqi::bench::play_game;
+use skirmish_bots::junqi::{BeliefSearch, JunqiStrategy, RandomMove, STRATEGIES, SeedRules, strategy};
+use skirmish_games::Seat;
+use skirmish_games::junqi::Config;
+
+/// A fresh strategy by name, with `belief-search` on a fixed sample count so games are
+/// deterministic under a seeded random source.
+fn fixed(name: &str) -> Box<dyn JunqiStrategy> {
+    match name {
+        "belief-search" => Box::new(BeliefSearch::with_samples(6)),
+        other => strategy(other).expect("a registered strategy"),
+    }
+}
+
+#[test]
+fn every_strategy_is_registered_and_deploys_legal_layouts() {
+    assert_eq!(STRATEGIES.first(), Some(&"belief-search"));
+    assert!(STRATEGIES.contains(&"seed-rules") && STRATEGIES.contains(&"random"));
+    assert!(strategy("no-such-bot").is_none());
+    let mut rng = SmallRng::seed_from_u64(11);
+    for name in STRATEGIES {
+        let mut s = strategy(name).expect("registered");
+        let mut seen = std::collections::HashSet::new();
+        let (game, _) = skirmish_games::junqi::Junqi::new(Default::default()).unwrap();
+        for i in 0..200 {
+            let view = skirmish_games::Game::view(&game, skirmish_games::Viewer::Seat(Seat(i % 2)));
+            let budget = skirmish_bots::Budget::new(0, std::time::Duration::from_millis(50));
+            let layout = s
+                .deploy(&view, budget, &mut rng)
+                .expect("a built-in strategy deploys");
+            assert_eq!(layout.check(), Ok(()), "{name}: {layout}");
+            seen.insert(layout);
+        }
+        assert!(
+            seen.len() > 150,
+            "{name} deploys unpredictably: {} of 200 differ",
+            seen.len()
+        );
+    }
+}
+
+#[test]
+fn every_strategy_plays_only_legal_moves_through_whole_games_against_random() {
+    let mut rng = SmallRng::seed_from_u64(12);
+    for name in STRATEGIES {
+        for game in 0..4 {
+            let mut a = fixed(name);
+            let mut b = RandomMove;
+            let players: [&mut dyn JunqiStrategy; 2] = if game % 2 == 0 {
+                [a.as_mut(), &mut b]
+            } else {
+                [&mut b, a.as_mut()]
+            };
+            let report = play_game(
+                Config::default(),
+                players,
+                Duration::from_millis(50),
+                &mut rng,
+                |_, _| {},
+            )
+            .expect("default config");
+            assert!(
+                !report.end.contains("refused"),
+                "{name}, game {game}: {}",
+                report.end
+            );
+            assert_ne!(report.end, "cap", "{name}, game {game} ran past the cap");
+        }
+    }
+}
+
+#[test]
+fn seed_rules_and_belief_search_play_each_other_legally() {
+    let mut rng = SmallRng::seed_from_u64(13);
+    for game in 0..2 {
+        let mut a = BeliefSearch::with_samples(4);
+        let mut b = SeedRules;
+        let players: [&mut dyn JunqiStrategy; 2] = if game == 0 {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let report = play_game(
+            Config::default(),
+            players,
+            Duration::from_millis(50),
+            &mut rng,
+            |_, _| {},
+        )
+        .expect("default config");
+        assert!(!report.end.contains("refused"), "game {game}: {}", report.end);
+    }
+}
+
+#[test]
+fn belief_search_beats_random() {
+    let mut rng = SmallRng::seed_from_u64(14);
+    let mut wins = 0;
+    let games = 6;
+    for game in 0..games {
+        let mut a = BeliefSearch::with_samples(6);
+        let mut b = RandomMove;
+        let a_seat = game % 2;
+        let players: [&mut dyn JunqiStrategy; 2] = if a_seat == 0 {
+            [&mut a, &mut b]
+        } else {
+            [&mut b, &mut a]
+        };
+        let report = play_game(
+            Config::default(),
+            players,
+            Duration::from_millis(50),
+            &mut rng,
+            |_, _| {},
+        )
+        .expect("default config");
+        if report.winner == Some(Seat(a_seat as u8)) {
+            wins += 1;
+        }
+    }
+    assert_eq!(wins, games, "belief-search won {wins} of {games} against random");
+}

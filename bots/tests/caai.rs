@@ -4,7 +4,9 @@
 //! then `skirmish-bots caai` bot processes playing whole games on a real server.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use common::{Bots, Dialect, alive, bot_process, input};
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -27,54 +29,25 @@ fn budget(think_ms: u64) -> Budget {
     Budget::new(0, Duration::from_millis(think_ms))
 }
 
-/// A directory of its own for one test's engine.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("caai-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn executable(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    common::scratch("caai", test)
 }
 
 /// The test engine, copied into `dir` as `name` (it writes its pid, its input and any complaint
 /// beside itself).
 fn test_engine(dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
-    executable(&path, ENGINE);
+    common::executable(&path, ENGINE);
     path
 }
 
-/// Writes a fake engine into `dir`: a python3 loop over its input lines that writes its pid to
-/// `pid` and every line to `input.log`, and runs `body` for each line, with `line` the line and
-/// `cmd` its first word, and `say(text)` to answer.
+/// A fake CAAI engine (see [`common::fake_engine`]).
 fn fake_engine(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let script = format!(
-        r#"#!/usr/bin/env python3
-import os, sys, time
-open({pid:?}, "w").write(str(os.getpid()))
-log = open({log:?}, "a")
-def say(text):
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-for line in sys.stdin:
-    line = line.strip()
-    log.write(line + "\n")
-    log.flush()
-    cmd = line.split(" ")[0] if line else ""
-{body}
-"#,
-        pid = dir.join("pid").display().to_string(),
-        log = dir.join("input.log").display().to_string(),
-        body = body.lines().map(|l| format!("    {l}\n")).collect::<String>()
-    );
-    let path = dir.join(name);
-    executable(&path, &script);
-    path
+    let dialect = Dialect {
+        newline: "\n",
+        upper: false,
+    };
+    common::fake_engine(dir, name, dialect, body)
 }
 
 /// A fake engine's answers to `INFO` and `START`, then `rest`.
@@ -82,20 +55,6 @@ fn deploys_then(rest: &str) -> String {
     format!(
         "if cmd == 'INFO':\n    say('NAME fake')\nelif cmd == 'START':\n    say('ARRAY {ENGINE_LAYOUT}')\n{rest}"
     )
-}
-
-/// Whether the engine whose pid is in `dir` still exists.
-fn alive(dir: &Path) -> bool {
-    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
-    Path::new("/proc").join(pid.trim()).exists()
-}
-
-fn input(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("input.log"))
-        .unwrap_or_default()
-        .lines()
-        .map(str::to_owned)
-        .collect()
 }
 
 fn complaint(dir: &Path) -> Option<String> {
@@ -367,25 +326,6 @@ fn an_engine_that_fails_to_start_or_never_names_itself_fails_the_deployment() {
 }
 
 /// Bot processes, killed when dropped.
-struct Bots(Vec<Child>);
-
-impl Drop for Bots {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn bot_process(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
-        .args(args)
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start a bot process")
-}
-
 /// Plays a junqi game with a 10 s move clock on a fresh server between a
 /// `skirmish-bots caai --engine <engine>` process in `engine_seat` and a `skirmish-bots play`
 /// process's `random` strategy, and returns how it ended, with the server and the bot processes,

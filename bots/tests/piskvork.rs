@@ -4,7 +4,10 @@
 //! `skirmish-bots piskvork` bot processes playing whole games on a real server.
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use common::{Bots, Dialect, alive, bot_process, input};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -142,54 +145,17 @@ fn figrid_refuses_a_board_it_cannot_play_and_the_seat_resigns() {
 
 /// A directory of its own for one test's fake engine.
 fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("piskvork-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch("piskvork", test)
 }
 
-/// Writes a fake engine into `dir`: a python3 loop over its input lines that writes its pid to
-/// `pid` and every line to `input.log`, and runs `body` for each line, with `line` the line and
-/// `cmd` its first word, and `say(text)` to answer.
+/// A fake piskvork engine (see [`common::fake_engine`]): it ends lines with CR LF and reads
+/// commands in any case.
 fn fake_engine(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let script = format!(
-        r#"#!/usr/bin/env python3
-import os, sys, time
-open({pid:?}, "w").write(str(os.getpid()))
-log = open({log:?}, "a")
-def say(text):
-    sys.stdout.write(text + "\r\n")
-    sys.stdout.flush()
-for line in sys.stdin:
-    line = line.strip()
-    log.write(line + "\n")
-    log.flush()
-    cmd = line.split(" ")[0].upper() if line else ""
-{body}
-"#,
-        pid = dir.join("pid").display().to_string(),
-        log = dir.join("input.log").display().to_string(),
-        body = body.lines().map(|l| format!("    {l}\n")).collect::<String>()
-    );
-    let path = dir.join(name);
-    std::fs::write(&path, script).unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
-    path
-}
-
-/// Whether the fake engine whose pid is in `dir` still exists.
-fn alive(dir: &Path) -> bool {
-    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
-    Path::new("/proc").join(pid.trim()).exists()
-}
-
-fn input(dir: &Path) -> Vec<String> {
-    std::fs::read_to_string(dir.join("input.log"))
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
+    let dialect = Dialect {
+        newline: "\r\n",
+        upper: true,
+    };
+    common::fake_engine(dir, name, dialect, body)
 }
 
 /// The position the fake engines are asked about: black h8, white to move.
@@ -413,25 +379,6 @@ elif cmd == 'END':
 }
 
 /// Bot processes, killed when dropped.
-struct Bots(Vec<Child>);
-
-impl Drop for Bots {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-fn bot_process(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
-        .args(args)
-        .stdin(Stdio::null())
-        .spawn()
-        .expect("start a bot process")
-}
-
 /// Plays a freestyle 15x15 game with a 10 s move clock on a fresh server between a
 /// `skirmish-bots piskvork --engine <engine>` process in seat 0 (black) and a `skirmish-bots play`
 /// process's `random` strategy in seat 1, and returns how it ended. The engine is given by its

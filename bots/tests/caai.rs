@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 mod common;
 
-use common::{Bots, Dialect, alive, bot_process, input};
+use common::{Bots, Dialect, alive, bot_process, host_bot_game, input, random_bot_process};
 use std::time::Duration;
 
 use rand::SeedableRng;
@@ -16,8 +16,8 @@ use skirmish_bots::caai::CaaiStrategy;
 use skirmish_bots::junqi::{JunqiStrategy, RandomMove};
 use skirmish_games::junqi::{self, Action, End, Junqi, Layout, View};
 use skirmish_games::{Game, Seat, Viewer};
-use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
-use skirmish_server::testing::{TestClient, TestServer};
+use skirmish_protocol::{Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
+use skirmish_server::testing::TestServer;
 
 /// The test engine's source.
 const ENGINE: &str = include_str!("caai/engine.py");
@@ -345,29 +345,8 @@ async fn engine_against_random(engine: &Path, engine_seat: Seat) -> (junqi::Outc
             "--think-ms",
             "500",
         ]),
-        bot_process(&[
-            "play",
-            "--once",
-            "--url",
-            &url,
-            "--name",
-            "random-bot",
-            "--strategies",
-            "random",
-        ]),
+        random_bot_process(&url),
     ]);
-    let (mut host, _) = TestClient::join(&url, "Host").await;
-    let mut connected = false;
-    for _ in 0..200 {
-        if let ServerMsg::Bots { bots, .. } = host.request(ClientMsg::ListBots).await
-            && bots.len() >= 2
-        {
-            connected = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(connected, "both bots connect");
     let config = RoomConfig {
         name: Some("outside junqi engine".into()),
         game: GameConfig::Junqi(junqi::Config::default()),
@@ -376,23 +355,9 @@ async fn engine_against_random(engine: &Path, engine_seat: Seat) -> (junqi::Outc
             move_ms: 10_000,
         }),
     };
-    let ServerMsg::RoomCreated { room, .. } =
-        host.request(ClientMsg::CreateRoom { config, sit: false }).await
-    else {
-        panic!("room created")
-    };
-    host.request(ClientMsg::Spectate { room }).await;
     let other = Seat(1 - engine_seat.0);
-    for (seat, strategy) in [(engine_seat, engine_name.as_str()), (other, "random")] {
-        let reply = host
-            .request(ClientMsg::AddBot {
-                room,
-                seat: Some(seat),
-                strategy: Some(strategy.into()),
-            })
-            .await;
-        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
-    }
+    let seats = [(engine_seat, engine_name.as_str()), (other, "random")];
+    let (mut host, room) = host_bot_game(&url, 2, config, &seats).await;
     let ended = host
         .recv_until(|m| {
             matches!(m, ServerMsg::Event { room: r, event: GameEvent::Junqi(junqi::Event::Ended { .. }), .. } if *r == room)

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 mod common;
 
-use common::{Bots, Dialect, alive, bot_process, input};
+use common::{Bots, Dialect, alive, host_bot_game, input, random_bot_process};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -16,8 +16,8 @@ use skirmish_bots::gomoku::{Budget, GomokuStrategy};
 use skirmish_bots::piskvork::PiskvorkStrategy;
 use skirmish_games::gomoku::{self, Action, Config, End, Gomoku, Opening, Point, Rule, View};
 use skirmish_games::{Game, Seat, Viewer};
-use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
-use skirmish_server::testing::{TestClient, TestServer};
+use skirmish_protocol::{Clock, GameConfig, GameEvent, RoomConfig, ServerMsg};
+use skirmish_server::testing::TestServer;
 
 /// The real engine's path.
 fn figrid() -> PathBuf {
@@ -399,29 +399,8 @@ async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
         .stdin(Stdio::null());
     let _bots = Bots(vec![
         piskvork.spawn().expect("start the piskvork bot"),
-        bot_process(&[
-            "play",
-            "--once",
-            "--url",
-            &url,
-            "--name",
-            "random-bot",
-            "--strategies",
-            "random",
-        ]),
+        random_bot_process(&url),
     ]);
-    let (mut host, _) = TestClient::join(&url, "Host").await;
-    let mut connected = false;
-    for _ in 0..200 {
-        if let ServerMsg::Bots { bots, .. } = host.request(ClientMsg::ListBots).await
-            && bots.len() >= 2
-        {
-            connected = true;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(connected, "both bots connect");
     let config = RoomConfig {
         name: Some("outside engine".into()),
         game: GameConfig::Gomoku(Config::default()),
@@ -430,22 +409,8 @@ async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
             move_ms: 10_000,
         }),
     };
-    let ServerMsg::RoomCreated { room, .. } =
-        host.request(ClientMsg::CreateRoom { config, sit: false }).await
-    else {
-        panic!("room created")
-    };
-    host.request(ClientMsg::Spectate { room }).await;
-    for (seat, strategy) in [(Seat(0), engine_name.as_str()), (Seat(1), "random")] {
-        let reply = host
-            .request(ClientMsg::AddBot {
-                room,
-                seat: Some(seat),
-                strategy: Some(strategy.into()),
-            })
-            .await;
-        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
-    }
+    let seats = [(Seat(0), engine_name.as_str()), (Seat(1), "random")];
+    let (mut host, room) = host_bot_game(&url, 2, config, &seats).await;
     let ended = host
         .recv_until(|m| {
             matches!(m, ServerMsg::Event { room: r, event: GameEvent::Gomoku(gomoku::Event::Ended { .. }), .. } if *r == room)

@@ -94,3 +94,57 @@ pub fn bot_process(args: &[&str]) -> Child {
         .spawn()
         .expect("start a bot process")
 }
+
+/// A `skirmish-bots play` process offering the `random` strategy to `url`, once.
+pub fn random_bot_process(url: &str) -> Child {
+    bot_process(&[
+        "play",
+        "--once",
+        "--url",
+        url,
+        "--name",
+        "random-bot",
+        "--strategies",
+        "random",
+    ])
+}
+
+/// Once `bots` bots are connected to `url`, creates a room of `config` that a host watches, and
+/// hands each of `seats` to a bot offering its strategy; returns the host and the room.
+pub async fn host_bot_game(
+    url: &str,
+    bots: usize,
+    config: skirmish_protocol::RoomConfig,
+    seats: &[(skirmish_games::Seat, &str)],
+) -> (skirmish_server::testing::TestClient, skirmish_protocol::RoomId) {
+    use skirmish_protocol::{ClientMsg, ServerMsg};
+    let (mut host, _) = skirmish_server::testing::TestClient::join(url, "Host").await;
+    let mut connected = false;
+    for _ in 0..200 {
+        if let ServerMsg::Bots { bots: listed, .. } = host.request(ClientMsg::ListBots).await
+            && listed.len() >= bots
+        {
+            connected = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(connected, "the bots connect");
+    let ServerMsg::RoomCreated { room, .. } =
+        host.request(ClientMsg::CreateRoom { config, sit: false }).await
+    else {
+        panic!("room created")
+    };
+    host.request(ClientMsg::Spectate { room }).await;
+    for &(seat, strategy) in seats {
+        let reply = host
+            .request(ClientMsg::AddBot {
+                room,
+                seat: Some(seat),
+                strategy: Some(strategy.into()),
+            })
+            .await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    (host, room)
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use skirmish_bots::junqi::bench::play_game;
+use skirmish_bots::junqi::bench::{GameReport, play_game};
 use skirmish_bots::junqi::{BeliefSearch, JunqiStrategy, RandomMove, STRATEGIES, SeedRules, strategy};
 use skirmish_games::Seat;
 use skirmish_games::junqi::Config;
@@ -47,26 +47,31 @@ fn every_strategy_is_registered_and_deploys_legal_layouts() {
     }
 }
 
+/// One game through the real referee, `a` in seat `a_seat` and `b` in the other, each thinking
+/// 50 ms (searching strategies here use fixed sample counts instead).
+fn play(
+    a: &mut dyn JunqiStrategy,
+    b: &mut dyn JunqiStrategy,
+    a_seat: usize,
+    rng: &mut SmallRng,
+) -> GameReport {
+    let players: [&mut dyn JunqiStrategy; 2] = if a_seat == 0 { [a, b] } else { [b, a] };
+    play_game(
+        Config::default(),
+        players,
+        Duration::from_millis(50),
+        rng,
+        |_, _| {},
+    )
+    .expect("default config")
+}
+
 #[test]
 fn every_strategy_plays_only_legal_moves_through_whole_games_against_random() {
     let mut rng = SmallRng::seed_from_u64(12);
     for name in STRATEGIES {
         for game in 0..4 {
-            let mut a = fixed(name);
-            let mut b = RandomMove;
-            let players: [&mut dyn JunqiStrategy; 2] = if game % 2 == 0 {
-                [a.as_mut(), &mut b]
-            } else {
-                [&mut b, a.as_mut()]
-            };
-            let report = play_game(
-                Config::default(),
-                players,
-                Duration::from_millis(50),
-                &mut rng,
-                |_, _| {},
-            )
-            .expect("default config");
+            let report = play(fixed(name).as_mut(), &mut RandomMove, game % 2, &mut rng);
             assert!(
                 !report.end.contains("refused"),
                 "{name}, game {game}: {}",
@@ -81,21 +86,7 @@ fn every_strategy_plays_only_legal_moves_through_whole_games_against_random() {
 fn seed_rules_and_belief_search_play_each_other_legally() {
     let mut rng = SmallRng::seed_from_u64(13);
     for game in 0..2 {
-        let mut a = BeliefSearch::with_samples(4);
-        let mut b = SeedRules;
-        let players: [&mut dyn JunqiStrategy; 2] = if game == 0 {
-            [&mut a, &mut b]
-        } else {
-            [&mut b, &mut a]
-        };
-        let report = play_game(
-            Config::default(),
-            players,
-            Duration::from_millis(50),
-            &mut rng,
-            |_, _| {},
-        )
-        .expect("default config");
+        let report = play(&mut BeliefSearch::with_samples(4), &mut SeedRules, game, &mut rng);
         assert!(!report.end.contains("refused"), "game {game}: {}", report.end);
     }
 }
@@ -106,22 +97,13 @@ fn belief_search_beats_random() {
     let mut wins = 0;
     let games = 6;
     for game in 0..games {
-        let mut a = BeliefSearch::with_samples(6);
-        let mut b = RandomMove;
         let a_seat = game % 2;
-        let players: [&mut dyn JunqiStrategy; 2] = if a_seat == 0 {
-            [&mut a, &mut b]
-        } else {
-            [&mut b, &mut a]
-        };
-        let report = play_game(
-            Config::default(),
-            players,
-            Duration::from_millis(50),
+        let report = play(
+            &mut BeliefSearch::with_samples(6),
+            &mut RandomMove,
+            a_seat,
             &mut rng,
-            |_, _| {},
-        )
-        .expect("default config");
+        );
         if report.winner == Some(Seat(a_seat as u8)) {
             wins += 1;
         }

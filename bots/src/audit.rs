@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use skirmish_games::junqi::{self, Layout, Position};
 use skirmish_games::plane::{self, Placement, ShotResult};
 use skirmish_games::{PerSeat, Seat};
-use skirmish_protocol::{Commitment, GameEvent, Reveal, RoomId, ServerMsg};
+use skirmish_protocol::{Commitment, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg};
 use thiserror::Error;
 
 /// The longest board side of plane battle, in cells: cells of a legal plane are the same on any
@@ -82,6 +82,8 @@ struct RoomRecord {
     junqi_layouts: Option<PerSeat<Option<Layout>>>,
     /// Junqi: the layouts opened so far.
     junqi_opened: [Option<Layout>; 2],
+    /// Reveals checked so far.
+    opened: usize,
 }
 
 /// The checks, across every room a client sees.
@@ -102,20 +104,29 @@ impl Audit {
         self.verified
     }
 
+    /// Rooms whose commitments it still follows: a room is dropped once its game is over and
+    /// every reveal checked, so a long-running bot's audit does not grow.
+    pub fn rooms_followed(&self) -> usize {
+        self.rooms.len()
+    }
+
     /// Takes the next message the client received.
     ///
     /// # Errors
     /// The first thing wrong with a reveal (see [`AuditError`]).
     pub fn observe(&mut self, msg: &ServerMsg) -> Result<(), AuditError> {
         match msg {
-            ServerMsg::Room(snapshot) => {
+            ServerMsg::Room(snapshot)
+                if snapshot.room.status != RoomStatus::Finished
+                    && !matches!(snapshot.view, GameView::Gomoku(_)) =>
+            {
                 let record = self.rooms.entry(snapshot.room.id).or_default();
                 for c in &snapshot.commitments {
                     if !record.commitments.contains(c) {
                         record.commitments.push(c.clone());
                     }
                 }
-                if let skirmish_protocol::GameView::Junqi(view) = &snapshot.view {
+                if let GameView::Junqi(view) = &snapshot.view {
                     record.junqi_moves.clone_from(&view.moves);
                 }
             }
@@ -126,11 +137,28 @@ impl Audit {
                     .commitments
                     .push(commitment.clone());
             }
+            // Gomoku hides nothing; a plane battle's last reveals come before its end.
+            ServerMsg::Event {
+                event: GameEvent::Gomoku(_),
+                ..
+            } => {}
+            ServerMsg::Event {
+                room,
+                event: GameEvent::Plane(plane::Event::MatchEnded { .. }),
+                ..
+            } => {
+                self.rooms.remove(room);
+            }
             ServerMsg::Event { room, event, .. } => self.rooms.entry(*room).or_default().record(event),
             ServerMsg::Reveal { room, reveal } => {
                 let record = self.rooms.entry(*room).or_default();
                 record.check(*room, reveal)?;
+                record.opened += 1;
                 self.verified += 1;
+                // A junqi game's reveals follow its end: once all are checked, nothing is left.
+                if record.junqi_layouts.is_some() && record.opened == record.commitments.len() {
+                    self.rooms.remove(room);
+                }
             }
             _ => {}
         }

@@ -22,6 +22,15 @@ fn audit(log: &[ServerMsg]) -> Result<u64, AuditError> {
     Ok(audit.verified())
 }
 
+/// The rooms an audit still follows after `log`.
+fn rooms_left(log: &[ServerMsg]) -> usize {
+    let mut audit = Audit::new();
+    for msg in log {
+        audit.observe(msg).expect("a true log");
+    }
+    audit.rooms_followed()
+}
+
 /// Replaces the commitment and reveal of `seat` in `round` with a fresh seal of `deployment`.
 fn reseal(log: &mut [ServerMsg], seat: Seat, round: u32, deployment: String) {
     let (fake_commitment, fake_reveal) = Reveal::seal(seat, round, deployment, &mut rand::rng());
@@ -100,6 +109,7 @@ async fn plane_battle_deployments_are_committed_before_the_shots_and_opened_afte
         .count() as u64;
     assert!(rounds >= 2, "two rounds, and extra ones for a tie");
     assert_eq!(audit(&log), Ok(2 * rounds), "both seats in every round");
+    assert_eq!(rooms_left(&log), 0, "the audit lets go of a finished match");
     // Order: each round's two commitments come before its first shot; its reveals after its end.
     let mut round = 0;
     let mut committed = 0;
@@ -141,8 +151,14 @@ async fn plane_battle_deployments_are_committed_before_the_shots_and_opened_afte
             && reveal.seat == Seat(0)
             && reveal.round == 0
         {
+            // Another plane than the committed one (a head at D4 or, if that was it, at E4).
+            let head = if reveal.deployment.contains("\"D4\"") {
+                "E4"
+            } else {
+                "D4"
+            };
             reveal.deployment =
-                serde_json::to_string(&[Placement::new("D4".parse().unwrap(), plane::Facing::Up)]).unwrap();
+                serde_json::to_string(&[Placement::new(head.parse().unwrap(), plane::Facing::Up)]).unwrap();
         }
     }
     assert!(matches!(
@@ -155,42 +171,60 @@ async fn plane_battle_deployments_are_committed_before_the_shots_and_opened_afte
     ));
 
     // A referee that commits to one deployment but answers shots from another is caught: commit
-    // to (and reveal) a plane that disagrees with the first shot at seat 0's board in round 0.
-    let (cell, result) = log
+    // to (and reveal) a plane that disagrees with the first shot at seat 0's board, in the round
+    // of that shot (a round can end before seat 0's board is shot at).
+    let mut shot_round = 0;
+    let shots_at_seat_0: Vec<_> = log
         .iter()
-        .find_map(|m| match m {
+        .filter_map(|m| match m {
+            ServerMsg::Event {
+                event: GameEvent::Plane(plane::Event::RoundStarted { round, .. }),
+                ..
+            } => {
+                shot_round = *round;
+                None
+            }
             ServerMsg::Event {
                 event:
                     GameEvent::Plane(plane::Event::Shot {
                         target, cell, result, ..
                     }),
                 ..
-            } if *target == Seat(0) => Some((*cell, *result)),
+            } if *target == Seat(0) => Some((shot_round, *cell, *result)),
             _ => None,
         })
-        .expect("a shot at seat 0 in round 0");
-    let fake = plane::placements(7)
-        .into_iter()
-        .find(|p| {
-            let cells = p.cells(7).unwrap();
-            let would = if p.head == cell {
-                ShotResult::Down
-            } else if cells.contains(&cell) {
-                ShotResult::Hit
-            } else {
-                ShotResult::Miss
-            };
-            would != result
+        .collect();
+    // Some cells (the corners) lie on no plane, so a miss there fits every plane: take the first
+    // shot some plane disagrees with.
+    let (round, fake) = shots_at_seat_0
+        .iter()
+        .find_map(|&(round, cell, result)| {
+            let fake = plane::placements(7).into_iter().find(|p| {
+                let would = if p.head == cell {
+                    ShotResult::Down
+                } else if p.cells(7).unwrap().contains(&cell) {
+                    ShotResult::Hit
+                } else {
+                    ShotResult::Miss
+                };
+                would != result
+            })?;
+            Some((round, fake))
         })
-        .unwrap();
+        .expect("a shot at seat 0 that some plane would have answered otherwise");
     let mut lying = log.clone();
-    reseal(&mut lying, Seat(0), 0, serde_json::to_string(&[fake]).unwrap());
+    reseal(
+        &mut lying,
+        Seat(0),
+        round,
+        serde_json::to_string(&[fake]).unwrap(),
+    );
     for msg in &mut lying {
         if let ServerMsg::Event {
             event: GameEvent::Plane(plane::Event::RoundEnded { result, .. }),
             ..
         } = msg
-            && result.round == 0
+            && result.round == round
         {
             result.deployments.0[0] = vec![fake];
         }
@@ -205,16 +239,12 @@ async fn plane_battle_deployments_are_committed_before_the_shots_and_opened_afte
     reseal(
         &mut mismatched,
         Seat(0),
-        0,
+        round,
         serde_json::to_string(&[fake]).unwrap(),
     );
     assert!(matches!(
         audit(&mismatched),
-        Err(AuditError::NotTheRevealedDeployment {
-            seat: 0,
-            round: 0,
-            ..
-        })
+        Err(AuditError::NotTheRevealedDeployment { seat: 0, round: r, .. }) if r == round
     ));
 }
 
@@ -239,6 +269,7 @@ async fn junqi_layouts_are_committed_before_the_battle_and_the_moves_replay_from
     .await;
     bots.stop().await;
     assert_eq!(audit(&log), Ok(2));
+    assert_eq!(rooms_left(&log), 0, "the audit lets go of a finished game");
     let first_move = log
         .iter()
         .position(|m| {

@@ -62,6 +62,9 @@ pub struct BotOptions {
     pub reconnect: bool,
     /// The operator's key, for a server that admits bots only with one (`--bot-key`).
     pub key: Option<AccessKey>,
+    /// The version announced in `hello` (default: this crate's version); tournaments record it
+    /// with each entrant.
+    pub version: String,
 }
 
 impl BotOptions {
@@ -82,6 +85,7 @@ impl BotOptions {
             reconnect: true,
             think: Duration::from_secs(1),
             key: None,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
         }
     }
 
@@ -228,6 +232,7 @@ async fn connection(
             name: options.name.clone(),
             bot: Some(BotOffer {
                 games: options.strategies.clone(),
+                version: Some(options.version.clone()),
             }),
             resume: state.resume.clone(),
             key: options.key.clone(),

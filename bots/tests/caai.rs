@@ -353,6 +353,7 @@ async fn engine_against_random(engine: &Path, engine_seat: Seat) -> (junqi::Outc
         clock: Some(Clock {
             deploy_ms: 20_000,
             move_ms: 10_000,
+            game_ms: 0,
         }),
     };
     let other = Seat(1 - engine_seat.0);

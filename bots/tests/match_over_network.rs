@@ -145,6 +145,7 @@ async fn three_bot_processes_play_a_full_match() {
         clock: Some(Clock {
             deploy_ms: 30_000,
             move_ms: 30_000,
+            game_ms: 0,
         }),
     };
     let ServerMsg::RoomCreated { room, .. } =

@@ -407,6 +407,7 @@ async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
         clock: Some(Clock {
             deploy_ms: 0,
             move_ms: 10_000,
+            game_ms: 0,
         }),
     };
     let seats = [(Seat(0), engine_name.as_str()), (Seat(1), "random")];

@@ -49,6 +49,14 @@ macro_rules! uuid_id {
 }
 
 uuid_id!(
+    /// A tournament.
+    TournamentId
+);
+uuid_id!(
+    /// One match of a tournament.
+    MatchId
+);
+uuid_id!(
     /// A room.
     RoomId
 );

@@ -11,9 +11,10 @@
 
 pub mod commitment;
 mod ids;
+pub mod tournament;
 
 pub use commitment::{Commitment, Reveal};
-pub use ids::{AccessKey, ParseIdError, PlayerId, ResumeToken, RoomId};
+pub use ids::{AccessKey, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
@@ -258,6 +259,9 @@ pub struct BotOffer {
     /// `{"plane": ["bayes", "seed-cv", "random"], "gomoku": ["threat-search", "random"]}`. A game
     /// with no strategy is not offered.
     pub games: std::collections::BTreeMap<GameKind, Vec<String>>,
+    /// The bot program's version, as its author numbers it (shown in tournament entrants).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 impl BotOffer {
@@ -324,6 +328,15 @@ pub struct Clock {
     pub deploy_ms: u64,
     /// Milliseconds for each shot or stone (0: no limit). Default 30,000.
     pub move_ms: u64,
+    /// Milliseconds of thinking each seat has for the whole match, deployments and moves
+    /// together (0, the default: no limit). A seat whose game clock runs out loses the match,
+    /// whatever the game.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub game_ms: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Default for Clock {
@@ -331,6 +344,7 @@ impl Default for Clock {
         Clock {
             deploy_ms: 60_000,
             move_ms: 30_000,
+            game_ms: 0,
         }
     }
 }

@@ -91,6 +91,7 @@ async fn main() {
         clock: Some(Clock {
             deploy_ms: 60_000,
             move_ms: 30_000,
+            game_ms: 0,
         }),
     };
     say(&mut ann, ClientMsg::CreateRoom { config, sit: true }).await;

@@ -10,14 +10,17 @@
 //! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), and the
 //! web client's static files at `/`.
 
+mod api;
 pub mod error;
 pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 pub mod room;
 pub mod session;
+pub mod store;
 mod table;
 pub mod testing;
+pub mod tournament;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -140,6 +143,15 @@ pub struct Limits {
         help_heading = "Access"
     )]
     pub bot_key: Option<skirmish_protocol::AccessKey>,
+    /// A key needed to create and cancel tournaments over the HTTP API (`Authorization: Bearer
+    /// <key>`); without this option anyone may. Its value never appears in logs or `--help`.
+    #[arg(
+        long,
+        env = "SKIRMISH_TOURNAMENT_KEY",
+        hide_env_values = true,
+        help_heading = "Access"
+    )]
+    pub tournament_key: Option<skirmish_protocol::AccessKey>,
 }
 
 impl Default for Limits {
@@ -159,6 +171,7 @@ impl Default for Limits {
             default_move_ms: 30_000,
             max_clock_ms: 3_600_000,
             bot_key: None,
+            tournament_key: None,
         }
     }
 }
@@ -178,6 +191,8 @@ pub struct AppState {
     pub shutdown: CancellationToken,
     /// Every session task, awaited on the way out.
     pub sessions: TaskTracker,
+    /// The tournaments.
+    pub tournaments: tournament::Tournaments,
 }
 
 /// The web client's folder in this source tree.
@@ -211,7 +226,13 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             "/api/bots",
             get(|State(state): State<AppState>| async move { axum::Json(state.lobby.bots()) }),
         )
+        .merge(api::routes())
         .route_service("/room/{id}", index)
+        .route_service(
+            "/tournament/{id}",
+            ServeFile::new(web_root.join("tournament.html")),
+        )
+        .route_service("/replay/{id}", ServeFile::new(web_root.join("replay.html")))
         .fallback_service(ServeDir::new(web_root))
         .with_state(state)
 }
@@ -314,7 +335,7 @@ pub async fn serve(
     serve_with(listener, web_root, Limits::default(), shutdown).await
 }
 
-/// As [`serve`], with the given limits.
+/// As [`serve`], with the given limits, and storage in memory (gone with the process).
 ///
 /// # Errors
 /// An IO error from the listener.
@@ -324,13 +345,34 @@ pub async fn serve_with(
     limits: Limits,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
+    let store = store::Store::in_memory().map_err(std::io::Error::other)?;
+    serve_with_store(listener, web_root, limits, store, shutdown).await
+}
+
+/// As [`serve_with`], storing tournaments and matches in `store`; tournaments stored as running
+/// go on.
+///
+/// # Errors
+/// An IO error from the listener, or a storage error reading the stored tournaments.
+pub async fn serve_with_store(
+    listener: TcpListener,
+    web_root: PathBuf,
+    limits: Limits,
+    store: store::Store,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let lobby = Lobby::default();
+    let tournaments = tournament::Tournaments::restore(store, lobby.clone(), shutdown.clone())
+        .await
+        .map_err(std::io::Error::other)?;
     let state = AppState {
         limits,
         metrics: std::sync::Arc::default(),
         addresses: Addresses::default(),
-        lobby: Lobby::default(),
+        lobby,
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),
+        tournaments,
     };
     let sessions = state.sessions.clone();
     // Small frames, one per move: send each at once rather than waiting to fill a segment (Nagle).

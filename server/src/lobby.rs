@@ -212,6 +212,28 @@ impl Lobby {
         })
     }
 
+    /// The connected bot called `name` that offers `strategy` for `game` (the one with the fewest
+    /// seats, when several connections share the name): a tournament entrant's seat.
+    pub fn find_bot(&self, name: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
+        let dir = self.lock();
+        let bot = dir
+            .players
+            .values()
+            .filter(|p| p.outbox.is_some() && p.name == name)
+            .filter(|p| {
+                p.bot
+                    .as_ref()
+                    .is_some_and(|offer| offer.strategies(game).iter().any(|s| s == strategy))
+            })
+            .min_by_key(|p| (p.seats.len(), p.id))?;
+        Some(BotPick {
+            player: bot.id,
+            name: bot.name.clone(),
+            outbox: bot.outbox.clone().expect("filtered on connected"),
+            strategy: strategy.to_owned(),
+        })
+    }
+
     /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no
     /// other bot is free.
     pub fn pick_any_bot(

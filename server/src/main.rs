@@ -12,10 +12,10 @@ use tracing::info;
 #[derive(Parser, Debug)]
 #[command(
     version,
-    about = "The Skirmish game server: rooms for plane battle and gomoku over WebSockets, the web client, and a built-in pool of bots",
+    about = "The Skirmish game server: rooms for plane battle, gomoku and junqi over WebSockets, bot tournaments, the web client, and a built-in pool of bots",
     long_about = "The Skirmish game server: rooms for plane battle and gomoku over WebSockets (GET /ws), \
-                  the web client (GET /), the lobby as JSON (GET /api/rooms, /api/bots) and a health \
-                  check (GET /healthz), with a built-in pool of bots that connect through /ws like any \
+                  the web client (GET /), the lobby as JSON (GET /api/rooms, /api/bots), tournaments \
+                  (/api/tournaments) and a health check (GET /healthz), with a built-in pool of bots that connect through /ws like any \
                   other client.\n\nEvery option can also be set with the environment variable named \
                   beside it; a flag wins over the variable."
 )]
@@ -38,6 +38,10 @@ struct Args {
     /// The web client's folder (default: web-client/ in the source tree).
     #[arg(long, env = "SKIRMISH_WEB_ROOT")]
     web_root: Option<PathBuf>,
+    /// The SQLite file tournaments, their matches and every finished match's record are kept in
+    /// (made if missing). Tournaments it holds as running go on when the server starts.
+    #[arg(long, env = "SKIRMISH_DATABASE", default_value = "skirmish.db")]
+    database: PathBuf,
     #[command(flatten)]
     limits: skirmish_server::Limits,
     /// Log format: text for people, or json for one JSON object per line.
@@ -101,10 +105,14 @@ async fn main() -> anyhow::Result<()> {
     info!(addr = %local, "listening: open http://{local}/");
     let shutdown = CancellationToken::new();
     let web_root = args.web_root.unwrap_or_else(skirmish_server::default_web_root);
-    let server = tokio::spawn(skirmish_server::serve_with(
+    let store = skirmish_server::store::Store::open(&args.database)
+        .with_context(|| format!("opening the database {}", args.database.display()))?;
+    info!(database = %args.database.display(), "storage open");
+    let server = tokio::spawn(skirmish_server::serve_with_store(
         listener,
         web_root,
         args.limits.clone(),
+        store,
         shutdown.clone(),
     ));
     let url = format!("ws://{local}/ws");

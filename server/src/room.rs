@@ -13,8 +13,9 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use skirmish_games::{Audience, Seat, Viewer};
+use skirmish_protocol::tournament::{Forfeit, MatchResult};
 use skirmish_protocol::{
-    Action, Commitment, Occupant, PlayerId, Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus,
+    Action, Commitment, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus,
     RoomSummary, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
@@ -23,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
 
 use crate::error::ServerError;
-use crate::lobby::Lobby;
+use crate::lobby::{BotPick, Lobby};
 use crate::outbox::Outbox;
 use crate::table::{Applied, Table, TurnKind};
 
@@ -225,6 +226,52 @@ struct Room {
     sealed: Vec<Reveal>,
     /// Every reveal sent so far, in order.
     reveals: Vec<Reveal>,
+    /// What each seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]);
+    /// `None` without one.
+    banks: Vec<Option<Duration>>,
+    /// When each seat's current turn began, to charge its game clock.
+    turn_started: Vec<Option<Instant>>,
+    /// When each dropped seat's grace period ends (match rooms).
+    dropped: Vec<Option<Instant>>,
+    /// Set for a tournament match.
+    tournament: Option<MatchRoom>,
+}
+
+/// What a tournament match room adds to a room.
+struct MatchRoom {
+    /// Seed of the dealt deployments (duplicate matches).
+    deal: Option<u64>,
+    /// How long a dropped seat has to come back before it forfeits.
+    grace: Duration,
+    /// Every event so far, secret ones included: the match's record.
+    log: Vec<GameEvent>,
+    /// The seat that forfeited, if one did.
+    forfeit: Option<Forfeit>,
+    /// Where the result goes.
+    report: Option<oneshot::Sender<MatchReport>>,
+}
+
+/// How a tournament match room is set up: [`spawn_match`].
+#[derive(Debug)]
+pub struct MatchSetup {
+    /// The bot in each seat.
+    pub bots: Vec<BotPick>,
+    /// Seed of the dealt deployments (plane battle and junqi duplicate matches); `None`: the
+    /// bots deploy for themselves.
+    pub deal: Option<u64>,
+    /// How long a seat whose bot dropped has to come back before it forfeits.
+    pub grace: Duration,
+    /// Cancelled to abandon the match (the tournament was cancelled or the server stops).
+    pub cancel: CancellationToken,
+}
+
+/// A finished match, as its room reports it.
+#[derive(Debug, Clone)]
+pub struct MatchReport {
+    /// The result, with the forfeit if a seat lost by one.
+    pub result: MatchResult,
+    /// Every event of the match, secret ones included.
+    pub events: Vec<GameEvent>,
 }
 
 /// Starts a room's actor owned by `owner`.
@@ -237,37 +284,127 @@ pub fn spawn(
     lobby: Lobby,
     shutdown: CancellationToken,
 ) -> Result<RoomHandle, ServerError> {
-    let (table, _opening) = Table::new(&config.game)?;
-    let id = RoomId::random();
-    let seats = config.game.seats();
-    let (tx, rx) = mpsc::channel(256);
-    let room = Room {
-        id,
-        config,
-        owner,
-        status: RoomStatus::Waiting,
-        table,
-        seq: 0,
-        seats: vec![None; seats],
-        spectators: HashMap::new(),
-        deadlines: vec![None; seats],
-        lobby: lobby.clone(),
-        rng: StdRng::from_os_rng(),
-        commitments: Vec::new(),
-        sealed: Vec::new(),
-        reveals: Vec::new(),
+    let (room, rx) = Room::new(config, owner, lobby.clone())?;
+    let handle = RoomHandle {
+        id: room.id,
+        tx: room_sender(&rx),
     };
-    let handle = RoomHandle { id, tx };
     lobby.add_room(handle.clone(), room.summary());
-    tokio::spawn(room.run(rx, shutdown).instrument(info_span!("room", room = %id)));
+    tokio::spawn(
+        room.run(rx.1, shutdown)
+            .instrument(info_span!("room", room = %handle.id)),
+    );
     Ok(handle)
+}
+
+fn room_sender(channel: &(mpsc::Sender<Command>, mpsc::Receiver<Command>)) -> mpsc::Sender<Command> {
+    channel.0.clone()
+}
+
+/// Starts a tournament match: a room owned by no player whose seats are given to `setup.bots` at
+/// once and whose match starts at once. A seat that runs out of time, or whose bot stays away
+/// longer than the grace period, forfeits (loses) the match. The receiver gets the result when
+/// the match is over; it is dropped unanswered when the match is abandoned.
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the game's config cannot be played, or the bots do not fill
+/// the seats.
+pub fn spawn_match(
+    config: RoomConfig,
+    setup: MatchSetup,
+    lobby: Lobby,
+    shutdown: CancellationToken,
+) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
+    let (mut room, rx) = Room::new(config, PlayerId(uuid::Uuid::nil()), lobby.clone())?;
+    if setup.bots.len() != room.seats.len() {
+        return Err(ServerError::BadConfig(format!(
+            "{} bots for {} seats",
+            setup.bots.len(),
+            room.seats.len()
+        )));
+    }
+    let (report, answer) = oneshot::channel();
+    room.tournament = Some(MatchRoom {
+        deal: setup.deal,
+        grace: setup.grace,
+        log: Vec::new(),
+        forfeit: None,
+        report: Some(report),
+    });
+    let handle = RoomHandle {
+        id: room.id,
+        tx: room_sender(&rx),
+    };
+    lobby.add_room(handle.clone(), room.summary());
+    for (i, pick) in setup.bots.into_iter().enumerate() {
+        room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick);
+    }
+    let stop = CancellationToken::new();
+    {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = shutdown.cancelled() => {}
+                () = setup.cancel.cancelled() => {}
+            }
+            stop.cancel();
+        });
+    }
+    tokio::spawn(
+        async move {
+            room.start_if_full();
+            room.run(rx.1, stop).await;
+        }
+        .instrument(info_span!("room", room = %handle.id)),
+    );
+    Ok((handle, answer))
+}
+
+impl Room {
+    fn new(
+        config: RoomConfig,
+        owner: PlayerId,
+        lobby: Lobby,
+    ) -> Result<(Room, (mpsc::Sender<Command>, mpsc::Receiver<Command>)), ServerError> {
+        let (table, _opening) = Table::new(&config.game)?;
+        let id = RoomId::random();
+        let seats = config.game.seats();
+        let bank = (config.clock().game_ms > 0).then(|| Duration::from_millis(config.clock().game_ms));
+        let room = Room {
+            id,
+            config,
+            owner,
+            status: RoomStatus::Waiting,
+            table,
+            seq: 0,
+            seats: vec![None; seats],
+            spectators: HashMap::new(),
+            deadlines: vec![None; seats],
+            lobby,
+            rng: StdRng::from_os_rng(),
+            commitments: Vec::new(),
+            sealed: Vec::new(),
+            reveals: Vec::new(),
+            banks: vec![bank; seats],
+            turn_started: vec![None; seats],
+            dropped: vec![None; seats],
+            tournament: None,
+        };
+        Ok((room, mpsc::channel(256)))
+    }
 }
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
         info!(config = ?self.config, "room opened");
         loop {
-            let next_deadline = self.deadlines.iter().flatten().min().copied();
+            let next_deadline = self
+                .deadlines
+                .iter()
+                .chain(&self.dropped)
+                .flatten()
+                .min()
+                .copied();
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 cmd = rx.recv() => match cmd {
@@ -477,6 +614,12 @@ impl Room {
             .lobby
             .pick_any_bot(game, strategy.as_deref(), &here)
             .ok_or_else(|| ServerError::NoBot(strategy.clone().unwrap_or_else(|| format!("{game:?}"))))?;
+        self.seat_bot(seat, pick);
+        Ok(())
+    }
+
+    /// Gives `seat` to the bot picked, telling it which strategy to play.
+    fn seat_bot(&mut self, seat: Seat, pick: BotPick) {
         pick.outbox.send(ServerMsg::Seated {
             req: None,
             room: self.id,
@@ -496,7 +639,6 @@ impl Room {
             bot: Some(pick.strategy),
         });
         self.broadcast_snapshots();
-        Ok(())
     }
 
     fn start_if_full(&mut self) {
@@ -517,6 +659,7 @@ impl Room {
             let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
             holder.member.outbox = member.outbox.clone();
             holder.connected = true;
+            self.dropped[seat.index()] = None;
             info!(player = %member.id, seat = seat.0, "reconnected");
         }
         if !seats.is_empty() {
@@ -541,6 +684,13 @@ impl Room {
                 holder.connected = false;
                 info!(player = %player, seat = seat.0, "disconnected");
                 changed = true;
+                if let Some(m) = self
+                    .tournament
+                    .as_ref()
+                    .filter(|_| self.status == RoomStatus::Playing)
+                {
+                    self.dropped[seat.index()] = Some(Instant::now() + m.grace);
+                }
             }
         }
         if changed {
@@ -590,19 +740,55 @@ impl Room {
             return Err(ServerError::NotStarted);
         }
         let applied = self.table.apply(seat, action)?;
+        self.charge(seat);
         self.dispatch(applied);
         Ok(())
+    }
+
+    /// Takes the time `seat` spent on its turn off its game clock.
+    fn charge(&mut self, seat: Seat) {
+        if let Some(started) = self.turn_started[seat.index()].take()
+            && let Some(bank) = self.banks[seat.index()].as_mut()
+        {
+            *bank = bank.saturating_sub(started.elapsed());
+        }
+    }
+
+    /// `seat` loses the match without playing it out (a tournament's forfeit).
+    fn forfeit(&mut self, seat: Seat, reason: &str) {
+        if self.status != RoomStatus::Playing {
+            return;
+        }
+        info!(seat = seat.0, reason, "forfeit");
+        if let Some(m) = self.tournament.as_mut() {
+            m.forfeit = Some(Forfeit {
+                seat,
+                reason: reason.to_owned(),
+            });
+        }
+        let applied = self.table.resign(seat, reason);
+        self.dispatch(applied);
     }
 
     fn on_deadline(&mut self) {
         let now = Instant::now();
         for seat in Seat::all(self.seats.len()) {
+            if self.dropped[seat.index()].is_some_and(|d| d <= now) {
+                self.dropped[seat.index()] = None;
+                self.forfeit(seat, "disconnected");
+            }
             if self.deadlines[seat.index()].is_some_and(|d| d <= now) {
                 self.deadlines[seat.index()] = None;
                 if self.table.to_act().contains(&seat) {
                     info!(seat = seat.0, "time ran out");
-                    let applied = self.table.time_out(seat, &mut self.rng);
-                    self.dispatch(applied);
+                    self.charge(seat);
+                    let bank_empty = self.banks[seat.index()].is_some_and(|b| b.is_zero());
+                    if bank_empty || self.tournament.is_some() {
+                        self.forfeit(seat, "timed_out");
+                    } else {
+                        let applied = self.table.time_out(seat, &mut self.rng);
+                        self.dispatch(applied);
+                    }
                 }
             }
         }
@@ -653,6 +839,9 @@ impl Room {
     fn dispatch(&mut self, applied: Applied) {
         let mut sealed = applied.sealed.into_iter().peekable();
         for (index, (audience, event)) in applied.events.into_iter().enumerate() {
+            if let Some(m) = self.tournament.as_mut() {
+                m.log.push(event.clone());
+            }
             self.seq += 1;
             let msg = Arc::new(ServerMsg::Event {
                 room: self.id,
@@ -684,13 +873,31 @@ impl Room {
             self.finish();
             return;
         }
+        // Duplicate matches: the referee deploys for each seat from the deal, one at a time.
+        if let Some(seed) = self.tournament.as_ref().and_then(|m| m.deal)
+            && let Some(dealt) = self
+                .table
+                .to_act()
+                .into_iter()
+                .find_map(|seat| self.table.deal(seat, seed))
+        {
+            self.dispatch(dealt);
+            return;
+        }
         let to_act = self.table.to_act();
+        let now = Instant::now();
         for seat in Seat::all(self.seats.len()) {
             if !to_act.contains(&seat) {
                 self.deadlines[seat.index()] = None;
+                self.turn_started[seat.index()] = None;
             } else if applied.new_turn {
-                self.deadlines[seat.index()] =
-                    self.limit().map(|ms| Instant::now() + Duration::from_millis(ms));
+                let bank = self.banks[seat.index()];
+                let limit = match (self.limit().map(Duration::from_millis), bank) {
+                    (Some(limit), Some(bank)) => Some(limit.min(bank)),
+                    (limit, bank) => limit.or(bank),
+                };
+                self.deadlines[seat.index()] = limit.map(|limit| now + limit);
+                self.turn_started[seat.index()] = Some(now);
                 self.send_your_turn(seat);
             }
         }
@@ -728,8 +935,27 @@ impl Room {
         for holder in self.seats.iter().flatten() {
             self.lobby.unseated(holder.member.id, self.id);
         }
+        self.dropped.iter_mut().for_each(|d| *d = None);
+        // Whatever the game has not revealed yet (a match ended mid-round) is no secret now.
+        let rounds: Vec<u32> = self.sealed.iter().map(|r| r.round).collect();
+        for round in rounds {
+            self.reveal(round);
+        }
         info!("match finished");
         self.publish_summary();
+        if let Some(m) = self.tournament.as_mut()
+            && let Some(report) = m.report.take()
+            && let Some(mut result) = self.table.result()
+        {
+            if let Some(forfeit) = m.forfeit.take() {
+                result.end = "forfeit".to_owned();
+                result.forfeit = Some(forfeit);
+            }
+            let _ = report.send(MatchReport {
+                result,
+                events: std::mem::take(&mut m.log),
+            });
+        }
     }
 }
 

@@ -465,6 +465,7 @@ fn check_room_config(
     let clock = *config.clock.get_or_insert(skirmish_protocol::Clock {
         deploy_ms: limits.default_deploy_ms,
         move_ms: limits.default_move_ms,
+        game_ms: 0,
     });
     let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
     *name = name.trim().to_owned();
@@ -474,13 +475,13 @@ fn check_room_config(
         ));
     }
     let max = limits.max_clock_ms;
-    if max > 0 && (clock.deploy_ms > max || clock.move_ms > max) {
+    if max > 0 && (clock.deploy_ms > max || clock.move_ms > max || clock.game_ms > max) {
         return Err(ServerError::BadConfig(format!(
             "time limits are at most {max} ms on this server"
         )));
     }
     let too_short = |ms: u64| ms != 0 && ms < 100;
-    if too_short(clock.move_ms) || too_short(clock.deploy_ms) {
+    if too_short(clock.move_ms) || too_short(clock.deploy_ms) || too_short(clock.game_ms) {
         return Err(ServerError::BadConfig(
             "a time limit is at least 100 ms (or 0 for none)".to_owned(),
         ));

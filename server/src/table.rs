@@ -5,6 +5,7 @@ use skirmish_games::gomoku::{self, Gomoku};
 use skirmish_games::junqi::{self, Junqi};
 use skirmish_games::plane::{self, PlaneBattle};
 use skirmish_games::{Audience, Game, Seat, Viewer};
+use skirmish_protocol::tournament::MatchResult;
 use skirmish_protocol::{Action, GameConfig, GameEvent, GameView};
 
 use crate::error::ServerError;
@@ -120,6 +121,104 @@ impl Table {
             Table::Gomoku(game) => gomoku_applied(game.time_out(seat)),
             Table::Junqi(game) => junqi_applied(game.time_out(seat, rng)),
         }
+    }
+}
+
+impl Table {
+    /// Ends the match with `seat` resigning (the room's forfeit), giving `reason`.
+    pub(crate) fn resign(&mut self, seat: Seat, reason: &str) -> Applied {
+        let reason = Some(reason.to_owned());
+        let applied = match self {
+            Table::Plane(_) => self.apply(seat, Action::Plane(plane::Action::Resign)),
+            Table::Gomoku(_) => self.apply(seat, Action::Gomoku(gomoku::Action::Resign { reason })),
+            Table::Junqi(_) => self.apply(seat, Action::Junqi(junqi::Action::Resign { reason })),
+        };
+        applied.unwrap_or_else(|_| plane_applied(Vec::new(), 0))
+    }
+
+    /// `seat`'s dealt deployment when it is to deploy: the same for every match given `seed`
+    /// (duplicate matches), drawn uniformly among legal ones from a generator seeded by `seed`,
+    /// the round and the seat. `None` when the seat has nothing to deploy.
+    pub(crate) fn deal(&mut self, seat: Seat, seed: u64) -> Option<Applied> {
+        use rand::SeedableRng;
+        if self.turn_kind() != TurnKind::Deploy || !self.to_act().contains(&seat) {
+            return None;
+        }
+        let round = match self {
+            Table::Plane(game) => game.round(),
+            Table::Gomoku(_) | Table::Junqi(_) => 0,
+        };
+        let mix = seed ^ (u64::from(round) << 8 | u64::from(seat.0)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(mix);
+        let action = match self {
+            Table::Plane(game) => Action::Plane(plane::Action::Deploy {
+                planes: plane::random_deployment(game.config().variant, &mut rng),
+            }),
+            Table::Junqi(_) => Action::Junqi(junqi::Action::Deploy {
+                layout: junqi::Layout::random(&mut rng),
+            }),
+            Table::Gomoku(_) => return None,
+        };
+        self.apply(seat, action).ok()
+    }
+
+    /// The match's result once it is over: points by the game's own scoring and places.
+    pub(crate) fn result(&self) -> Option<MatchResult> {
+        fn two(winner: Option<Seat>) -> (Vec<f64>, Vec<u8>) {
+            match winner {
+                Some(w) => (
+                    (0..2).map(|s| if s == w.index() { 1.0 } else { 0.0 }).collect(),
+                    (0..2).map(|s| if s == w.index() { 1 } else { 2 }).collect(),
+                ),
+                None => (vec![0.5, 0.5], vec![1, 1]),
+            }
+        }
+        // The end's name as the protocol writes it: its `kind` tag, or its string.
+        fn name<T: serde::Serialize>(end: &T) -> String {
+            match serde_json::to_value(end) {
+                Ok(serde_json::Value::String(s)) => s,
+                Ok(serde_json::Value::Object(o)) => o
+                    .get("kind")
+                    .and_then(|k| k.as_str())
+                    .unwrap_or("over")
+                    .to_owned(),
+                _ => "over".to_owned(),
+            }
+        }
+        let (points, placings, end) = match self {
+            Table::Plane(game) => {
+                let outcome = game.outcome()?;
+                let end = if outcome.resigned.is_some() {
+                    "resigned"
+                } else {
+                    match game.config().format {
+                        plane::MatchFormat::Rounds(_) => "rounds",
+                        plane::MatchFormat::FirstTo(_) => "first_to",
+                    }
+                };
+                (
+                    outcome.totals.0.iter().map(|p| f64::from(*p)).collect(),
+                    outcome.placings.0.clone(),
+                    end.to_owned(),
+                )
+            }
+            Table::Gomoku(game) => {
+                let outcome = game.outcome()?;
+                let (points, placings) = two(outcome.winner);
+                (points, placings, name(&outcome.end))
+            }
+            Table::Junqi(game) => {
+                let outcome = game.outcome()?;
+                let (points, placings) = two(outcome.winner);
+                (points, placings, name(&outcome.end))
+            }
+        };
+        Some(MatchResult {
+            points,
+            placings,
+            end,
+            forfeit: None,
+        })
     }
 }
 

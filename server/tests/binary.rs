@@ -209,6 +209,7 @@ async fn with_a_bot_key_the_built_in_bots_are_admitted_and_the_key_is_never_logg
             name: "stranger".into(),
             bot: Some(skirmish_protocol::BotOffer {
                 games: std::collections::BTreeMap::new(),
+                version: None,
             }),
             resume: None,
             key: None,

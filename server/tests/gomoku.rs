@@ -180,6 +180,7 @@ async fn a_player_whose_move_clock_runs_out_loses() {
     let clock = Clock {
         deploy_ms: 0,
         move_ms: 300,
+        game_ms: 0,
     };
     let room = create(&mut alice, gomoku_room(Rule::Freestyle, None, clock), true).await;
     join(&mut bob, room).await;

@@ -243,6 +243,7 @@ async fn a_seat_whose_move_clock_runs_out_loses_and_a_slow_deployment_is_made_fo
     let clock = Clock {
         deploy_ms: 300,
         move_ms: 300,
+        game_ms: 0,
     };
     let room = create(&mut red, junqi_room(clock), true).await;
     join(&mut blue, room).await;

@@ -196,6 +196,7 @@ async fn a_server_with_a_bot_key_admits_only_bots_that_give_it() {
     let offer = || {
         Some(skirmish_protocol::BotOffer {
             games: std::collections::BTreeMap::new(),
+            version: None,
         })
     };
     let hello = |key: Option<&str>| ClientMsg::Hello {

@@ -312,6 +312,7 @@ async fn the_clock_deploys_for_a_player_who_runs_out_of_time() {
     let clock = Clock {
         deploy_ms: 300,
         move_ms: 0,
+        game_ms: 0,
     };
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, clock), true).await;
     join(&mut bob, room).await;
@@ -348,6 +349,7 @@ async fn the_clock_fires_for_a_player_who_runs_out_of_time() {
     let clock = Clock {
         deploy_ms: 0,
         move_ms: 200,
+        game_ms: 0,
     };
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, clock), true).await;
     join(&mut bob, room).await;

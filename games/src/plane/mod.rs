@@ -155,6 +155,9 @@ pub enum Action {
         /// A cell whose content is not yet public.
         cell: Cell,
     },
+    /// Give the match up, at any time: the match ends at once and this seat is placed last
+    /// (the room's forfeit uses it too).
+    Resign,
 }
 
 /// Why an action was refused. The state is unchanged after any of these.
@@ -376,6 +379,9 @@ pub struct Outcome {
     pub round_wins: PerSeat<u32>,
     /// Place per seat, 1 for the winner; seats with equal totals below first share a place.
     pub placings: PerSeat<u8>,
+    /// The seat that resigned, ending the match: it is placed last whatever its points.
+    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
+    pub resigned: Option<Seat>,
 }
 
 /// The phase a viewer sees.
@@ -832,10 +838,54 @@ impl PlaneBattle {
             totals: self.totals.clone(),
             round_wins: self.round_wins.clone(),
             placings: PerSeat(placings),
+            resigned: None,
         };
         self.phase = Phase::Over;
         self.outcome = Some(outcome.clone());
         Event::MatchEnded { outcome }
+    }
+
+    /// Ends the match on `seat`'s resignation: the others are placed by the match's order (ties
+    /// share a place), the best of them wins (the lowest seat among equals), and `seat` is last.
+    fn resign(&mut self, seat: Seat) -> Result<Vec<Event>, RuleError> {
+        if matches!(self.phase, Phase::Over) {
+            return Err(RuleError::MatchOver);
+        }
+        if seat.index() >= self.boards.len() {
+            return Err(RuleError::NoSuchSeat(seat));
+        }
+        let key = |s: Seat| match self.config.format {
+            MatchFormat::Rounds(_) => (self.totals[s], 0),
+            MatchFormat::FirstTo(_) => (self.round_wins[s], self.totals[s]),
+        };
+        let seats = self.boards.len();
+        let others: Vec<Seat> = Seat::all(seats).filter(|s| *s != seat).collect();
+        let winner = *others
+            .iter()
+            .max_by_key(|s| (key(**s), std::cmp::Reverse(s.0)))
+            .expect("2 or 3 seats");
+        let placings = Seat::all(seats)
+            .map(|s| {
+                if s == seat {
+                    return u8::try_from(seats).expect("at most 3 seats");
+                }
+                let better = others
+                    .iter()
+                    .filter(|o| key(**o) > key(s) || (**o == winner && s != winner))
+                    .count();
+                u8::try_from(better + 1).expect("at most 3 seats")
+            })
+            .collect();
+        let outcome = Outcome {
+            winner,
+            totals: self.totals.clone(),
+            round_wins: self.round_wins.clone(),
+            placings: PerSeat(placings),
+            resigned: Some(seat),
+        };
+        self.phase = Phase::Over;
+        self.outcome = Some(outcome.clone());
+        Ok(vec![Event::MatchEnded { outcome }])
     }
 
     /// Whether `viewer` may see all of `seat`'s planes now: only the seat's own player, while the
@@ -893,7 +943,7 @@ impl PlaneBattle {
         match self.default_action(seat, rng) {
             Some(Action::Deploy { planes }) => self.deploy(seat, planes, true),
             Some(Action::Fire { target, cell }) => self.fire(seat, target, cell, true),
-            None => Ok(Vec::new()),
+            Some(Action::Resign) | None => Ok(Vec::new()),
         }
         .expect("the default action is legal")
     }
@@ -937,6 +987,7 @@ impl Game for PlaneBattle {
         match action {
             Action::Deploy { planes } => self.deploy(seat, planes, false),
             Action::Fire { target, cell } => self.fire(seat, target, cell, false),
+            Action::Resign => self.resign(seat),
         }
     }
 

@@ -31,6 +31,7 @@ pub fn room_config(variant: Variant, players: u8, rounds: u32, clock: Clock) -> 
 pub const NO_CLOCK: Clock = Clock {
     deploy_ms: 0,
     move_ms: 0,
+    game_ms: 0,
 };
 
 /// Creates a room (the creator sits in seat 0) and returns its id.

@@ -1,0 +1,305 @@
+//! Tournaments: what the HTTP API (`/api/tournaments`) takes and answers, as JSON.
+//!
+//! A tournament is a schedule of matches between [`Entrant`]s, each a (bot name, strategy) pair,
+//! played over the network on the server. [`TournamentConfig`] creates one;
+//! [`TournamentStatus`] follows it; [`Standings`] rank its entrants. Every match's full record
+//! ([`MatchRecord`]) is stored and can be replayed.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub use crate::ids::{MatchId, TournamentId};
+use crate::{Clock, GameConfig, GameEvent, GameKind, RoomId, Seat};
+
+/// One entrant: a bot (by the name it says in `hello`) playing one of its strategies. The same
+/// bot may enter several times with different strategies.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub struct Entrant {
+    /// The bot's name.
+    pub bot: String,
+    /// The strategy it plays.
+    pub strategy: String,
+    /// The bot's version as it announced it when the tournament was made (`None`: not said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+impl std::fmt::Display for Entrant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.bot, self.strategy)
+    }
+}
+
+/// How entrants are paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Format {
+    /// Every pair of entrants meets (every triple, for 3-player plane battle).
+    RoundRobin,
+    /// Rounds of pairings between entrants with equal or near scores, no pairing twice while
+    /// another is possible; an entrant left over sits the round out with a bye (a win).
+    Swiss {
+        /// Rounds to play (default: ⌈log2(entrants)⌉, at least 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rounds: Option<u32>,
+    },
+}
+
+/// What creates a tournament (`POST /api/tournaments`). Every field but `game` has a default.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentConfig {
+    /// A name to show (default: made from the game and the format).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The game every match plays, with its settings (plane battle: `players` 2 or 3, the
+    /// rounds per match; gomoku: board and rule; junqi: the no-attack limit). A gomoku
+    /// `opening` here is ignored: `openings` says which are played.
+    pub game: GameConfig,
+    /// Time controls: per deployment and per move, and per game (`game_ms`, each seat's whole
+    /// thinking time). A bot that runs out of either loses the match. Default: 10 s per
+    /// deployment, 5 s per move, no game limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// The pairing format (default: round robin).
+    #[serde(default = "round_robin")]
+    pub format: Format,
+    /// The entrants. Empty (the default): every strategy for this game of every bot connected
+    /// when the tournament is made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entrants: Vec<Entrant>,
+    /// Sets of matches per pairing (default 1). A set is every seat order of the pairing (both
+    /// colours for 2 players, all 6 orders for 3), and for gomoku every opening in `openings`
+    /// with both colours.
+    #[serde(default = "one")]
+    pub games_per_pairing: u32,
+    /// Gomoku openings (RULES.md section 2), each played once with each colour in every set;
+    /// empty: the empty board.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub openings: Vec<String>,
+    /// Plane battle and junqi: duplicate matches. The server deals every secret deployment from
+    /// the tournament's seed (uniformly random legal ones) and the set replays the same deal with
+    /// the seats exchanged, so each entrant meets the same boards from each side. Default on;
+    /// off, the bots deploy for themselves.
+    #[serde(default = "yes")]
+    pub duplicate: bool,
+    /// Matches played at once (default 4, at most 256).
+    #[serde(default = "four")]
+    pub parallel: u32,
+    /// Milliseconds a bot that drops out of a match has to reconnect and resume, and an entrant
+    /// has to be connected when its match is due; then it loses the match (default 10,000).
+    #[serde(default = "ten_seconds")]
+    pub grace_ms: u64,
+    /// The seed of the schedule and the deals (default: a random one, reported in the status),
+    /// so a tournament can be played again exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+fn round_robin() -> Format {
+    Format::RoundRobin
+}
+fn one() -> u32 {
+    1
+}
+fn four() -> u32 {
+    4
+}
+fn yes() -> bool {
+    true
+}
+fn ten_seconds() -> u64 {
+    10_000
+}
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TournamentState {
+    /// Matches are being played.
+    Running,
+    /// Every match is over.
+    Finished,
+    /// Stopped by `POST /api/tournaments/{id}/cancel`; finished matches are kept.
+    Cancelled,
+}
+
+/// A tournament in the list (`GET /api/tournaments`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentSummary {
+    /// Its id.
+    pub id: TournamentId,
+    /// Its name.
+    pub name: String,
+    /// The game.
+    pub game: GameKind,
+    /// Where it is.
+    pub state: TournamentState,
+    /// The entrants, in the order standings and crosstables index them.
+    pub entrants: Vec<Entrant>,
+    /// Matches scheduled so far (a Swiss tournament schedules a round at a time).
+    pub matches: u32,
+    /// Matches over.
+    pub finished: u32,
+    /// Matches being played.
+    pub running: u32,
+    /// Matches a round robin will play in all; for Swiss, the rounds times the matches a round
+    /// holds.
+    pub total: u32,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_ms: u64,
+}
+
+/// Where one match is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchState {
+    /// Waiting for a free slot or for its entrants to connect.
+    Pending,
+    /// Being played, in the room named.
+    Running,
+    /// Over; the result is final.
+    Finished,
+    /// Not played: the tournament was cancelled first.
+    Cancelled,
+}
+
+/// One match of a tournament, as its status lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchSummary {
+    /// Its id (`GET /api/matches/{id}` has its full record once it is over).
+    pub id: MatchId,
+    /// Its place in the schedule, from 0.
+    pub index: u32,
+    /// The Swiss round it belongs to, from 0 (0 for every round robin match).
+    pub round: u32,
+    /// The entrant in each seat, as indices into the tournament's entrants.
+    pub seats: Vec<usize>,
+    /// The gomoku opening played, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<String>,
+    /// Where it is.
+    pub state: MatchState,
+    /// The room it is played in, to watch it, while it runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<RoomId>,
+    /// The result, once it is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<MatchResult>,
+}
+
+/// How a match ended, per seat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchResult {
+    /// Points per seat by the game's own scoring: plane battle's match totals (RULES.md section
+    /// 1); 1 for a win, 0.5 for a draw and 0 for a loss in gomoku and junqi.
+    pub points: Vec<f64>,
+    /// Place per seat, 1 best; seats that share a place (a draw) have the same one.
+    pub placings: Vec<u8>,
+    /// How it ended, as the game says it (`five`, `flag_captured`, `rounds`, ...), or
+    /// `forfeit` when a seat lost by leaving.
+    pub end: String,
+    /// The seat that lost by forfeit, and why (`disconnected`, `timed_out`, `absent`,
+    /// `resigned`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A seat that lost a match without playing it out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Forfeit {
+    /// The seat.
+    pub seat: Seat,
+    /// Why: `disconnected` (gone longer than the grace period), `timed_out` (a move or the game
+    /// clock ran out), `absent` (not connected when the match was due), `resigned`.
+    pub reason: String,
+}
+
+/// A tournament's status (`GET /api/tournaments/{id}`): the summary, its settings and every match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct TournamentStatus {
+    /// The summary.
+    #[serde(flatten)]
+    pub summary: TournamentSummary,
+    /// The settings, with the defaults and the seed filled in.
+    pub config: TournamentConfig,
+    /// Every match scheduled so far, in schedule order.
+    pub schedule: Vec<MatchSummary>,
+}
+
+/// A finished match's full record (`GET /api/matches/{id}`), to replay it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct MatchRecord {
+    /// The match.
+    #[serde(flatten)]
+    pub summary: MatchSummary,
+    /// Its tournament.
+    pub tournament: TournamentId,
+    /// The entrant in each seat.
+    pub entrants: Vec<Entrant>,
+    /// The game and its settings.
+    pub game: GameConfig,
+    /// Every event of the match in order, secret ones included (the match is over, so
+    /// nothing is hidden any more).
+    pub events: Vec<GameEvent>,
+}
+
+/// One entrant's line of the standings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Standing {
+    /// Place in the standings, 1 best (by score, then points, then Elo).
+    pub rank: u32,
+    /// Index into the tournament's entrants.
+    pub entrant: usize,
+    /// Matches finished.
+    pub matches: u32,
+    /// Matches won (placed first alone, or a bye).
+    pub wins: u32,
+    /// Matches drawn (placed first with another).
+    pub draws: u32,
+    /// Matches lost.
+    pub losses: u32,
+    /// Wins plus half the draws.
+    pub score: f64,
+    /// Points by the game's own scoring, summed over the matches ([`MatchResult::points`]).
+    pub points: f64,
+    /// Points per match.
+    pub average_points: f64,
+    /// Times placed 1st, 2nd, 3rd (as many places as the game has seats).
+    pub placings: Vec<u32>,
+    /// Matches lost by forfeit.
+    pub forfeits: u32,
+    /// Elo rating: a Bradley-Terry fit of every pairwise result (in a 3-player match, each pair
+    /// of seats by their places), on the Elo scale (400 per factor of 10 in the odds), with the
+    /// entrants' mean at 1500.
+    pub elo: f64,
+    /// The 95% interval of `elo`, low end.
+    pub elo_low: f64,
+    /// The 95% interval of `elo`, high end.
+    pub elo_high: f64,
+}
+
+/// One cell of the crosstable: how an entrant did against another.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Crosscell {
+    /// Pairwise games (a 3-player match counts once for each pair in it).
+    pub games: u32,
+    /// Pairwise wins plus half the draws.
+    pub score: f64,
+}
+
+/// A tournament's standings (`GET /api/tournaments/{id}/standings`), from every finished match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Standings {
+    /// The tournament.
+    pub tournament: TournamentId,
+    /// Where it is.
+    pub state: TournamentState,
+    /// The entrants, as in the summary.
+    pub entrants: Vec<Entrant>,
+    /// One line per entrant, best first.
+    pub table: Vec<Standing>,
+    /// `crosstable[a][b]`: how entrant `a` did against entrant `b` (indices into `entrants`).
+    pub crosstable: Vec<Vec<Crosscell>>,
+    /// Matches counted.
+    pub matches: u32,
+}

@@ -1,0 +1,160 @@
+//! The tournament HTTP API, JSON in and out (README, "Running a tournament"):
+//!
+//! - `POST /api/tournaments` with a [`TournamentConfig`]: creates one; `201` with its status.
+//! - `GET /api/tournaments`: every tournament's summary, newest first.
+//! - `GET /api/tournaments/{id}`: its status, with every match.
+//! - `GET /api/tournaments/{id}/standings`: its standings and crosstable.
+//! - `POST /api/tournaments/{id}/cancel`: cancels it; `200` with its status.
+//! - `GET /api/matches/{id}`: a finished match's full record, to replay it.
+//!
+//! Refusals are `{"code": ..., "message": ...}` with a stable code: `bad_config`,
+//! `unknown_entrant`, `too_few_entrants` (400), `bad_key` (401), `no_such_tournament`,
+//! `no_such_match` (404), `tournament_over` (409), `storage` (500), and axum's own rejections of
+//! a body that is not the JSON expected (`bad_json`, 400 or 422). When the server has a
+//! tournament key (`--tournament-key`), creating and cancelling need `Authorization: Bearer
+//! <key>`.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use skirmish_protocol::AccessKey;
+use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId};
+
+use crate::AppState;
+use crate::tournament::TournamentError;
+
+/// The API's routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/tournaments", post(create).get(list))
+        .route("/api/tournaments/{id}", get(status))
+        .route("/api/tournaments/{id}/standings", get(standings))
+        .route("/api/tournaments/{id}/cancel", post(cancel))
+        .route("/api/matches/{id}", get(match_record))
+}
+
+fn refuse(status: StatusCode, code: &str, message: String) -> Response {
+    (
+        status,
+        Json(serde_json::json!({ "code": code, "message": message })),
+    )
+        .into_response()
+}
+
+impl IntoResponse for TournamentError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            TournamentError::BadConfig(_)
+            | TournamentError::UnknownEntrant(..)
+            | TournamentError::TooFewEntrants(..) => StatusCode::BAD_REQUEST,
+            TournamentError::NoSuchTournament(_) => StatusCode::NOT_FOUND,
+            TournamentError::Over(_) => StatusCode::CONFLICT,
+            TournamentError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        refuse(status, self.code(), self.to_string())
+    }
+}
+
+/// Refuses a request without the server's tournament key, when it has one.
+fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+    let Some(required) = &state.limits.tournament_key else {
+        return Ok(());
+    };
+    let offered = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.trim().parse::<AccessKey>().ok());
+    if required.admits(offered.as_ref()) {
+        Ok(())
+    } else {
+        Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            skirmish_protocol::codes::BAD_KEY,
+            "this server makes and cancels tournaments only with its key: Authorization: Bearer <key>"
+                .to_owned(),
+        ))
+    }
+}
+
+fn parse_id<T: std::str::FromStr>(text: &str, code: &str) -> Result<T, Response> {
+    text.parse()
+        .map_err(|_| refuse(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
+}
+
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<TournamentConfig>, JsonRejection>,
+) -> Response {
+    if let Err(refused) = check_key(&state, &headers) {
+        return refused;
+    }
+    let config = match body {
+        Ok(Json(config)) => config,
+        Err(rejection) => return refuse(rejection.status(), "bad_json", rejection.body_text()),
+    };
+    match state.tournaments.create(config).await {
+        Ok(status) => (StatusCode::CREATED, Json(status)).into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn list(State(state): State<AppState>) -> Response {
+    Json(state.tournaments.list()).into_response()
+}
+
+async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.tournaments.status(id) {
+        Some(status) => Json(status).into_response(),
+        None => TournamentError::NoSuchTournament(id).into_response(),
+    }
+}
+
+async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.tournaments.standings(id) {
+        Some(standings) => Json(standings).into_response(),
+        None => TournamentError::NoSuchTournament(id).into_response(),
+    }
+}
+
+async fn cancel(State(state): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Err(refused) = check_key(&state, &headers) {
+        return refused;
+    }
+    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.tournaments.cancel(id).await {
+        Ok(status) => Json(status).into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Response {
+    let id: MatchId = match parse_id(&id, "no_such_match") {
+        Ok(id) => id,
+        Err(refused) => return refused,
+    };
+    match state.tournaments.match_record(id).await {
+        Ok(Some(record)) => Json(record).into_response(),
+        Ok(None) => refuse(
+            StatusCode::NOT_FOUND,
+            "no_such_match",
+            format!("no finished match {id}"),
+        ),
+        Err(err) => TournamentError::Store(err).into_response(),
+    }
+}

@@ -1,0 +1,243 @@
+//! The schedule: which entrants meet, in which seat order, with which opening or deal.
+//!
+//! A *set* is one pairing (a pair of entrants, or a triple in 3-player plane battle) played in
+//! every seat order: both colours for 2 players, all 6 orders for 3. Gomoku plays each opening of
+//! the set both ways; plane battle and junqi, when duplicate, give the whole set one deal (the
+//! seed of every secret deployment), so each entrant meets the same boards from every seat.
+
+use std::collections::HashSet;
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+/// A match to play.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The Swiss round (0 for round robin).
+    pub round: u32,
+    /// The entrant in each seat.
+    pub seats: Vec<usize>,
+    /// The gomoku opening, if any.
+    pub opening: Option<String>,
+    /// The seed of the dealt deployments (duplicate matches), if any.
+    pub deal: Option<u64>,
+}
+
+/// What a set needs to know of the tournament's settings.
+#[derive(Debug, Clone)]
+pub struct SetRules {
+    /// Sets per pairing.
+    pub sets: u32,
+    /// Gomoku openings to play both ways (empty: the empty board).
+    pub openings: Vec<String>,
+    /// Whether secret deployments are dealt (plane battle and junqi, duplicate on).
+    pub dealt: bool,
+}
+
+/// Every order of `group`, the given order first.
+pub fn seat_orders(group: &[usize]) -> Vec<Vec<usize>> {
+    if group.len() <= 1 {
+        return vec![group.to_vec()];
+    }
+    let mut orders = Vec::new();
+    for (i, first) in group.iter().enumerate() {
+        let mut rest = group.to_vec();
+        rest.remove(i);
+        for mut tail in seat_orders(&rest) {
+            tail.insert(0, *first);
+            orders.push(tail);
+        }
+    }
+    orders
+}
+
+/// The matches of one pairing in round `round`: `rules.sets` sets.
+pub fn pairing(group: &[usize], round: u32, rules: &SetRules, rng: &mut impl Rng) -> Vec<Planned> {
+    let mut planned = Vec::new();
+    for _ in 0..rules.sets {
+        let deal = rules.dealt.then(|| rng.random());
+        let openings: Vec<Option<String>> = if rules.openings.is_empty() {
+            vec![None]
+        } else {
+            rules.openings.iter().cloned().map(Some).collect()
+        };
+        for opening in openings {
+            for seats in seat_orders(group) {
+                planned.push(Planned {
+                    round,
+                    seats,
+                    opening: opening.clone(),
+                    deal,
+                });
+            }
+        }
+    }
+    planned
+}
+
+/// Every `k`-subset of `0..n`, in lexicographic order.
+pub fn groups(n: usize, k: usize) -> Vec<Vec<usize>> {
+    fn extend(start: usize, n: usize, k: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if current.len() == k {
+            out.push(current.clone());
+            return;
+        }
+        for i in start..n {
+            current.push(i);
+            extend(i + 1, n, k, current, out);
+            current.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend(0, n, k, &mut Vec::new(), &mut out);
+    out
+}
+
+/// A round robin of `n` entrants in groups of `k` seats: every group's sets, group after group.
+pub fn round_robin(n: usize, k: usize, rules: &SetRules, rng: &mut impl Rng) -> Vec<Planned> {
+    groups(n, k)
+        .iter()
+        .flat_map(|group| pairing(group, 0, rules, rng))
+        .collect()
+}
+
+/// Matches a round robin holds.
+pub fn round_robin_size(n: usize, k: usize, rules: &SetRules) -> usize {
+    groups(n, k).len() * per_pairing(k, rules)
+}
+
+/// Matches one pairing holds.
+pub fn per_pairing(k: usize, rules: &SetRules) -> usize {
+    let orders: usize = (1..=k).product();
+    orders * rules.openings.len().max(1) * usize::try_from(rules.sets).unwrap_or(usize::MAX)
+}
+
+/// Swiss rounds by default for `n` entrants: ⌈log2 n⌉, at least 1.
+pub fn default_swiss_rounds(n: usize) -> u32 {
+    let mut rounds = 0;
+    while (1usize << rounds) < n {
+        rounds += 1;
+    }
+    rounds.max(1)
+}
+
+/// One Swiss round: groups of `k` entrants from `ranking` (best first), each entrant grouped with
+/// the best-ranked ones below it it has not met yet (anyone, when it has met them all). When the
+/// entrants do not divide into groups, the lowest-ranked without a bye so far sit out with one.
+/// Returns the groups and the entrants given a bye.
+pub fn swiss_groups(
+    ranking: &[usize],
+    k: usize,
+    met: &HashSet<(usize, usize)>,
+    had_bye: &HashSet<usize>,
+) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let mut left: Vec<usize> = ranking.to_vec();
+    let mut byes = Vec::new();
+    for _ in 0..ranking.len() % k {
+        let pick = left
+            .iter()
+            .rposition(|e| !had_bye.contains(e))
+            .unwrap_or(left.len() - 1);
+        byes.push(left.remove(pick));
+    }
+    let has_met = |a: usize, b: usize| met.contains(&(a.min(b), a.max(b)));
+    let mut groups = Vec::new();
+    while !left.is_empty() {
+        let mut group = vec![left.remove(0)];
+        while group.len() < k {
+            let pick = left
+                .iter()
+                .position(|e| group.iter().all(|g| !has_met(*g, *e)))
+                .unwrap_or(0);
+            group.push(left.remove(pick));
+        }
+        groups.push(group);
+    }
+    (groups, byes)
+}
+
+/// The order entrants are ranked in for a Swiss round: by score, best first, ties in a random
+/// order drawn from `rng` (so round 0 is a random draw).
+pub fn swiss_ranking(scores: &[f64], rng: &mut impl Rng) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    order.shuffle(rng);
+    order.sort_by(|a, b| scores[*b].total_cmp(&scores[*a]));
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+
+    use super::*;
+
+    fn rules(sets: u32, openings: &[&str], dealt: bool) -> SetRules {
+        SetRules {
+            sets,
+            openings: openings.iter().map(|s| (*s).to_owned()).collect(),
+            dealt,
+        }
+    }
+
+    #[test]
+    fn a_round_robin_meets_every_pair_in_both_colours_once_per_set() {
+        let mut rng = StdRng::seed_from_u64(1);
+        let plan = round_robin(4, 2, &rules(2, &[], false), &mut rng);
+        assert_eq!(plan.len(), 6 * 2 * 2);
+        assert_eq!(plan.len(), round_robin_size(4, 2, &rules(2, &[], false)));
+        for a in 0..4 {
+            for b in 0..4 {
+                if a != b {
+                    let n = plan.iter().filter(|p| p.seats == vec![a, b]).count();
+                    assert_eq!(n, 2, "{a} against {b} as first seat");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn three_player_sets_play_all_six_orders_of_one_deal() {
+        let mut rng = StdRng::seed_from_u64(1);
+        let plan = round_robin(4, 3, &rules(1, &[], true), &mut rng);
+        assert_eq!(plan.len(), 4 * 6);
+        let first: Vec<&Planned> = plan.iter().take(6).collect();
+        let orders: HashSet<Vec<usize>> = first.iter().map(|p| p.seats.clone()).collect();
+        assert_eq!(orders.len(), 6);
+        assert!(first.iter().all(|p| p.deal == first[0].deal && p.deal.is_some()));
+        assert_ne!(plan[0].deal, plan[6].deal, "each triple has its own deal");
+    }
+
+    #[test]
+    fn gomoku_openings_are_each_played_with_both_colours() {
+        let mut rng = StdRng::seed_from_u64(1);
+        let plan = pairing(&[0, 1], 0, &rules(1, &["d1", "i2"], false), &mut rng);
+        let got: Vec<(Option<String>, Vec<usize>)> = plan.into_iter().map(|p| (p.opening, p.seats)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (Some("d1".into()), vec![0, 1]),
+                (Some("d1".into()), vec![1, 0]),
+                (Some("i2".into()), vec![0, 1]),
+                (Some("i2".into()), vec![1, 0]),
+            ]
+        );
+    }
+
+    #[test]
+    fn swiss_avoids_rematches_and_gives_the_bye_to_the_last_without_one() {
+        let met = HashSet::from([(0, 1)]);
+        let (groups, byes) = swiss_groups(&[0, 1, 2, 3, 4], 2, &met, &HashSet::from([4]));
+        assert_eq!(byes, vec![3]);
+        assert_eq!(groups, vec![vec![0, 2], vec![1, 4]]);
+        assert_eq!(default_swiss_rounds(5), 3);
+        assert_eq!(default_swiss_rounds(1), 1);
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_schedule() {
+        let a = round_robin(5, 2, &rules(1, &[], true), &mut StdRng::seed_from_u64(9));
+        let b = round_robin(5, 2, &rules(1, &[], true), &mut StdRng::seed_from_u64(9));
+        assert_eq!(a, b);
+    }
+}

@@ -10,6 +10,7 @@ pub mod gomoku;
 pub mod junqi;
 pub mod piskvork;
 pub mod plane;
+pub mod tournament;
 
 use std::time::Duration;
 

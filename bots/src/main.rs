@@ -118,6 +118,9 @@ enum Command {
     /// Play junqi strategy A against B in-process through the referee, seats swapped every game,
     /// and print the score, Elo difference, game lengths and A's time per move.
     JunqiBench(skirmish_bots::junqi::bench::BenchArgs),
+    /// Make a tournament between the bots connected to a server (over its HTTP API), follow it
+    /// with a progress bar, and print the standings and crosstable.
+    Tournament(skirmish_bots::tournament::TournamentArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -182,6 +185,9 @@ fn main() -> anyhow::Result<()> {
         Command::Eval(args) => skirmish_bots::eval::run(&args),
         Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args),
         Command::JunqiBench(args) => skirmish_bots::junqi::bench::run(&args),
+        Command::Tournament(args) => {
+            tokio::runtime::Runtime::new()?.block_on(skirmish_bots::tournament::run(&args))
+        }
     }
 }
 

@@ -443,3 +443,55 @@ fn shot_results_are_miss_hit_down() {
     let view = game.view(Viewer::Spectator);
     assert_eq!(view.boards[1].downed, vec![b]);
 }
+
+#[test]
+fn a_resignation_ends_the_match_with_the_resigner_last_and_is_refused_once_over() {
+    let (mut game, _) = PlaneBattle::new(config(Variant::Classic, 3, 18)).unwrap();
+    for seat in 0..3 {
+        deploy(&mut game, seat, vec![plane("C1", Facing::Up)]);
+    }
+    // Seat 0 heads seat 1's only plane: it scores and knocks seat 1 out.
+    let events = fire(&mut game, 0, 1, "C1").unwrap();
+    assert!(
+        shot_points(&events)
+            .iter()
+            .any(|(points, out)| *points > 0 && *out),
+        "{events:?}"
+    );
+    let totals_before = game.totals().clone();
+    assert!(totals_before[Seat(0)] > 0);
+    // Seat 0 leads, yet resigning puts it last; of the others (0 points each) the lower seat
+    // wins and the other is second.
+    let events = game.apply(Seat(0), Action::Resign).unwrap();
+    let [Event::MatchEnded { outcome }] = events.as_slice() else {
+        panic!("the match ends at once: {events:?}")
+    };
+    assert_eq!(outcome.resigned, Some(Seat(0)));
+    assert_eq!(outcome.winner, Seat(1));
+    assert_eq!(outcome.placings.0, vec![3, 1, 2]);
+    assert_eq!(&outcome.totals, &totals_before, "points are kept as they were");
+    assert_eq!(game.outcome(), Some(outcome));
+    assert!(game.to_act().is_empty());
+    assert_eq!(game.apply(Seat(1), Action::Resign), Err(RuleError::MatchOver));
+    assert_eq!(
+        game.apply(
+            Seat(1),
+            Action::Fire {
+                target: Seat(2),
+                cell: cell("A1")
+            }
+        ),
+        Err(RuleError::MatchOver)
+    );
+}
+
+#[test]
+fn a_resignation_from_a_seat_not_at_the_table_is_refused_and_changes_nothing() {
+    let (mut game, _) = PlaneBattle::new(config(Variant::Classic, 2, 18)).unwrap();
+    let before = game.view(Viewer::Spectator);
+    assert_eq!(
+        game.apply(Seat(2), Action::Resign),
+        Err(RuleError::NoSuchSeat(Seat(2)))
+    );
+    assert_eq!(game.view(Viewer::Spectator), before);
+}

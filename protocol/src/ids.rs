@@ -127,6 +127,11 @@ impl AccessKey {
         use sha2::{Digest, Sha256};
         offered.is_some_and(|o| Sha256::digest(self.0.as_bytes()) == Sha256::digest(o.0.as_bytes()))
     }
+
+    /// The key's text, to send it (an HTTP `Authorization` header); never log it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
 }
 
 impl fmt::Debug for AccessKey {

@@ -44,6 +44,15 @@ fn refuse(status: StatusCode, code: &str, message: String) -> Response {
         .into_response()
 }
 
+/// A refusal not yet made into a response: its status, code and message.
+struct Refusal(StatusCode, &'static str, String);
+
+impl IntoResponse for Refusal {
+    fn into_response(self) -> Response {
+        refuse(self.0, self.1, self.2)
+    }
+}
+
 impl IntoResponse for TournamentError {
     fn into_response(self) -> Response {
         let status = match &self {
@@ -59,7 +68,7 @@ impl IntoResponse for TournamentError {
 }
 
 /// Refuses a request without the server's tournament key, when it has one.
-fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
     let Some(required) = &state.limits.tournament_key else {
         return Ok(());
     };
@@ -71,7 +80,7 @@ fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
     if required.admits(offered.as_ref()) {
         Ok(())
     } else {
-        Err(refuse(
+        Err(Refusal(
             StatusCode::UNAUTHORIZED,
             skirmish_protocol::codes::BAD_KEY,
             "this server makes and cancels tournaments only with its key: Authorization: Bearer <key>"
@@ -80,9 +89,9 @@ fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
     }
 }
 
-fn parse_id<T: std::str::FromStr>(text: &str, code: &str) -> Result<T, Response> {
+fn parse_id<T: std::str::FromStr>(text: &str, code: &'static str) -> Result<T, Refusal> {
     text.parse()
-        .map_err(|_| refuse(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
+        .map_err(|_| Refusal(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
 }
 
 async fn create(
@@ -91,7 +100,7 @@ async fn create(
     body: Result<Json<TournamentConfig>, JsonRejection>,
 ) -> Response {
     if let Err(refused) = check_key(&state, &headers) {
-        return refused;
+        return refused.into_response();
     }
     let config = match body {
         Ok(Json(config)) => config,
@@ -110,7 +119,7 @@ async fn list(State(state): State<AppState>) -> Response {
 async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let id: TournamentId = match parse_id(&id, "no_such_tournament") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match state.tournaments.status(id) {
         Some(status) => Json(status).into_response(),
@@ -121,7 +130,7 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Respon
 async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let id: TournamentId = match parse_id(&id, "no_such_tournament") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match state.tournaments.standings(id) {
         Some(standings) => Json(standings).into_response(),
@@ -131,11 +140,11 @@ async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Res
 
 async fn cancel(State(state): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Err(refused) = check_key(&state, &headers) {
-        return refused;
+        return refused.into_response();
     }
     let id: TournamentId = match parse_id(&id, "no_such_tournament") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match state.tournaments.cancel(id).await {
         Ok(status) => Json(status).into_response(),
@@ -146,7 +155,7 @@ async fn cancel(State(state): State<AppState>, headers: HeaderMap, Path(id): Pat
 async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Response {
     let id: MatchId = match parse_id(&id, "no_such_match") {
         Ok(id) => id,
-        Err(refused) => return refused,
+        Err(refused) => return refused.into_response(),
     };
     match state.tournaments.match_record(id).await {
         Ok(Some(record)) => Json(record).into_response(),

@@ -297,7 +297,10 @@ pub fn spawn(
     Ok(handle)
 }
 
-fn room_sender(channel: &(mpsc::Sender<Command>, mpsc::Receiver<Command>)) -> mpsc::Sender<Command> {
+/// A room's command channel: its sending and receiving ends.
+type Channel = (mpsc::Sender<Command>, mpsc::Receiver<Command>);
+
+fn room_sender(channel: &Channel) -> mpsc::Sender<Command> {
     channel.0.clone()
 }
 
@@ -361,11 +364,7 @@ pub fn spawn_match(
 }
 
 impl Room {
-    fn new(
-        config: RoomConfig,
-        owner: PlayerId,
-        lobby: Lobby,
-    ) -> Result<(Room, (mpsc::Sender<Command>, mpsc::Receiver<Command>)), ServerError> {
+    fn new(config: RoomConfig, owner: PlayerId, lobby: Lobby) -> Result<(Room, Channel), ServerError> {
         let (table, _opening) = Table::new(&config.game)?;
         let id = RoomId::random();
         let seats = config.game.seats();

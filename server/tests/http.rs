@@ -9,25 +9,152 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceExt;
 
-fn state() -> AppState {
+async fn state(limits: skirmish_server::Limits) -> AppState {
+    let lobby = Lobby::default();
+    let shutdown = CancellationToken::new();
+    let store = skirmish_server::store::Store::in_memory().unwrap();
+    let tournaments =
+        skirmish_server::tournament::Tournaments::restore(store, lobby.clone(), shutdown.clone())
+            .await
+            .unwrap();
     AppState {
-        limits: skirmish_server::Limits::default(),
+        limits,
         metrics: std::sync::Arc::default(),
         addresses: skirmish_server::Addresses::default(),
-        lobby: Lobby::default(),
-        shutdown: CancellationToken::new(),
+        lobby,
+        shutdown,
         sessions: TaskTracker::new(),
+        tournaments,
     }
 }
 
-async fn get(path: &str) -> (StatusCode, String) {
-    let response = app(state(), default_web_root())
-        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+async fn send(limits: skirmish_server::Limits, request: Request<Body>) -> (StatusCode, String) {
+    let response = app(state(limits).await, default_web_root())
+        .oneshot(request)
         .await
         .unwrap();
     let status = response.status();
     let body = response.into_body().collect().await.unwrap().to_bytes();
     (status, String::from_utf8(body.to_vec()).unwrap())
+}
+
+async fn get(path: &str) -> (StatusCode, String) {
+    send(
+        skirmish_server::Limits::default(),
+        Request::get(path).body(Body::empty()).unwrap(),
+    )
+    .await
+}
+
+fn post(path: &str, body: &str, key: Option<&str>) -> Request<Body> {
+    let mut request = Request::post(path).header("content-type", "application/json");
+    if let Some(key) = key {
+        request = request.header("authorization", format!("Bearer {key}"));
+    }
+    request.body(Body::from(body.to_owned())).unwrap()
+}
+
+fn code(body: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(body).unwrap();
+    value["code"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn tournament_requests_that_cannot_be_played_are_refused_with_a_code() {
+    let limits = skirmish_server::Limits::default;
+    let (status, body) = send(limits(), post("/api/tournaments", "{not json", None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_json")
+    );
+    let (status, body) = send(
+        limits(),
+        post("/api/tournaments", r#"{"format":{"kind":"round_robin"}}"#, None),
+    )
+    .await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, "bad_json")
+    );
+    let gomoku = r#"{"game":{"game":"gomoku"}}"#;
+    let (status, body) = send(limits(), post("/api/tournaments", gomoku, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "too_few_entrants")
+    );
+    let named = r#"{"game":{"game":"gomoku"},"entrants":[{"bot":"ghost","strategy":"random"}]}"#;
+    let (status, body) = send(limits(), post("/api/tournaments", named, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "unknown_entrant")
+    );
+    let bad = r#"{"game":{"game":"plane","players":4}}"#;
+    let (status, body) = send(limits(), post("/api/tournaments", bad, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_config")
+    );
+    let bad = r#"{"game":{"game":"gomoku"},"parallel":0}"#;
+    let (status, body) = send(limits(), post("/api/tournaments", bad, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_config")
+    );
+    let bad = r#"{"game":{"game":"gomoku"},"openings":["no-such-opening"]}"#;
+    let (status, body) = send(limits(), post("/api/tournaments", bad, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "bad_config")
+    );
+    let (status, body) = get("/api/tournaments/00000000-0000-0000-0000-000000000000").await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::NOT_FOUND, "no_such_tournament")
+    );
+    let (status, body) = get("/api/tournaments/nonsense/standings").await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::NOT_FOUND, "no_such_tournament")
+    );
+    let (status, body) = get("/api/matches/00000000-0000-0000-0000-000000000000").await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::NOT_FOUND, "no_such_match")
+    );
+    let (status, body) = get("/api/tournaments").await;
+    assert_eq!(
+        (status, body.as_str()),
+        (StatusCode::OK, "[]"),
+        "nothing was made"
+    );
+}
+
+#[tokio::test]
+async fn a_server_with_a_tournament_key_makes_and_cancels_tournaments_only_with_it() {
+    let limits = || skirmish_server::Limits {
+        tournament_key: Some("sesame".parse().unwrap()),
+        ..skirmish_server::Limits::default()
+    };
+    let gomoku = r#"{"game":{"game":"gomoku"}}"#;
+    for key in [None, Some("wrong")] {
+        let (status, body) = send(limits(), post("/api/tournaments", gomoku, key)).await;
+        assert_eq!(
+            (status, code(&body).as_str()),
+            (StatusCode::UNAUTHORIZED, "bad_key")
+        );
+        let cancel = "/api/tournaments/00000000-0000-0000-0000-000000000000/cancel";
+        let (status, body) = send(limits(), post(cancel, "", key)).await;
+        assert_eq!(
+            (status, code(&body).as_str()),
+            (StatusCode::UNAUTHORIZED, "bad_key")
+        );
+    }
+    // With the key, the request goes through to the next check (no bots are connected).
+    let (status, body) = send(limits(), post("/api/tournaments", gomoku, Some("sesame"))).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "too_few_entrants")
+    );
 }
 
 #[tokio::test]

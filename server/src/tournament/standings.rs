@@ -143,7 +143,7 @@ pub fn standings(
 }
 
 /// Bradley-Terry ratings of `n` entrants from `games`: each entrant's Elo (the mean at 1500) and
-/// the half-width of its 95% interval, in Elo points.
+/// the half-width of its 95% interval relative to that mean, in Elo points.
 pub fn ratings(n: usize, games: &[Pairwise]) -> Vec<(f64, f64)> {
     use nalgebra::{DMatrix, DVector};
     if n == 0 {
@@ -187,6 +187,11 @@ pub fn ratings(n: usize, games: &[Pairwise]) -> Vec<(f64, f64)> {
     }
     let (_, hessian) = information(&theta);
     let covariance = hessian.try_inverse().unwrap_or_else(|| DMatrix::zeros(n, n));
+    // Ratings are shown relative to the entrants' mean, so their uncertainty is that of θ_i - θ̄:
+    // the covariance projected off the common shift, which only the weak prior pins down.
+    #[allow(clippy::cast_precision_loss)]
+    let centre = DMatrix::<f64>::identity(n, n) - DMatrix::<f64>::from_element(n, n, 1.0 / n as f64);
+    let covariance = &centre * covariance * &centre;
     #[allow(clippy::cast_precision_loss)]
     let mean = theta.sum() / n as f64;
     (0..n)

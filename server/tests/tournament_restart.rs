@@ -1,0 +1,163 @@
+//! A tournament survives its server being killed: the server program is stopped with SIGKILL
+//! mid-tournament and started again on the same database; every match finished before is still
+//! there, unchanged, and the tournament completes once the bots are back.
+
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use skirmish_protocol::tournament::{MatchState, TournamentState, TournamentStatus};
+use tokio_util::sync::CancellationToken;
+
+/// The server program, killed when dropped.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn start_server(port: u16, database: &std::path::Path) -> Server {
+    let child = Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
+        .args([
+            "--port",
+            &port.to_string(),
+            "--bots",
+            "0",
+            "--log",
+            "warn",
+            "--database",
+        ])
+        .arg(database)
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the server program starts");
+    let server = Server(child);
+    for _ in 0..200 {
+        if reqwest::get(format!("http://127.0.0.1:{port}/healthz"))
+            .await
+            .is_ok()
+        {
+            return server;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the server never answered");
+}
+
+async fn status(port: u16, id: &str) -> TournamentStatus {
+    reqwest::get(format!("http://127.0.0.1:{port}/api/tournaments/{id}"))
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("a status")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+        listener.local_addr().expect("an address").port()
+    };
+    let dir = std::env::temp_dir().join(format!("skirmish-restart-{}", uuid::Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let database = dir.join("skirmish.db");
+    let mut server = start_server(port, &database).await;
+
+    // Two bots in this process; they reconnect by themselves when the server comes back.
+    let stop_bots = CancellationToken::new();
+    for name in ["alpha", "bravo"] {
+        let mut options =
+            skirmish_bots::client::BotOptions::new(format!("ws://127.0.0.1:{port}/ws"), name.to_owned());
+        options.set_strategies(&["random".to_owned()]);
+        tokio::spawn(skirmish_bots::client::run(options, stop_bots.clone()));
+    }
+    let http = reqwest::Client::new();
+    let mut created = None;
+    for _ in 0..100 {
+        let response = http
+            .post(format!("http://127.0.0.1:{port}/api/tournaments"))
+            .json(&serde_json::json!({
+                "game": {"game": "gomoku", "size": 15},
+                "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],
+                "games_per_pairing": 8,
+                "parallel": 1,
+                "grace_ms": 30000,
+                "seed": 3,
+            }))
+            .send()
+            .await
+            .expect("the server answers");
+        if response.status() == 201 {
+            created = Some(response.json::<TournamentStatus>().await.expect("a status"));
+            break;
+        }
+        // The bots are not connected yet.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let created = created.expect("the tournament was made once the bots connected");
+    let id = created.summary.id.to_string();
+    assert_eq!(created.summary.total, 16);
+
+    // Kill the server once a few matches are over.
+    let before = loop {
+        let now = status(port, &id).await;
+        if now.summary.finished >= 3 {
+            server.0.kill().expect("SIGKILL the server");
+            let _ = server.0.wait();
+            break now;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    };
+    assert!(before.summary.finished < 16, "killed mid-tournament");
+    let finished_before: Vec<_> = before
+        .schedule
+        .iter()
+        .filter(|m| m.state == MatchState::Finished)
+        .cloned()
+        .collect();
+
+    let _server = start_server(port, &database).await;
+    let restored = status(port, &id).await;
+    for m in &finished_before {
+        let again = restored
+            .schedule
+            .iter()
+            .find(|r| r.id == m.id)
+            .expect("the match is still there");
+        assert_eq!(again.state, MatchState::Finished);
+        assert_eq!(again.result, m.result, "match {} unchanged", m.index);
+    }
+    let done = loop {
+        let now = status(port, &id).await;
+        if now.summary.state != TournamentState::Running {
+            break now;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(done.summary.state, TournamentState::Finished);
+    assert_eq!(done.summary.finished, 16);
+    assert!(
+        done.schedule
+            .iter()
+            .all(|m| m.state == MatchState::Finished && m.result.is_some())
+    );
+    for m in &finished_before {
+        let after = done.schedule.iter().find(|r| r.id == m.id).expect("still there");
+        assert_eq!(after.result, m.result);
+    }
+    // The replays of matches from before the kill are kept too.
+    let record = http
+        .get(format!(
+            "http://127.0.0.1:{port}/api/matches/{}",
+            finished_before[0].id
+        ))
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(record.status(), 200);
+    stop_bots.cancel();
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -305,3 +305,68 @@ async fn a_bot_killed_mid_match_loses_it_and_the_tournament_finishes() {
     assert_eq!(line.forfeits, line.losses, "{line:?}");
     assert!(line.forfeits >= 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_tournament_of_five_pairs_without_rematches_and_gives_byes_in_turn() {
+    let server = TestServer::start().await;
+    // One program, five connections: bots-1 .. bots-5, each an entrant with `random`.
+    let _bots = Bot(Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .args([
+            "play",
+            "--url",
+            &server.ws_url(),
+            "--name",
+            "bots",
+            "--count",
+            "5",
+        ])
+        .args(["--strategies", "random", "--log", "warn"])
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("the bot program starts"));
+    wait_for_bots(&server, 5).await;
+    let created = create(
+        &server,
+        serde_json::json!({
+            "game": {"game": "gomoku", "size": 15},
+            "format": {"kind": "swiss"},
+            "clock": {"move_ms": 5000},
+            "seed": 5,
+        }),
+    )
+    .await;
+    assert_eq!(created.summary.entrants.len(), 5);
+    // ⌈log2 5⌉ = 3 rounds of 2 pairings (both colours) and a bye.
+    assert_eq!(created.summary.total, 3 * (2 * 2 + 1));
+    let id = created.summary.id.to_string();
+    let status = wait_finished(&server, &id, Duration::from_secs(120)).await;
+    assert_eq!(status.summary.state, TournamentState::Finished);
+    let mut pairs = std::collections::HashSet::new();
+    let mut byes = std::collections::HashSet::new();
+    for round in 0..3 {
+        let matches: Vec<&MatchSummary> = status.schedule.iter().filter(|m| m.round == round).collect();
+        let mut seen: Vec<usize> = matches.iter().flat_map(|m| m.seats.clone()).collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            vec![0, 1, 2, 3, 4],
+            "round {round}: everyone plays or has the bye"
+        );
+        for m in &matches {
+            match m.seats.as_slice() {
+                [alone] => {
+                    assert!(byes.insert(*alone), "a second bye for {alone}");
+                    assert_eq!(m.result.as_ref().map(|r| r.end.as_str()), Some("bye"));
+                }
+                [a, b] if a < b => assert!(pairs.insert((*a, *b)), "{a} and {b} met twice"),
+                [_, _] => {}
+                other => panic!("a gomoku match of {other:?}"),
+            }
+        }
+    }
+    let standings: Standings = get(&server, &format!("/api/tournaments/{id}/standings")).await;
+    let score: f64 = standings.table.iter().map(|l| l.score).sum();
+    // Every game gives out one point, and every bye one.
+    assert!((score - 15.0).abs() < 1e-9, "{score}");
+}

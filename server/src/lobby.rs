@@ -119,6 +119,11 @@ impl Lobby {
         dir.rooms.insert(summary.id, (handle, summary, order));
     }
 
+    /// Removes a room from the directory (a finished room, some time after its end).
+    pub fn remove_room(&self, id: RoomId) {
+        self.lock().rooms.remove(&id);
+    }
+
     /// Replaces a room's summary (rooms call this after every change of seats or status).
     pub fn update_room(&self, summary: RoomSummary) {
         if let Some(entry) = self.lock().rooms.get_mut(&summary.id) {

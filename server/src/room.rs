@@ -28,6 +28,10 @@ use crate::lobby::{BotPick, Lobby};
 use crate::outbox::Outbox;
 use crate::table::{Applied, Table, TurnKind};
 
+/// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
+/// read by spectators) before it is dropped and its memory freed: 10 minutes.
+pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(600);
+
 /// A player as a room sees it: who, and where to send their messages.
 #[derive(Debug, Clone)]
 pub struct Member {
@@ -235,6 +239,8 @@ struct Room {
     dropped: Vec<Option<Instant>>,
     /// Set for a tournament match.
     tournament: Option<MatchRoom>,
+    /// When a finished room leaves the lobby and ends.
+    closes_at: Option<Instant>,
 }
 
 /// What a tournament match room adds to a room.
@@ -388,6 +394,7 @@ impl Room {
             turn_started: vec![None; seats],
             dropped: vec![None; seats],
             tournament: None,
+            closes_at: None,
         };
         Ok((room, mpsc::channel(256)))
     }
@@ -411,6 +418,10 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until_some(next_deadline) => self.on_deadline(),
+                () = sleep_until_some(self.closes_at) => {
+                    self.lobby.remove_room(self.id);
+                    break;
+                }
             }
         }
         debug!("room closed");
@@ -935,6 +946,7 @@ impl Room {
             self.lobby.unseated(holder.member.id, self.id);
         }
         self.dropped.iter_mut().for_each(|d| *d = None);
+        self.closes_at = Some(Instant::now() + FINISHED_ROOM_LINGER);
         // Whatever the game has not revealed yet (a match ended mid-round) is no secret now.
         let rounds: Vec<u32> = self.sealed.iter().map(|r| r.round).collect();
         for round in rounds {

@@ -59,10 +59,10 @@ for line in sys.stdin:
     path
 }
 
-/// Whether the engine whose pid is in `dir` still exists.
+/// Whether the engine whose pid is in `dir` still exists (one killed before it wrote its pid, as
+/// on a loaded machine where Python starts slower than the time limit, never lived to be seen).
 pub fn alive(dir: &Path) -> bool {
-    let pid = std::fs::read_to_string(dir.join("pid")).unwrap();
-    Path::new("/proc").join(pid.trim()).exists()
+    std::fs::read_to_string(dir.join("pid")).is_ok_and(|pid| Path::new("/proc").join(pid.trim()).exists())
 }
 
 /// Every line the engine in `dir` was sent so far.

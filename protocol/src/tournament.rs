@@ -90,7 +90,8 @@ pub struct TournamentConfig {
     #[serde(default = "ten_seconds")]
     pub grace_ms: u64,
     /// The seed of the schedule and the deals (default: a random one, reported in the status),
-    /// so a tournament can be played again exactly.
+    /// so a tournament can be played again exactly. Random seeds are under 2^53, which JavaScript
+    /// reads exactly; a larger one given here is kept, but a browser shows it rounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
 }

@@ -56,6 +56,8 @@ struct Session {
     /// Rooms this connection created (some may be over).
     created: Vec<RoomId>,
     bucket: Bucket,
+    /// The bucket's average rate, frames per second (people's or bots').
+    rate: u32,
 }
 
 enum Next {
@@ -245,6 +247,11 @@ where
             } else {
                 bucket
             },
+            rate: if bot.is_some() {
+                state.limits.bot_messages_per_second
+            } else {
+                state.limits.messages_per_second
+            },
         };
         for seat in seats {
             if let Some(room) = state.lobby.room(seat.room) {
@@ -300,7 +307,7 @@ impl Session {
                     Some(Ok(Message::Text(_) | Message::Binary(_))) if self.bucket.check().is_err() => {
                         let message = format!(
                             "more than {} messages a second on average: reconnect and slow down",
-                            self.state.limits.messages_per_second
+                            self.rate
                         );
                         send(sink, &ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message }, &self.state.metrics).await;
                         Next::Close(CLOSE_RATE_LIMITED, "too many messages")

@@ -24,6 +24,11 @@ impl Server {
         command
             .args(args)
             .env_remove("RUST_LOG")
+            // Each server its own database file, out of the source tree.
+            .env(
+                "SKIRMISH_DATABASE",
+                std::env::temp_dir().join(format!("skirmish-binary-{}.db", uuid::Uuid::new_v4())),
+            )
             .stdout(Stdio::piped())
             .kill_on_drop(true);
         for (key, value) in env {

@@ -206,7 +206,10 @@ impl Tournaments {
             return Err(TournamentError::TooFewEntrants(entrants.len(), seats));
         }
         config.entrants.clone_from(&entrants);
-        let seed = *config.seed.get_or_insert_with(|| rand::rng().random());
+        // Under 2^53, so that JavaScript reads it exactly.
+        let seed = *config
+            .seed
+            .get_or_insert_with(|| rand::rng().random::<u64>() >> 11);
         let id = TournamentId::random();
         let rules = set_rules(&config);
         let planned = match config.format {

@@ -3,7 +3,7 @@
 //! tests click the page as people do and read its `data-*` attributes.
 //!
 //! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README
-//! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`).
+//! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`, `tournament.png`).
 
 #[path = "browser/harness.rs"]
 mod harness;
@@ -1816,7 +1816,7 @@ async fn held_gomoku_bot(server: &TestServer, name: &str, go: Arc<Notify>) -> to
     let mut client = TestClient::connect(&server.ws_url()).await;
     let hello = json!({
         "type": "hello", "protocol": 1, "name": name,
-        "bot": { "games": { "gomoku": ["first-empty"] }, "version": "test" },
+        "bot": { "games": { "gomoku": ["first-empty"] }, "version": "0.9.0" },
     });
     client.send_text(hello.to_string()).await;
     client

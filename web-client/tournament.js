@@ -181,19 +181,23 @@ function matchesCard(s) {
   const game = s.config.game.game;
   const rows = s.schedule.map((m) => {
     const names = m.seats.map((e) => entrantName(s.entrants[e]));
+    // A Swiss bye: one entrant sits the round out and scores a win; nothing was played.
+    const bye = m.seats.length === 1;
     let result = '';
-    if (m.result) {
+    if (bye) {
+      result = [h('strong', {}, 'Bye'), h('br'), h('small', {}, 'sits this round out; counts as a win')];
+    } else if (m.result) {
       const [head, detail] = resultText(m.result, names, game);
       result = [h('strong', {}, head), h('br'), h('small', {}, detail)];
     }
     let link = null;
     if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, 'Watch');
-    else if (m.state === 'finished') link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, 'Replay');
+    else if (m.state === 'finished' && !bye) link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, 'Replay');
     return h('tr', { 'data-match-id': m.id, 'data-state': m.state, 'data-index': m.index },
       h('td', { class: 'num' }, String(m.index + 1)),
       swiss ? h('td', { class: 'num' }, String(m.round + 1)) : null,
       h('td', {}, h('ol', { class: 'seats' }, names.map((name, seat) => h('li', { 'data-seat': seat },
-        h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name)))),
+        bye ? null : h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name)))),
       game === 'gomoku' ? h('td', {}, m.opening || '—') : null,
       h('td', {}, h('span', { class: `badge ${m.state === 'running' ? 'playing' : m.state === 'pending' ? 'waiting' : m.state === 'cancelled' ? 'off' : 'ok'}` }, m.state)),
       h('td', { 'data-result': m.result ? m.result.end : null }, result),

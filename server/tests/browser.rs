@@ -2155,3 +2155,130 @@ async fn a_plane_battle_replay_shows_every_deployment_and_shot() {
     );
     page.close().await.expect("close the browser");
 }
+
+/// A replay page's junqi board: every post with a piece, as `[post, owner, rank]`, sorted.
+const REPLAY_JUNQI_JS: &str = r#"
+const r = document.getElementById('replay');
+if (!r || r.dataset.steps === undefined) return { page: 'other' };
+return {
+  page: 'replay',
+  step: Number(r.dataset.step),
+  steps: Number(r.dataset.steps),
+  pieces: [...document.querySelectorAll('#jq-board [data-owner]')]
+    .map((e) => [e.dataset.post, Number(e.dataset.owner), e.dataset.rank || null])
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)),
+  moves: document.querySelectorAll('#moves [data-move]').length,
+};
+"#;
+
+/// Moves a replay page's slider to `step`.
+async fn replay_to(page: &Client, step: usize) {
+    page.execute(
+        "const s = document.getElementById('slider'); s.value = arguments[0]; s.dispatchEvent(new Event('input'));",
+        vec![json!(step)],
+    )
+    .await
+    .expect("move the slider");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_junqi_replay_shows_both_layouts_and_the_final_board_with_every_rank() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let junqi = skirmish_protocol::GameKind::Junqi;
+    let _red = named_bot(&server, "red", junqi, "random");
+    let _blue = named_bot(&server, "blue", junqi, "random");
+    wait_for_named_bots(&server, &["red", "blue"]).await;
+    let id = create_tournament(
+        &server,
+        &json!({
+            "game": { "game": "junqi", "no_attack_limit": 31 },
+            "clock": { "deploy_ms": 5000, "move_ms": 2000 },
+        }),
+    )
+    .await;
+    let start = Instant::now();
+    let status = loop {
+        let (_, status) = api(&server, "GET", &format!("/api/tournaments/{id}"), None).await;
+        if status["state"] == "finished" {
+            break status;
+        }
+        assert!(
+            start.elapsed() < MATCH_LIMIT,
+            "the tournament did not finish: {status}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let match_id = status["schedule"][0]["id"].as_str().expect("a match").to_owned();
+    let (_, record) = api(&server, "GET", &format!("/api/matches/{match_id}"), None).await;
+    let events = record["events"].as_array().expect("events");
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    page.goto(&server.http_url(&format!("/replay/{match_id}")))
+        .await
+        .expect("the replay loads");
+    let first = wait_page(&page, REPLAY_JUNQI_JS, "the replay", |s| s["page"] == "replay").await;
+    assert_eq!(first["steps"], events.len());
+    assert_eq!(
+        first["pieces"],
+        json!([]),
+        "nothing on the board before the deployments"
+    );
+
+    // Once the battle starts: both layouts in full, every piece with its rank.
+    let battle = events
+        .iter()
+        .position(|e| e["kind"] == "battle_started")
+        .expect("the battle started");
+    replay_to(&page, battle + 1).await;
+    let s = wait_page(&page, REPLAY_JUNQI_JS, "the battle's start", |s| {
+        s["step"] == battle + 1
+    })
+    .await;
+    let pieces = s["pieces"].as_array().expect("pieces");
+    assert_eq!(pieces.len(), 50, "{s}");
+    for owner in 0..2 {
+        let ranks: Vec<&str> = pieces
+            .iter()
+            .filter(|p| p[1] == owner)
+            .map(|p| {
+                p[2].as_str()
+                    .unwrap_or_else(|| panic!("a rank on every piece: {s}"))
+            })
+            .collect();
+        assert_eq!(ranks.len(), 25, "{s}");
+        assert_eq!(
+            ranks.iter().filter(|r| **r == "flag").count(),
+            1,
+            "one flag each: {s}"
+        );
+        assert_eq!(ranks.iter().filter(|r| **r == "landmine").count(), 3, "{s}");
+    }
+
+    // Just before the end, the board the page worked out move by move is the outcome's, rank
+    // for rank; the last step shows it too, with every move listed.
+    let ended = events.last().expect("events");
+    assert_eq!(ended["kind"], "ended", "{record}");
+    let mut expected: Vec<Value> = ended["outcome"]["pieces"]
+        .as_array()
+        .expect("the final pieces")
+        .iter()
+        .map(|p| json!([p["post"], p["owner"], p["rank"]]))
+        .collect();
+    expected.sort_by(|a, b| a[0].as_str().cmp(&b[0].as_str()));
+    replay_to(&page, events.len() - 1).await;
+    let before = wait_page(&page, REPLAY_JUNQI_JS, "the step before the end", |s| {
+        s["step"] == events.len() - 1
+    })
+    .await;
+    assert_eq!(before["pieces"], json!(expected), "{before}");
+    click(&page, "#last").await;
+    let end = wait_page(&page, REPLAY_JUNQI_JS, "the last step", |s| {
+        s["step"] == s["steps"]
+    })
+    .await;
+    assert_eq!(end["pieces"], json!(expected), "{end}");
+    let moved = events.iter().filter(|e| e["kind"] == "moved").count();
+    assert_eq!(end["moves"], moved, "{end}");
+    page.close().await.expect("close the browser");
+}

@@ -1875,7 +1875,7 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
         &json!({
             "name": "Browser cup",
             "game": { "game": "gomoku", "size": 15, "rule": "freestyle" },
-            "clock": { "deploy_ms": 30000, "move_ms": 30000 },
+            "clock": { "deploy_ms": 60000, "move_ms": 60000 },
             "entrants": [
                 { "bot": "alpha", "strategy": "random" },
                 { "bot": markup, "strategy": "random" },
@@ -1890,16 +1890,22 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
     page.goto(&server.http_url(&format!("/tournament/{id}")))
         .await
         .expect("the tournament page loads");
-    let running = wait_page(&page, TOURNAMENT_JS, "a match of the held bot running", |s| {
-        s["state"] == "running" && s["watch"].as_array().is_some_and(|w| !w.is_empty())
+    // The two matches without it finish; its four (the four slots of `parallel`) wait for it.
+    let running = wait_page(&page, TOURNAMENT_JS, "the held bot's four matches running", |s| {
+        s["progress"] == json!([2, 6]) && s["watch"].as_array().is_some_and(|w| w.len() == 4)
     })
     .await;
     assert_eq!(running["name"], "Browser cup");
+    assert_eq!(running["state"], "running");
     assert_eq!(running["polling"], "true");
-    let total = running["progress"][1].as_u64().expect("a total");
-    assert_eq!(total, 6, "3 pairings, both colours: {running}");
-    assert!(running["progress"][0].as_u64() < Some(total), "{running}");
+    assert_eq!(running["replays"].as_array().map(Vec::len), Some(2), "{running}");
     let (_, status) = api(&server, "GET", &format!("/api/tournaments/{id}"), None).await;
+    let held_index = status["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .position(|e| e["bot"] == "held")
+        .expect("the held bot entered");
     for watch in running["watch"].as_array().expect("watch links") {
         let m = status["schedule"]
             .as_array()
@@ -1907,6 +1913,13 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
             .iter()
             .find(|m| m["id"] == watch[0])
             .unwrap_or_else(|| panic!("match {watch} in {status}"));
+        assert!(
+            m["seats"]
+                .as_array()
+                .is_some_and(|s| s.contains(&json!(held_index))),
+            "{m}"
+        );
+        assert_eq!(m["state"], "running", "{status}");
         assert_eq!(
             watch[1],
             format!("/room/{}", m["room"].as_str().expect("a room")),

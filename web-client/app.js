@@ -18,6 +18,8 @@ const S = {
   player: null,
   mySeats: [],
   rooms: [],
+  /** The tournaments, as `GET /api/tournaments` last listed them (newest first). */
+  tournaments: [],
   /** The connected bots, as `list_bots` last listed them. */
   bots: [],
   page: 'lobby',
@@ -400,7 +402,10 @@ function route() {
     S.page = 'name';
     main.replaceChildren(h('section', { class: 'card', id: 'welcome' },
       h('h1', {}, 'Skirmish: plane battle, gomoku and junqi'),
-      h('p', {}, 'Choose a display name above to play. It is kept in this browser.')));
+      h('p', {}, 'Choose a display name above to play. It is kept in this browser.')),
+    tournamentsCard());
+    renderTournaments();
+    refreshTournaments();
     document.getElementById('name-input').focus();
     return;
   }
@@ -486,12 +491,56 @@ function renderLobby() {
   form.querySelector('#create-no-attack').addEventListener('input', (e) => e.target.setCustomValidity(''));
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
-      h('div', { class: 'card rooms-card' },
-        h('h1', {}, 'Rooms'),
-        h('p', { class: 'muted' }, 'Open and running rooms, updated live. Join a free seat, or watch a match.'),
-        h('div', { id: 'rooms', 'aria-live': 'polite' })),
+      h('div', { class: 'lobby-main' },
+        h('div', { class: 'card rooms-card' },
+          h('h1', {}, 'Rooms'),
+          h('p', { class: 'muted' }, 'Open and running rooms, updated live. Join a free seat, or watch a match.'),
+          h('div', { id: 'rooms', 'aria-live': 'polite' })),
+        tournamentsCard()),
       form));
   renderRooms();
+  renderTournaments();
+  refreshTournaments();
+}
+
+/** The lobby's list of tournaments (filled by renderTournaments). */
+function tournamentsCard() {
+  return h('div', { class: 'card tournaments-card' },
+    h('h2', {}, 'Tournaments'),
+    h('div', { id: 'tournaments' }));
+}
+
+/** Reads the tournaments (`GET /api/tournaments`, newest first) for the lobby's list. */
+function refreshTournaments() {
+  fetch('/api/tournaments', { cache: 'no-store' })
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(r.statusText))))
+    .then((list) => {
+      S.tournaments = Array.isArray(list) ? list : [];
+      if (S.page === 'lobby' || S.page === 'name') renderTournaments();
+    })
+    .catch(() => {});
+}
+
+const TOURNAMENT_GAMES = { plane: 'plane battle', gomoku: 'gomoku', junqi: 'junqi' };
+
+function renderTournaments() {
+  const box = document.getElementById('tournaments');
+  if (!box) return;
+  const list = S.tournaments || [];
+  if (!list.length) {
+    box.replaceChildren(h('p', { class: 'empty small', 'data-tournaments-empty': true },
+      'No tournaments yet. Bots play them; they are made with POST /api/tournaments.'));
+    return;
+  }
+  box.replaceChildren(h('table', { class: 'rooms' },
+    h('caption', { class: 'sr-only' }, 'Tournaments, newest first'),
+    h('thead', {}, h('tr', {}, ['Tournament', 'Game', 'State', 'Matches'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('tbody', {}, list.slice(0, 20).map((t) => h('tr', { 'data-tournament-id': t.id, 'data-state': t.state },
+      h('th', { scope: 'row' }, h('a', { href: `/tournament/${t.id}` }, t.name)),
+      h('td', {}, TOURNAMENT_GAMES[t.game] || t.game),
+      h('td', {}, h('span', { class: `badge ${t.state === 'running' ? 'playing' : t.state === 'cancelled' ? 'off' : 'ok'}` }, t.state)),
+      h('td', { 'data-progress': `${t.finished}/${t.total}` }, `${t.finished}/${t.total}`,
+        t.running ? h('small', {}, ` · ${t.running} running`) : null))))));
 }
 
 /** The create-room form's move clock field per game: its label, default seconds and help. */
@@ -1190,7 +1239,11 @@ function tick() {
   el.parentElement.classList.toggle('low', left != null && left < 10000);
 }
 setInterval(tick, 250);
-setInterval(() => { if (S.page === 'lobby' && !document.hidden) refreshRooms(); }, 2000);
+setInterval(() => {
+  if (document.hidden) return;
+  if (S.page === 'lobby') refreshRooms();
+  if (S.page === 'lobby' || S.page === 'name') refreshTournaments();
+}, 2000);
 
 document.addEventListener('keydown', (e) => {
   if (S.page !== 'room' || e.ctrlKey || e.metaKey || e.altKey) return;

@@ -386,7 +386,7 @@ const HANDLERS = {
 };
 
 /** The pieces after a move and its result (the attacker's rank moves with it). */
-function piecesAfter(pieces, m) {
+export function piecesAfter(pieces, m) {
   const attacker = pieces.find((p) => p.post === m.from);
   const rest = pieces.filter((p) => p.post !== m.from && (m.result === 'lost' || p.post !== m.to));
   if (attacker && (m.result === 'moved' || m.result === 'won')) rest.push({ ...attacker, post: m.to });

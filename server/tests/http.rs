@@ -181,4 +181,20 @@ async fn health_rooms_bots_and_the_web_client() {
         "the client's module is served"
     );
     assert_eq!(get("/no-such-file.js").await.0, StatusCode::NOT_FOUND);
+    // A tournament's page and a match's replay are pages of their own.
+    for (path, module) in [
+        (
+            "/tournament/5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e",
+            "/tournament.js",
+        ),
+        ("/replay/5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e", "/replay.js"),
+    ] {
+        let (status, page) = get(path).await;
+        assert_eq!(status, StatusCode::OK, "{path}");
+        assert!(
+            page.contains(&format!("<script type=\"module\" src=\"{module}\">")),
+            "{path}: {page}"
+        );
+        assert_eq!(get(module).await.0, StatusCode::OK, "{module}");
+    }
 }

@@ -1,0 +1,122 @@
+// Small helpers shared by the tournament and replay pages: building elements (text always goes in
+// as text nodes, never as HTML, so a bot named `<img ...>` shows literally), reading the JSON API,
+// and naming entrants and results.
+
+/** Builds an element: h('button', {class: 'x', onclick}, 'text', child). The same as app.js's. */
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k === 'value') el.value = v;
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** An API refusal: the HTTP status and the API's `{code, message}`. */
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * GETs `url` and returns [parsed JSON, the raw text] (the text keeps numbers JSON cannot hold
+ * exactly in JavaScript, such as a 64-bit seed). Throws an ApiError for a refusal.
+ */
+export async function getJson(url) {
+  const response = await fetch(url, { cache: 'no-store', headers: { accept: 'application/json' } });
+  const text = await response.text();
+  let body = null;
+  try { body = JSON.parse(text); } catch { body = null; }
+  if (!response.ok) {
+    throw new ApiError(response.status, body && body.code, (body && body.message) || `${response.status} ${response.statusText}`);
+  }
+  return [body, text];
+}
+
+/** The id at the end of this page's path (`/tournament/<id>`, `/replay/<id>`), lower-cased. */
+export function idFromPath() {
+  const parts = location.pathname.split('/').filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] || '').toLowerCase();
+}
+
+/** "pool/random": the bot's name and its strategy. */
+export function entrantName(e) {
+  return e ? `${e.bot}/${e.strategy}` : '?';
+}
+
+export function ordinal(n) {
+  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+}
+
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** A score or a sum of points: whole numbers as they are, others to two decimals at most. */
+export function num(x) {
+  if (x == null || !Number.isFinite(x)) return '—';
+  return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
+}
+
+/** Seconds from milliseconds, for a clock; 0 means no limit. */
+export function seconds(ms) {
+  if (!ms) return 'no limit';
+  return `${ms / 1000} s`;
+}
+
+/** The seat's label in a game: black/white, red/blue, or "seat n". */
+export function seatLabel(game, seat) {
+  if (game === 'gomoku') return ['black', 'white'][seat] ?? `seat ${seat + 1}`;
+  if (game === 'junqi') return ['red', 'blue'][seat] ?? `seat ${seat + 1}`;
+  return `seat ${seat + 1}`;
+}
+
+/** A game's config in one line (no clock). */
+export function gameText(g) {
+  if (!g) return '';
+  if (g.game === 'gomoku') {
+    const opening = typeof g.opening === 'string' ? ` · opening ${g.opening}` : '';
+    return `Gomoku · ${g.size}×${g.size} · ${g.rule}${opening}`;
+  }
+  if (g.game === 'junqi') {
+    return `Junqi · ${g.no_attack_limit ? `no-attack limit ${g.no_attack_limit}` : 'no-attack rule off'}`;
+  }
+  const f = g.format || {};
+  const format = f.rounds != null ? plural(f.rounds, 'round') : f.first_to != null ? `first to ${f.first_to}` : '';
+  return ['Plane battle', g.variant, `${g.players} players`, format].filter(Boolean).join(' · ');
+}
+
+/** How a match ended, in words: `five` -> "five", `flag_captured` -> "flag captured". */
+export function endText(end) {
+  return String(end || '').replace(/_/g, ' ');
+}
+
+/**
+ * A match result in words: [headline, detail]. `names[seat]` names each seat's entrant.
+ * Headline: who won (or the placings, or a draw); detail: points, how it ended, a forfeit.
+ */
+export function resultText(result, names, game) {
+  const seats = result.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
+  const firsts = seats.filter((x) => x.p === 1);
+  let head;
+  if (seats.length > 2) head = seats.map(({ p, s }) => `${ordinal(p)} ${names[s]}`).join(', ');
+  else if (firsts.length > 1) head = 'Draw';
+  else head = `${names[firsts[0].s]} (${seatLabel(game, firsts[0].s)}) won`;
+  const points = `points ${result.points.map(num).join('–')}`;
+  const parts = [points, `end: ${endText(result.end)}`];
+  if (result.forfeit) {
+    parts.push(`${names[result.forfeit.seat]} forfeited (${endText(result.forfeit.reason)})`);
+  }
+  return [head, parts.join(' · ')];
+}

@@ -1,0 +1,219 @@
+// One tournament's page (/tournament/<id>): its settings, live standings with Elo intervals, the
+// crosstable and every match, with links to watch the running ones and replay the finished ones.
+// It polls GET /api/tournaments/<id> and /standings while the tournament runs, and stops once it is
+// over. Plain ES module, no build.
+import { h, getJson, idFromPath, entrantName, num, seconds, seatLabel, gameText, resultText, plural } from './dom.js';
+
+/** Milliseconds between two polls while the tournament runs. */
+const POLL_MS = 1500;
+
+/** Everything the page knows (also `window.tournamentPage`, for the console and tests). */
+const T = {
+  id: idFromPath(),
+  status: null,
+  standings: null,
+  /** The seed as the server wrote it: a 64-bit number JavaScript's numbers cannot hold exactly. */
+  seed: null,
+  error: null,
+  polling: true,
+  timer: null,
+};
+window.tournamentPage = T;
+
+async function load() {
+  clearTimeout(T.timer);
+  try {
+    const [[status, text], [standings]] = await Promise.all([
+      getJson(`/api/tournaments/${encodeURIComponent(T.id)}`),
+      getJson(`/api/tournaments/${encodeURIComponent(T.id)}/standings`),
+    ]);
+    const seed = text.match(/"seed"\s*:\s*(\d+)/);
+    T.seed = seed ? seed[1] : null;
+    T.status = status;
+    T.standings = standings;
+    T.error = null;
+  } catch (err) {
+    T.error = err;
+  }
+  // Both answers must say it is over: the standings may have been read a moment before the end.
+  const over = T.status && T.status.state !== 'running' && T.standings && T.standings.state !== 'running';
+  const gone = T.error && T.error.status === 404;
+  T.polling = !over && !gone;
+  render();
+  if (T.polling) T.timer = setTimeout(load, POLL_MS);
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const main = document.getElementById('main');
+  const poll = document.getElementById('poll');
+  poll.dataset.poll = T.error ? 'error' : T.polling ? 'live' : 'done';
+  poll.textContent = T.error ? 'cannot reach the server: retrying…' : T.polling ? 'live' : 'final';
+  if (T.error && T.error.status === 404) poll.textContent = 'not found';
+  if (!T.status) {
+    main.replaceChildren(h('section', { id: 'tournament', class: 'card', 'data-state': 'loading' },
+      h('h1', {}, 'Tournament'),
+      h('p', {}, T.error ? `This tournament cannot be shown: ${T.error.message}` : 'Loading…'),
+      h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+    return;
+  }
+  const s = T.status;
+  const focused = document.activeElement && document.activeElement.id;
+  document.title = `${s.name} · Skirmish tournament`;
+  main.replaceChildren(h('section', {
+    id: 'tournament', class: 'tournament', 'data-tournament-id': s.id, 'data-state': s.state,
+    'data-polling': String(T.polling), 'data-game': s.game,
+  },
+  h('div', { class: 't-grid' }, header(s), settingsCard(s)),
+  standingsCard(s, T.standings),
+  crosstableCard(T.standings),
+  matchesCard(s)));
+  if (focused) {
+    const el = document.getElementById(focused);
+    if (el) el.focus({ preventScroll: true });
+  }
+}
+
+const STATE_TEXT = { running: 'running', finished: 'finished', cancelled: 'cancelled' };
+
+function header(s) {
+  const pct = s.total ? Math.round((100 * s.finished) / s.total) : 0;
+  return h('div', { class: 'card t-head' },
+    h('h1', { id: 't-name' }, s.name),
+    h('p', { class: 'muted' }, h('span', { id: 't-game' }, gameText(s.config.game)),
+      h('span', { class: `badge ${s.state === 'running' ? 'playing' : s.state === 'cancelled' ? 'off' : 'ok'}`, id: 't-state', 'data-state': s.state },
+        STATE_TEXT[s.state] || s.state)),
+    h('p', { id: 't-progress', 'data-finished': s.finished, 'data-total': s.total, 'data-running': s.running },
+      `${s.finished}/${s.total} matches finished`, s.running ? ` · ${s.running} running` : '',
+      s.matches < s.total ? ` · ${s.matches} scheduled so far` : ''),
+    h('progress', { max: s.total || 1, value: s.finished, 'aria-labelledby': 't-progress' }, `${pct}%`));
+}
+
+function formatText(f) {
+  if (!f || f.kind === 'round_robin') return 'round robin';
+  return `Swiss, ${f.rounds != null ? plural(f.rounds, 'round') : 'rounds by the entrant count'}`;
+}
+
+function settingsCard(s) {
+  const c = s.config;
+  const clock = c.clock || {};
+  const kind = c.game.game;
+  const rows = [
+    ['Format', formatText(c.format)],
+    ['Games per pairing', `${c.games_per_pairing} set${c.games_per_pairing === 1 ? '' : 's'}`],
+    ['Clock', `deploy ${seconds(clock.deploy_ms)} · move ${seconds(clock.move_ms)} · game ${seconds(clock.game_ms)}`],
+    ['Duplicate', kind === 'gomoku' ? 'not used (gomoku hides nothing)' : c.duplicate ? 'on: dealt deployments, replayed with the seats exchanged' : 'off'],
+    kind === 'gomoku' ? ['Openings', (c.openings || []).length ? c.openings.join(', ') : 'none: the empty board'] : null,
+    ['Matches at once', String(c.parallel)],
+    ['Grace', seconds(c.grace_ms)],
+    ['Seed', T.seed ?? (c.seed != null ? String(c.seed) : '—')],
+    ['Created', new Date(s.created_ms).toLocaleString()],
+  ].filter(Boolean);
+  return h('div', { class: 'card t-settings' },
+    h('h2', {}, 'Settings'),
+    h('dl', { id: 't-settings' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-setting': k.toLowerCase() }, v)])));
+}
+
+/** An entrant's cell: "bot/strategy" and its version, as text. */
+function entrantEl(e) {
+  return [h('span', { class: 'entrant', 'data-entrant-name': entrantName(e) }, entrantName(e)),
+    e && e.version ? h('small', { class: 'muted' }, ` v${e.version}`) : null];
+}
+
+function eloText(line) {
+  const r = (x) => (Number.isFinite(x) ? String(Math.round(x)) : '?');
+  return `${r(line.elo)} [${r(line.elo_low)}, ${r(line.elo_high)}]`;
+}
+
+function standingsCard(s, st) {
+  if (!st) return h('div', { class: 'card' }, h('h2', {}, 'Standings'), h('p', { class: 'empty' }, 'Loading…'));
+  const places = s.config.game.game === 'plane' && s.config.game.players === 3;
+  const heads = ['Rank', 'Entrant', 'Matches', 'W/D/L', 'Score', 'Points', 'Avg points',
+    places ? 'Placings 1st/2nd/3rd' : null, 'Forfeits', 'Elo [95%]'].filter(Boolean);
+  const rows = st.table.map((line) => h('tr', { 'data-rank': line.rank, 'data-entrant': line.entrant },
+    h('td', { class: 'num' }, String(line.rank)),
+    h('th', { scope: 'row' }, entrantEl(st.entrants[line.entrant])),
+    h('td', { class: 'num', 'data-matches': line.matches }, String(line.matches)),
+    h('td', { class: 'num', 'data-wdl': `${line.wins}/${line.draws}/${line.losses}` }, `${line.wins}/${line.draws}/${line.losses}`),
+    h('td', { class: 'num strong', 'data-score': line.score }, num(line.score)),
+    h('td', { class: 'num', 'data-points': line.points }, num(line.points)),
+    h('td', { class: 'num' }, num(line.average_points)),
+    places ? h('td', { class: 'num', 'data-placings': line.placings.join('/') }, line.placings.join(' / ')) : null,
+    h('td', { class: 'num', 'data-forfeits': line.forfeits }, String(line.forfeits)),
+    h('td', { class: 'num', 'data-elo': Math.round(line.elo), title: '95% interval in brackets' }, eloText(line))));
+  return h('div', { class: 'card t-standings' },
+    h('h2', {}, 'Standings'),
+    h('div', { class: 'scroll' },
+      h('table', { class: 'data', id: 'standings' },
+        h('caption', { class: 'sr-only' }, 'Standings, best first'),
+        h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, rows))),
+    h('p', { class: 'muted small' },
+      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
+}
+
+function crosstableCard(st) {
+  if (!st || st.entrants.length === 0) return null;
+  const n = st.entrants.length;
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'Entrant'),
+    st.entrants.map((e, b) => h('th', { scope: 'col', title: entrantName(e) }, String(b + 1))));
+  const rows = st.entrants.map((e, a) => h('tr', { 'data-cross-row': a },
+    h('th', { scope: 'row' }, `${a + 1}. `, entrantEl(e)),
+    Array.from({ length: n }, (_, b) => {
+      if (a === b) return h('td', { class: 'num self', 'aria-label': 'itself' }, '—');
+      const cell = (st.crosstable[a] || [])[b] || { games: 0, score: 0 };
+      return h('td', { class: 'num', 'data-cross': `${a},${b}`, 'data-games': cell.games, 'data-score': cell.score,
+        title: `${entrantName(e)} against ${entrantName(st.entrants[b])}: ${num(cell.score)} of ${cell.games}` },
+      cell.games ? `${num(cell.score)}/${cell.games}` : '·');
+    })));
+  return h('div', { class: 'card' },
+    h('h2', {}, 'Crosstable'),
+    h('div', { class: 'scroll' },
+      h('table', { class: 'data crosstable', id: 'crosstable' },
+        h('caption', { class: 'sr-only' }, 'How each entrant (row) did against each other (column): score / games'),
+        h('thead', {}, head), h('tbody', {}, rows))),
+    h('p', { class: 'muted small' }, 'Row against column: score / pairwise games (a 3-player match counts once for each pair in it).'));
+}
+
+function matchesCard(s) {
+  const swiss = s.config.format && s.config.format.kind === 'swiss';
+  const game = s.config.game.game;
+  const rows = s.schedule.map((m) => {
+    const names = m.seats.map((e) => entrantName(s.entrants[e]));
+    // A Swiss bye: one entrant sits the round out and scores a win; nothing was played.
+    const bye = m.seats.length === 1;
+    let result = '';
+    if (bye) {
+      result = [h('strong', {}, 'Bye'), h('br'), h('small', {}, 'sits this round out; counts as a win')];
+    } else if (m.result) {
+      const [head, detail] = resultText(m.result, names, game);
+      result = [h('strong', {}, head), h('br'), h('small', {}, detail)];
+    }
+    let link = null;
+    if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, 'Watch');
+    else if (m.state === 'finished' && !bye) link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, 'Replay');
+    return h('tr', { 'data-match-id': m.id, 'data-state': m.state, 'data-index': m.index },
+      h('td', { class: 'num' }, String(m.index + 1)),
+      swiss ? h('td', { class: 'num' }, String(m.round + 1)) : null,
+      h('td', {}, h('ol', { class: 'seats' }, names.map((name, seat) => h('li', { 'data-seat': seat },
+        bye ? null : h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name)))),
+      game === 'gomoku' ? h('td', {}, m.opening || '—') : null,
+      h('td', {}, h('span', { class: `badge ${m.state === 'running' ? 'playing' : m.state === 'pending' ? 'waiting' : m.state === 'cancelled' ? 'off' : 'ok'}` }, m.state)),
+      h('td', { 'data-result': m.result ? m.result.end : null }, result),
+      h('td', {}, link));
+  });
+  const heads = ['#', swiss ? 'Round' : null, 'Seats', game === 'gomoku' ? 'Opening' : null, 'State', 'Result', ''].filter((x) => x !== null);
+  return h('div', { class: 'card' },
+    h('h2', {}, `Matches (${s.schedule.length})`),
+    s.schedule.length
+      ? h('div', { class: 'scroll' },
+        h('table', { class: 'data matches', id: 'matches' },
+          h('caption', { class: 'sr-only' }, 'Every match in schedule order'),
+          h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', {}, rows)))
+      : h('p', { class: 'empty' }, 'No match scheduled yet.'),
+    h('p', { class: 'muted small' }, 'Running matches can be watched live; finished ones replayed move by move.'));
+}
+
+load();

@@ -5,6 +5,7 @@ import * as P from './plane.js';
 import * as G from './gomoku.js';
 import { checkReveal } from './audit.js';
 import * as J from './junqi.js';
+import { h } from './dom.js';
 
 const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -46,23 +47,6 @@ window.skirmish = S;
 
 // ---------------------------------------------------------------- helpers
 
-/** Builds an element: h('button', {class: 'x', onclick}, 'text', child). */
-function h(tag, attrs, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v == null || v === false) continue;
-    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k === 'value') el.value = v;
-    else el.setAttribute(k, v === true ? '' : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c == null || c === false) continue;
-    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return el;
-}
 
 function owned() {
   try { return new Set(JSON.parse(localStorage.getItem(OWNED_KEY) || '[]')); } catch { return new Set(); }

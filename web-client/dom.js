@@ -2,7 +2,7 @@
 // as text nodes, never as HTML, so a bot named `<img ...>` shows literally), reading the JSON API,
 // and naming entrants and results.
 
-/** Builds an element: h('button', {class: 'x', onclick}, 'text', child). The same as app.js's. */
+/** Builds an element: h('button', {class: 'x', onclick}, 'text', child); text always as text. */
 export function h(tag, attrs, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {

@@ -818,10 +818,7 @@ impl PlaneBattle {
     }
 
     fn finish(&mut self, winner: Seat) -> Event {
-        let key = |seat: Seat| match self.config.format {
-            MatchFormat::Rounds(_) => (self.totals[seat], 0),
-            MatchFormat::FirstTo(_) => (self.round_wins[seat], self.totals[seat]),
-        };
+        let key = |seat: Seat| self.standing(seat);
         let placings = Seat::all(self.boards.len())
             .map(|seat| {
                 if seat == winner {
@@ -845,6 +842,15 @@ impl PlaneBattle {
         Event::MatchEnded { outcome }
     }
 
+    /// What places a seat in the match, higher first: its total (a fixed number of rounds), or its
+    /// round wins then total (first to n round wins).
+    fn standing(&self, seat: Seat) -> (u32, u32) {
+        match self.config.format {
+            MatchFormat::Rounds(_) => (self.totals[seat], 0),
+            MatchFormat::FirstTo(_) => (self.round_wins[seat], self.totals[seat]),
+        }
+    }
+
     /// Ends the match on `seat`'s resignation: the others are placed by the match's order (ties
     /// share a place), the best of them wins (the lowest seat among equals), and `seat` is last.
     fn resign(&mut self, seat: Seat) -> Result<Vec<Event>, RuleError> {
@@ -854,10 +860,7 @@ impl PlaneBattle {
         if seat.index() >= self.boards.len() {
             return Err(RuleError::NoSuchSeat(seat));
         }
-        let key = |s: Seat| match self.config.format {
-            MatchFormat::Rounds(_) => (self.totals[s], 0),
-            MatchFormat::FirstTo(_) => (self.round_wins[s], self.totals[s]),
-        };
+        let key = |s: Seat| self.standing(s);
         let seats = self.boards.len();
         let others: Vec<Seat> = Seat::all(seats).filter(|s| *s != seat).collect();
         let winner = *others

@@ -20,7 +20,7 @@ use tracing::{Instrument, debug, info};
 use crate::AppState;
 use crate::error::ServerError;
 use crate::metrics::Metrics;
-use crate::outbox::{Inbox, Outbox};
+use crate::outbox::{Frame, Inbox, Outbox};
 use crate::room::{self, Member};
 
 /// Close codes: the connection did not say `hello` in time.
@@ -104,15 +104,40 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
+/// Writes one message to the socket (before the outbox runs: `welcome` and refusals of `hello`).
 async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg, metrics: &Metrics) -> bool {
-    let text = serde_json::to_string(msg).expect("server messages serialize");
-    let code = match msg {
-        ServerMsg::Error { code, .. } => Some(code.as_str()),
-        _ => None,
-    };
-    metrics.message_out(code);
-    sink.send(Message::Text(text.into())).await.is_ok()
+    let frame = Frame::new(msg);
+    metrics.message_out(frame.error_code());
+    sink.send(Message::Text(frame.text().clone())).await.is_ok()
 }
+
+/// Writes `first` and every frame already queued behind it (up to [`WRITE_BATCH`]) with one flush,
+/// so that an event and the `your_turn` that follows it cost one write to the socket rather than
+/// two. Returns `false` when the socket is gone.
+async fn write_queued<K: Sink<Message> + Unpin>(
+    sink: &mut K,
+    first: Frame,
+    inbox: &mut Inbox,
+    metrics: &Metrics,
+) -> bool {
+    let mut next = Some(first);
+    let mut batch = 0;
+    while let Some(frame) = next.take() {
+        metrics.message_out(frame.error_code());
+        if sink.feed(Message::Text(frame.text().clone())).await.is_err() {
+            return false;
+        }
+        batch += 1;
+        if batch < WRITE_BATCH {
+            next = inbox.rx.try_recv().ok();
+        }
+    }
+    sink.flush().await.is_ok()
+}
+
+/// The most frames written with one flush (64: enough for a burst of events from one move, small
+/// enough that the first of them is not held back long).
+const WRITE_BATCH: usize = 64;
 
 /// Reads frames until a valid `hello`; answers anything else with `hello_first`.
 async fn hello<K, S, E>(
@@ -290,8 +315,8 @@ impl Session {
                 }
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
-                Some(msg) = inbox.rx.recv() => {
-                    if send(sink, &msg, &self.state.metrics).await { Next::Continue } else { return }
+                Some(frame) = inbox.rx.recv() => {
+                    if write_queued(sink, frame, &mut inbox, &self.state.metrics).await { Next::Continue } else { return }
                 }
                 frame = stream.next() => {
                     last_heard = tokio::time::Instant::now();

@@ -36,6 +36,13 @@ pub const CLOSE_RATE_LIMITED: u16 = 4029;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
 
+/// The read buffer each WebSocket gets, in bytes (4 KiB). tungstenite's default, 128 KiB, is
+/// allocated for every connection and zero-filled up to its size before each read: with it an idle
+/// connection held about 150 KiB of resident memory, and the zero-filling was 5% of the server's
+/// CPU under load (docs/performance.md). Client frames are small (an `act` is about 100 bytes);
+/// a larger one grows the buffer as it arrives, up to the frame limit.
+pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+
 /// The token bucket that limits one connection's frames.
 type Bucket = governor::DefaultDirectRateLimiter;
 

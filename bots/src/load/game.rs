@@ -121,7 +121,9 @@ pub(super) async fn connect_raw(
     shared: &Shared,
 ) -> anyhow::Result<WebSocketStream<MaybeTlsStream<TcpStream>>> {
     let _permit = shared.connecting.acquire().await?;
-    let connect = tokio_tungstenite::connect_async_with_config(url, None, true);
+    let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+        .read_buffer_size(super::READ_BUFFER_BYTES);
+    let connect = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
     let (socket, _) = tokio::time::timeout(Duration::from_secs(30), connect).await??;
     Ok(socket)
 }

@@ -429,16 +429,22 @@ impl Session {
             }
             ClientMsg::CreateRoom { mut config, sit } => {
                 check_room_config(&mut config, &self.name, &self.state.limits)?;
-                let open: HashSet<RoomId> = self
-                    .state
-                    .lobby
-                    .rooms()
-                    .into_iter()
-                    .filter(|r| r.status != RoomStatus::Finished)
-                    .map(|r| r.id)
-                    .collect();
-                self.created.retain(|id| open.contains(id));
                 let max = self.state.limits.rooms_per_connection;
+                if self.created.len() >= max {
+                    // Only at the limit is it worth asking which of them are still open:
+                    // `lobby.rooms()` copies every room's summary under the lobby's lock, and
+                    // asking on every create made creating N rooms cost N^2 copies (10,000 rooms
+                    // created at once stalled the server for minutes, docs/performance.md).
+                    let open: HashSet<RoomId> = self
+                        .state
+                        .lobby
+                        .rooms()
+                        .into_iter()
+                        .filter(|r| r.status != RoomStatus::Finished)
+                        .map(|r| r.id)
+                        .collect();
+                    self.created.retain(|id| open.contains(id));
+                }
                 if self.created.len() >= max {
                     return Err(ServerError::TooManyRooms(max));
                 }

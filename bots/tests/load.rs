@@ -30,6 +30,7 @@ fn args(url: String, game: LoadGame, mode: Mode) -> LoadArgs {
         echo_pid: None,
         echo_frame_bytes: None,
         idle: false,
+        think_ms: 0,
         stall_ms: 10_000,
         json: false,
     }

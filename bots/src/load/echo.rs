@@ -138,6 +138,12 @@ pub(super) async fn room(index: usize, url: String, seats: usize, frame_bytes: u
                 shared.started.fetch_add(1, Ordering::Relaxed);
                 let mut turn = 0;
                 loop {
+                    if !shared.think.is_zero() {
+                        tokio::select! {
+                            () = shared.stop.cancelled() => break,
+                            () = tokio::time::sleep(shared.think) => {}
+                        }
+                    }
                     let socket = &mut sockets[turn];
                     let sent = Instant::now();
                     shared.recorder.sent(sent, payload.len());

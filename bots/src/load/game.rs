@@ -323,6 +323,9 @@ async fn play(
                         seat: None,
                         action,
                     });
+                    if !shared.think.is_zero() {
+                        tokio::time::sleep(shared.think).await;
+                    }
                     pending[i] = Some(Instant::now());
                     send(&mut sinks[i], &act, shared).await?;
                 }

@@ -118,6 +118,11 @@ pub struct LoadArgs {
     /// room and start its match without moving (RSS read again), and hold them for `--seconds`.
     #[arg(long)]
     pub idle: bool,
+    /// Milliseconds each player (or echo connection) waits before each move (or frame): 0 plays
+    /// flat out, so that latency is bound by throughput (Little's law: rooms over moves per
+    /// second); a pause models people, and shows latency at a load the server can carry.
+    #[arg(long, default_value_t = 0)]
+    pub think_ms: u64,
     /// Milliseconds a room may hear nothing before it counts a `stall` error and starts over.
     #[arg(long, default_value_t = 10_000)]
     pub stall_ms: u64,
@@ -140,6 +145,7 @@ struct Shared {
     go: CancellationToken,
     stop: CancellationToken,
     stall: Duration,
+    think: Duration,
 }
 
 /// The whole report of a load run.
@@ -277,6 +283,7 @@ async fn phase(
         go: CancellationToken::new(),
         stop: CancellationToken::new(),
         stall: Duration::from_millis(args.stall_ms),
+        think: Duration::from_millis(args.think_ms),
     });
     let rooms = usize::try_from(args.rooms)?;
     let read = |pid: Option<i32>| pid.map(ProcReading::take).transpose();

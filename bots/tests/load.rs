@@ -109,6 +109,15 @@ async fn one_whole_match_and_idle_memory() {
     assert!(game.matches_finished >= 1, "{game:?}");
     assert!(game.seconds < 60.0);
 
+    // With a pause before each move, round trips still exclude the pause.
+    let mut paced = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
+    paced.think_ms = 500;
+    paced.seconds = 2.0;
+    let report = skirmish_bots::load::run(&paced, None).await.unwrap();
+    let game = report.game_run.as_ref().unwrap();
+    assert!(game.round_trips > 0 && game.errors == 0, "{game:?}");
+    assert!(game.latency_ms.p50 < 500.0, "the pause is not counted: {game:?}");
+
     let mut idle = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
     idle.idle = true;
     idle.seconds = 0.2;

@@ -267,9 +267,21 @@ async fn play(
         sit: true,
     });
     send(&mut sinks[0], &create, shared).await?;
+    let mut due: Vec<Option<(Instant, ClientFrame)>> = vec![None; sinks.len()];
     loop {
+        let next_due = due.iter().flatten().map(|(at, _)| *at).min();
         let next = tokio::select! {
             () = shared.stop.cancelled() => return Ok(()),
+            () = sleep_until(next_due) => {
+                let now = Instant::now();
+                for (i, slot) in due.iter_mut().enumerate() {
+                    if let Some((_, act)) = slot.take_if(|(at, _)| *at <= now) {
+                        pending[i] = Some(Instant::now());
+                        send(&mut sinks[i], &act, shared).await?;
+                    }
+                }
+                continue;
+            }
             next = tokio::time::timeout(shared.stall, streams.next()) => next,
         };
         let (i, message) = match next {
@@ -280,6 +292,7 @@ async fn play(
                 // Nothing for a long while: start over in a new room.
                 recorder.error("stall");
                 pending.iter_mut().for_each(|p| *p = None);
+                due.iter_mut().for_each(|d| *d = None);
                 room = None;
                 send(&mut sinks[0], &create, shared).await?;
                 continue;
@@ -323,11 +336,14 @@ async fn play(
                         seat: None,
                         action,
                     });
-                    if !shared.think.is_zero() {
-                        tokio::time::sleep(shared.think).await;
+                    if shared.think.is_zero() {
+                        pending[i] = Some(Instant::now());
+                        send(&mut sinks[i], &act, shared).await?;
+                    } else {
+                        // Sent later by the loop, which keeps reading the room's other
+                        // connections meanwhile so that their round trips stay exact.
+                        due[i] = Some((Instant::now() + shared.think, act));
                     }
-                    pending[i] = Some(Instant::now());
-                    send(&mut sinks[i], &act, shared).await?;
                 }
             }
             Incoming::Event { room: id, event } if Some(id) == room => {
@@ -341,6 +357,7 @@ async fn play(
                     recorder.match_ended(at);
                     shared.finished.fetch_add(1, Ordering::Relaxed);
                     pending.iter_mut().for_each(|p| *p = None);
+                    due.iter_mut().for_each(|d| *d = None);
                     room = None;
                     if !shared.stop.is_cancelled() {
                         send(&mut sinks[0], &create, shared).await?;
@@ -353,5 +370,13 @@ async fn play(
             }
             _ => {}
         }
+    }
+}
+
+/// Sleeps until `at`, or forever when there is nothing to wait for.
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
     }
 }

@@ -268,6 +268,7 @@ async fn ws(
     upgrade
         .max_message_size(MAX_TRANSPORT_BYTES)
         .max_frame_size(MAX_TRANSPORT_BYTES)
+        .read_buffer_size(session::READ_BUFFER_BYTES)
         .on_upgrade(move |socket| {
             let sessions = state.sessions.clone();
             sessions.track_future(

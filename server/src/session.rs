@@ -20,7 +20,7 @@ use tracing::{Instrument, debug, info};
 use crate::AppState;
 use crate::error::ServerError;
 use crate::metrics::Metrics;
-use crate::outbox::{Inbox, Outbox};
+use crate::outbox::{Frame, Inbox, Outbox};
 use crate::room::{self, Member};
 
 /// Close codes: the connection did not say `hello` in time.
@@ -35,6 +35,13 @@ pub const CLOSE_IDLE: u16 = 4000;
 pub const CLOSE_RATE_LIMITED: u16 = 4029;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+
+/// The read buffer each WebSocket gets, in bytes (4 KiB). tungstenite's default, 128 KiB, is
+/// allocated for every connection and zero-filled up to its size before each read: with it an idle
+/// connection held about 150 KiB of resident memory, and the zero-filling was 5% of the server's
+/// CPU under load (docs/performance.md). Client frames are small (an `act` is about 100 bytes);
+/// a larger one grows the buffer as it arrives, up to the frame limit.
+pub const READ_BUFFER_BYTES: usize = 4 * 1024;
 
 /// The token bucket that limits one connection's frames.
 type Bucket = governor::DefaultDirectRateLimiter;
@@ -106,15 +113,40 @@ fn close(code: u16, reason: &'static str) -> Message {
     }))
 }
 
+/// Writes one message to the socket (before the outbox runs: `welcome` and refusals of `hello`).
 async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg, metrics: &Metrics) -> bool {
-    let text = serde_json::to_string(msg).expect("server messages serialize");
-    let code = match msg {
-        ServerMsg::Error { code, .. } => Some(code.as_str()),
-        _ => None,
-    };
-    metrics.message_out(code);
-    sink.send(Message::Text(text.into())).await.is_ok()
+    let frame = Frame::new(msg);
+    metrics.message_out(frame.error_code());
+    sink.send(Message::Text(frame.text().clone())).await.is_ok()
 }
+
+/// Writes `first` and every frame already queued behind it (up to [`WRITE_BATCH`]) with one flush,
+/// so that an event and the `your_turn` that follows it cost one write to the socket rather than
+/// two. Returns `false` when the socket is gone.
+async fn write_queued<K: Sink<Message> + Unpin>(
+    sink: &mut K,
+    first: Frame,
+    inbox: &mut Inbox,
+    metrics: &Metrics,
+) -> bool {
+    let mut next = Some(first);
+    let mut batch = 0;
+    while let Some(frame) = next.take() {
+        metrics.message_out(frame.error_code());
+        if sink.feed(Message::Text(frame.text().clone())).await.is_err() {
+            return false;
+        }
+        batch += 1;
+        if batch < WRITE_BATCH {
+            next = inbox.rx.try_recv().ok();
+        }
+    }
+    sink.flush().await.is_ok()
+}
+
+/// The most frames written with one flush (64: enough for a burst of events from one move, small
+/// enough that the first of them is not held back long).
+const WRITE_BATCH: usize = 64;
 
 /// Reads frames until a valid `hello`; answers anything else with `hello_first`.
 async fn hello<K, S, E>(
@@ -297,8 +329,8 @@ impl Session {
                 }
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
-                Some(msg) = inbox.rx.recv() => {
-                    if send(sink, &msg, &self.state.metrics).await { Next::Continue } else { return }
+                Some(frame) = inbox.rx.recv() => {
+                    if write_queued(sink, frame, &mut inbox, &self.state.metrics).await { Next::Continue } else { return }
                 }
                 frame = stream.next() => {
                     last_heard = tokio::time::Instant::now();
@@ -404,16 +436,22 @@ impl Session {
             }
             ClientMsg::CreateRoom { mut config, sit } => {
                 check_room_config(&mut config, &self.name, &self.state.limits)?;
-                let open: HashSet<RoomId> = self
-                    .state
-                    .lobby
-                    .rooms()
-                    .into_iter()
-                    .filter(|r| r.status != RoomStatus::Finished)
-                    .map(|r| r.id)
-                    .collect();
-                self.created.retain(|id| open.contains(id));
                 let max = self.state.limits.rooms_per_connection;
+                if self.created.len() >= max {
+                    // Only at the limit is it worth asking which of them are still open:
+                    // `lobby.rooms()` copies every room's summary under the lobby's lock, and
+                    // asking on every create made creating N rooms cost N^2 copies (10,000 rooms
+                    // created at once stalled the server for minutes, docs/performance.md).
+                    let open: HashSet<RoomId> = self
+                        .state
+                        .lobby
+                        .rooms()
+                        .into_iter()
+                        .filter(|r| r.status != RoomStatus::Finished)
+                        .map(|r| r.id)
+                        .collect();
+                    self.created.retain(|id| open.contains(id));
+                }
                 if self.created.len() >= max {
                     return Err(ServerError::TooManyRooms(max));
                 }

@@ -1,0 +1,131 @@
+//! The load generator end to end: a short run against a real server in this process, then against
+//! the echo server, for each game. It checks that moves were played and timed without errors, and
+//! that the echo phase measured the same way; no speed is asserted (machines are noisy).
+
+use skirmish_bots::load::{EchoTarget, LoadArgs, LoadGame, Mode, Report};
+use skirmish_server::testing::TestServer;
+use tokio_util::sync::CancellationToken;
+
+/// The server's limits raised as docs/performance.md says: people may send as fast as they like.
+fn limits() -> skirmish_server::Limits {
+    skirmish_server::Limits {
+        messages_per_second: 1_000_000,
+        message_burst: 1_000_000,
+        connections_per_address: 10_000,
+        ..Default::default()
+    }
+}
+
+fn args(url: String, game: LoadGame, mode: Mode) -> LoadArgs {
+    LoadArgs {
+        url,
+        game,
+        rooms: 2,
+        seconds: 1.5,
+        warmup_seconds: 0.5,
+        matches: None,
+        server_pid: Some(i32::try_from(std::process::id()).unwrap()),
+        mode,
+        echo_url: None,
+        echo_pid: None,
+        echo_frame_bytes: None,
+        idle: false,
+        think_ms: 0,
+        stall_ms: 10_000,
+        json: false,
+    }
+}
+
+async fn echo_server() -> (EchoTarget, CancellationToken) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("ws://{}/ws", listener.local_addr().unwrap());
+    let shutdown = CancellationToken::new();
+    tokio::spawn(skirmish_bots::load::echo::serve(listener, shutdown.clone()));
+    (EchoTarget { url, pid: None }, shutdown)
+}
+
+fn check_game(report: &Report, connections: u64) {
+    let game = report.game_run.as_ref().expect("a game phase");
+    assert_eq!(game.errors, 0, "errors: {:?}", game.error_kinds);
+    assert!(game.round_trips > 0, "no move came back: {game:?}");
+    assert_eq!(game.latency_ms.count, game.round_trips);
+    assert!(game.latency_ms.p50 > 0.0 && game.latency_ms.p50 <= game.latency_ms.p99);
+    assert_eq!(game.connections_held, connections);
+    assert!(
+        game.frames_received > game.frames_sent,
+        "each act is answered by events to every seat"
+    );
+    let server = game.server.expect("the server's /proc figures");
+    assert!(server.cpu_seconds > 0.0 && server.rss_kib > 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plane_battle_then_echo() {
+    let server = TestServer::start_with(limits()).await;
+    let (echo, stop_echo) = echo_server().await;
+    let report = skirmish_bots::load::run(&args(server.ws_url(), LoadGame::Plane2, Mode::Both), Some(echo))
+        .await
+        .unwrap();
+    check_game(&report, 4);
+    let echo = report.echo_run.as_ref().expect("an echo phase");
+    assert_eq!(echo.errors, 0, "errors: {:?}", echo.error_kinds);
+    assert!(echo.round_trips > 0);
+    assert_eq!(echo.frames_sent, echo.frames_received);
+    assert_eq!(echo.connections_held, 4);
+    let game_bytes = report.game_run.as_ref().unwrap().mean_frame_bytes;
+    assert!(
+        (echo.mean_frame_bytes - game_bytes).abs() <= 1.0,
+        "the echo uses the game's frame size"
+    );
+    let ratios = report.ratios.expect("ratios");
+    assert!(ratios.latency_p50 > 0.0 && ratios.messages_per_second > 0.0);
+    let table = skirmish_bots::load::table(&report);
+    assert!(table.contains("round trip p99 ms"), "{table}");
+    stop_echo.cancel();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_game_plays() {
+    let server = TestServer::start_with(limits()).await;
+    for (game, seats) in [(LoadGame::Plane3, 3), (LoadGame::Gomoku, 2), (LoadGame::Junqi, 2)] {
+        let mut args = args(server.ws_url(), game, Mode::Game);
+        args.seconds = 1.0;
+        let report = skirmish_bots::load::run(&args, None).await.unwrap();
+        check_game(&report, 2 * seats);
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_whole_match_and_idle_memory() {
+    let server = TestServer::start_with(limits()).await;
+    let mut one = args(server.ws_url(), LoadGame::Gomoku, Mode::Game);
+    one.rooms = 1;
+    one.matches = Some(1);
+    one.seconds = 60.0;
+    let report = skirmish_bots::load::run(&one, None).await.unwrap();
+    let game = report.game_run.as_ref().unwrap();
+    assert!(game.matches_finished >= 1, "{game:?}");
+    assert!(game.seconds < 60.0);
+
+    // With a pause before each move, round trips still exclude the pause.
+    let mut paced = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
+    paced.think_ms = 500;
+    paced.seconds = 2.0;
+    let report = skirmish_bots::load::run(&paced, None).await.unwrap();
+    let game = report.game_run.as_ref().unwrap();
+    assert!(game.round_trips > 0 && game.errors == 0, "{game:?}");
+    assert!(game.latency_ms.p50 < 500.0, "the pause is not counted: {game:?}");
+
+    let mut idle = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
+    idle.idle = true;
+    idle.seconds = 0.2;
+    let report = skirmish_bots::load::run(&idle, None).await.unwrap();
+    let memory = report.memory.expect("idle memory");
+    assert_eq!((memory.connections, memory.rooms), (4, 2));
+    let game = report.game_run.as_ref().unwrap();
+    assert_eq!(game.round_trips, 0, "idle rooms do not move");
+    assert_eq!(game.errors, 0, "errors: {:?}", game.error_kinds);
+    server.stop().await;
+}

@@ -1,5 +1,6 @@
-//! A tournament bot that lets its clock run out loses the match, with the reason recorded, and the
-//! tournament goes on.
+//! Tournament bots and their clocks and connections: one that lets its clock run out loses the
+//! match (the reason recorded) and the tournament goes on; one whose connection drops and comes
+//! back within the grace period takes its seat back and plays the match out.
 
 use std::time::Duration;
 
@@ -80,6 +81,122 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
         assert_eq!(forfeit.reason, "timed_out");
         assert_eq!(result.end, "forfeit");
         assert_eq!(result.placings[forfeit.seat.index()], 2);
+    }
+    stop.cancel();
+}
+
+/// Plays `client`'s gomoku turns (the first free point in a scan of the board) until it has
+/// placed `stones` stones or the tournament has no more turns for it within 3 s.
+async fn play_stones(client: &mut TestClient, stones: usize, next: &mut usize) {
+    use skirmish_protocol::{Action, GameView, gomoku};
+    let mut placed = 0;
+    while placed < stones {
+        let msg = match tokio::time::timeout(Duration::from_secs(3), client.recv()).await {
+            Ok(msg) => msg,
+            Err(_) => return,
+        };
+        if let ServerMsg::YourTurn {
+            room,
+            seat,
+            view: GameView::Gomoku(view),
+            ..
+        } = msg
+        {
+            let taken: std::collections::HashSet<gomoku::Point> =
+                view.moves.iter().map(|m| m.point).collect();
+            let point = loop {
+                let point = gomoku::Point {
+                    x: u8::try_from(*next % 15).unwrap(),
+                    y: u8::try_from(*next / 15 % 15).unwrap(),
+                };
+                *next += 1;
+                if !taken.contains(&point) {
+                    break point;
+                }
+            };
+            client
+                .send(ClientMsg::Act {
+                    room,
+                    seat: Some(seat),
+                    action: Action::Gomoku(gomoku::Action::Place { point }),
+                })
+                .await;
+            placed += 1;
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
+    let server = TestServer::start().await;
+    let stop = CancellationToken::new();
+    let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), "mover".to_owned());
+    options.set_strategies(&["random".to_owned()]);
+    tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    let hello = |resume| ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        name: "phoenix".to_owned(),
+        bot: Some(BotOffer {
+            games: [(GameKind::Gomoku, vec!["scan".to_owned()])].into(),
+            version: None,
+        }),
+        resume,
+        key: None,
+    };
+    let mut phoenix = TestClient::connect(&server.ws_url()).await;
+    let ServerMsg::Welcome { resume: token, .. } = phoenix.request(hello(None)).await else {
+        panic!("welcomed")
+    };
+    let http = reqwest::Client::new();
+    let mut created = None;
+    for _ in 0..100 {
+        let response = http
+            .post(server.http_url("/api/tournaments"))
+            .json(&serde_json::json!({
+                "game": {"game": "gomoku"},
+                "entrants": [{"bot": "mover", "strategy": "random"}, {"bot": "phoenix", "strategy": "scan"}],
+                "clock": {"move_ms": 20000},
+                "grace_ms": 20000,
+                "parallel": 1,
+            }))
+            .send()
+            .await
+            .expect("the server answers");
+        if response.status() == 201 {
+            created = Some(response.json::<TournamentStatus>().await.expect("a status"));
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let id = created.expect("made once the mover connected").summary.id;
+    let mut next = 0;
+    play_stones(&mut phoenix, 3, &mut next).await;
+    // The connection drops mid-match; the bot comes back with its token and plays on.
+    drop(phoenix);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut phoenix = TestClient::connect(&server.ws_url()).await;
+    let ServerMsg::Welcome { seats, .. } = phoenix.request(hello(Some(token))).await else {
+        panic!("welcomed back")
+    };
+    assert_eq!(seats.len(), 1, "its seat is kept");
+    play_stones(&mut phoenix, 1000, &mut next).await;
+    let status: TournamentStatus = http
+        .get(server.http_url(&format!("/api/tournaments/{id}")))
+        .send()
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("a status");
+    assert_eq!(status.summary.state, TournamentState::Finished);
+    for m in &status.schedule {
+        let result = m.result.as_ref().expect("a result");
+        assert!(
+            result.forfeit.is_none(),
+            "match {} was played out: {result:?}",
+            m.index
+        );
+        assert_ne!(result.end, "forfeit");
     }
     stop.cancel();
 }

@@ -290,14 +290,11 @@ pub fn spawn(
     lobby: Lobby,
     shutdown: CancellationToken,
 ) -> Result<RoomHandle, ServerError> {
-    let (room, rx) = Room::new(config, owner, lobby.clone())?;
-    let handle = RoomHandle {
-        id: room.id,
-        tx: room_sender(&rx),
-    };
+    let (room, (tx, inbox)) = Room::new(config, owner, lobby.clone())?;
+    let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     tokio::spawn(
-        room.run(rx.1, shutdown)
+        room.run(inbox, shutdown)
             .instrument(info_span!("room", room = %handle.id)),
     );
     Ok(handle)
@@ -305,10 +302,6 @@ pub fn spawn(
 
 /// A room's command channel: its sending and receiving ends.
 type Channel = (mpsc::Sender<Command>, mpsc::Receiver<Command>);
-
-fn room_sender(channel: &Channel) -> mpsc::Sender<Command> {
-    channel.0.clone()
-}
 
 /// Starts a tournament match: a room owned by no player whose seats are given to `setup.bots` at
 /// once and whose match starts at once. A seat that runs out of time, or whose bot stays away
@@ -324,7 +317,7 @@ pub fn spawn_match(
     lobby: Lobby,
     shutdown: CancellationToken,
 ) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
-    let (mut room, rx) = Room::new(config, PlayerId(uuid::Uuid::nil()), lobby.clone())?;
+    let (mut room, (tx, inbox)) = Room::new(config, PlayerId(uuid::Uuid::nil()), lobby.clone())?;
     if setup.bots.len() != room.seats.len() {
         return Err(ServerError::BadConfig(format!(
             "{} bots for {} seats",
@@ -340,10 +333,7 @@ pub fn spawn_match(
         forfeit: None,
         report: Some(report),
     });
-    let handle = RoomHandle {
-        id: room.id,
-        tx: room_sender(&rx),
-    };
+    let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     for (i, pick) in setup.bots.into_iter().enumerate() {
         room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick);
@@ -362,7 +352,7 @@ pub fn spawn_match(
     tokio::spawn(
         async move {
             room.start_if_full();
-            room.run(rx.1, stop).await;
+            room.run(inbox, stop).await;
         }
         .instrument(info_span!("room", room = %handle.id)),
     );

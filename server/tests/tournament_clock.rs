@@ -2,9 +2,11 @@
 //! match (the reason recorded) and the tournament goes on; one whose connection drops and comes
 //! back within the grace period takes its seat back and plays the match out.
 
+mod common;
+
 use std::time::Duration;
 
-use skirmish_protocol::tournament::{MatchState, TournamentState, TournamentStatus};
+use skirmish_protocol::tournament::{MatchState, TournamentState};
 use skirmish_protocol::{BotOffer, ClientMsg, GameKind, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
@@ -31,40 +33,20 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
-    let http = reqwest::Client::new();
-    let mut created = None;
-    for _ in 0..100 {
-        let response = http
-            .post(server.http_url("/api/tournaments"))
-            .json(&serde_json::json!({
-                "game": {"game": "gomoku"},
-                "entrants": [{"bot": "mover", "strategy": "random"}, {"bot": "silent", "strategy": "nothing"}],
-                "clock": {"move_ms": 300},
-            }))
-            .send()
-            .await
-            .expect("the server answers");
-        if response.status() == 201 {
-            created = Some(response.json::<TournamentStatus>().await.expect("a status"));
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let id = created.expect("made once the mover connected").summary.id;
-    let status = loop {
-        let status: TournamentStatus = http
-            .get(server.http_url(&format!("/api/tournaments/{id}")))
-            .send()
-            .await
-            .expect("the server answers")
-            .json()
-            .await
-            .expect("a status");
-        if status.summary.state != TournamentState::Running {
-            break status;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let base = server.http_url("");
+    let id = common::create_tournament(
+        &base,
+        serde_json::json!({
+            "game": {"game": "gomoku"},
+            "entrants": [{"bot": "mover", "strategy": "random"}, {"bot": "silent", "strategy": "nothing"}],
+            "clock": {"move_ms": 300},
+        }),
+    )
+    .await
+    .summary
+    .id
+    .to_string();
+    let status = common::tournament_over(&base, &id).await;
     assert_eq!(status.summary.state, TournamentState::Finished);
     assert_eq!(status.schedule.len(), 2, "both colours");
     let silent_index = status
@@ -147,28 +129,21 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
     let ServerMsg::Welcome { resume: token, .. } = phoenix.request(hello(None)).await else {
         panic!("welcomed")
     };
-    let http = reqwest::Client::new();
-    let mut created = None;
-    for _ in 0..100 {
-        let response = http
-            .post(server.http_url("/api/tournaments"))
-            .json(&serde_json::json!({
-                "game": {"game": "gomoku"},
-                "entrants": [{"bot": "mover", "strategy": "random"}, {"bot": "phoenix", "strategy": "scan"}],
-                "clock": {"move_ms": 20000},
-                "grace_ms": 20000,
-                "parallel": 1,
-            }))
-            .send()
-            .await
-            .expect("the server answers");
-        if response.status() == 201 {
-            created = Some(response.json::<TournamentStatus>().await.expect("a status"));
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let id = created.expect("made once the mover connected").summary.id;
+    let base = server.http_url("");
+    let id = common::create_tournament(
+        &base,
+        serde_json::json!({
+            "game": {"game": "gomoku"},
+            "entrants": [{"bot": "mover", "strategy": "random"}, {"bot": "phoenix", "strategy": "scan"}],
+            "clock": {"move_ms": 20000},
+            "grace_ms": 20000,
+            "parallel": 1,
+        }),
+    )
+    .await
+    .summary
+    .id
+    .to_string();
     let mut next = 0;
     play_stones(&mut phoenix, 3, &mut next).await;
     // The connection drops mid-match; the bot comes back with its token and plays on.
@@ -180,14 +155,7 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
     };
     assert_eq!(seats.len(), 1, "its seat is kept");
     play_stones(&mut phoenix, 1000, &mut next).await;
-    let status: TournamentStatus = http
-        .get(server.http_url(&format!("/api/tournaments/{id}")))
-        .send()
-        .await
-        .expect("the server answers")
-        .json()
-        .await
-        .expect("a status");
+    let status = common::tournament_status(&base, &id).await;
     assert_eq!(status.summary.state, TournamentState::Finished);
     for m in &status.schedule {
         let result = m.result.as_ref().expect("a result");

@@ -2,6 +2,8 @@
 //! mid-tournament and started again on the same database; every match finished before is still
 //! there, unchanged, and the tournament completes once the bots are back.
 
+mod common;
+
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -47,12 +49,7 @@ async fn start_server(port: u16, database: &std::path::Path) -> Server {
 }
 
 async fn status(port: u16, id: &str) -> TournamentStatus {
-    reqwest::get(format!("http://127.0.0.1:{port}/api/tournaments/{id}"))
-        .await
-        .expect("the server answers")
-        .json()
-        .await
-        .expect("a status")
+    common::tournament_status(&format!("http://127.0.0.1:{port}"), id).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -75,29 +72,19 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         tokio::spawn(skirmish_bots::client::run(options, stop_bots.clone()));
     }
     let http = reqwest::Client::new();
-    let mut created = None;
-    for _ in 0..100 {
-        let response = http
-            .post(format!("http://127.0.0.1:{port}/api/tournaments"))
-            .json(&serde_json::json!({
-                "game": {"game": "gomoku", "size": 15},
-                "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],
-                "games_per_pairing": 8,
-                "parallel": 1,
-                "grace_ms": 30000,
-                "seed": 3,
-            }))
-            .send()
-            .await
-            .expect("the server answers");
-        if response.status() == 201 {
-            created = Some(response.json::<TournamentStatus>().await.expect("a status"));
-            break;
-        }
-        // The bots are not connected yet.
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    let created = created.expect("the tournament was made once the bots connected");
+    // Made once the bots are connected.
+    let created = common::create_tournament(
+        &format!("http://127.0.0.1:{port}"),
+        serde_json::json!({
+        "game": {"game": "gomoku", "size": 15},
+        "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],
+        "games_per_pairing": 8,
+        "parallel": 1,
+        "grace_ms": 30000,
+        "seed": 3,
+            }),
+    )
+    .await;
     let id = created.summary.id.to_string();
     assert_eq!(created.summary.total, 16);
 
@@ -130,13 +117,7 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         assert_eq!(again.state, MatchState::Finished);
         assert_eq!(again.result, m.result, "match {} unchanged", m.index);
     }
-    let done = loop {
-        let now = status(port, &id).await;
-        if now.summary.state != TournamentState::Running {
-            break now;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    };
+    let done = common::tournament_over(&format!("http://127.0.0.1:{port}"), &id).await;
     assert_eq!(done.summary.state, TournamentState::Finished);
     assert_eq!(done.summary.finished, 16);
     assert!(

@@ -209,3 +209,46 @@ pub async fn wait_for<T>(client: &mut TestClient, pick: impl Fn(&ServerMsg) -> O
     let msg = client.recv_until(|m| pick(m).is_some()).await;
     pick(&msg).expect("the message picked")
 }
+
+/// Makes a tournament over the HTTP API at `base` (`http://host:port`) with `config`, retrying
+/// while it is refused (its bots are still connecting); the status it was made with.
+pub async fn create_tournament(
+    base: &str,
+    config: serde_json::Value,
+) -> skirmish_protocol::tournament::TournamentStatus {
+    let http = reqwest::Client::new();
+    for _ in 0..100 {
+        let response = http
+            .post(format!("{base}/api/tournaments"))
+            .json(&config)
+            .send()
+            .await
+            .expect("the server answers");
+        if response.status() == 201 {
+            return response.json().await.expect("a status");
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the tournament was never made: are its bots connected?")
+}
+
+/// A tournament's status from the HTTP API at `base`.
+pub async fn tournament_status(base: &str, id: &str) -> skirmish_protocol::tournament::TournamentStatus {
+    reqwest::get(format!("{base}/api/tournaments/{id}"))
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("a status")
+}
+
+/// Polls a tournament's status until it is no longer running.
+pub async fn tournament_over(base: &str, id: &str) -> skirmish_protocol::tournament::TournamentStatus {
+    loop {
+        let status = tournament_status(base, id).await;
+        if status.summary.state != skirmish_protocol::tournament::TournamentState::Running {
+            return status;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

@@ -260,19 +260,6 @@ impl Tournaments {
             .map(|e| e.status.borrow().clone())
     }
 
-    /// Waits until the tournament's status changes (or `id` is unknown).
-    pub async fn changed(&self, id: TournamentId) {
-        let rx = self
-            .entries
-            .lock()
-            .expect("not poisoned")
-            .get(&id)
-            .map(|e| e.status.clone());
-        if let Some(mut rx) = rx {
-            let _ = rx.changed().await;
-        }
-    }
-
     /// A tournament's standings from its finished matches.
     pub fn standings(&self, id: TournamentId) -> Option<Standings> {
         let status = self.status(id)?;

@@ -471,6 +471,8 @@ function renderLobby() {
       num('create-junqi-deploy', 'Seconds to deploy', 180, 0, 600, '0: no limit. Out of time: a random layout.'),
       sel('create-side', 'You play', [['red', 'red (moves first)'], ['blue', 'blue']], 'red')),
     num('create-move', MOVE_FIELD[game].label, MOVE_FIELD[game].value, 0, 600, MOVE_FIELD[game].help),
+    sel('create-on-drop', 'If a player drops out', [['bot', 'a bot takes the seat over'], ['forfeit', 'the seat forfeits'], ['wait', 'the seat waits for them']], 'bot'),
+    num('create-grace', 'Seconds to come back', 60, 0, 3600, 'How long a dropped player has to reconnect before that happens.'),
     h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
   form.querySelector('#create-no-attack').addEventListener('input', (e) => e.target.setCustomValidity(''));
   main.replaceChildren(
@@ -609,10 +611,11 @@ function renderRooms() {
 async function createRoom(e) {
   e.preventDefault();
   const val = (id) => document.getElementById(id).value;
+  const onDrop = { grace_ms: Number(val('create-grace')) * 1000, then: val('create-on-drop') };
   if (val('create-game') === 'gomoku') {
     const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
     if (val('create-opening')) game.opening = val('create-opening');
-    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 } };
+    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-colour') === 'white') await createAsWhite(config);
     else await createWith(config);
     return;
@@ -621,7 +624,7 @@ async function createRoom(e) {
     const limit = noAttackLimit();
     if (limit == null) return;
     const config = { name: val('create-name').trim() || null, game: { game: 'junqi', no_attack_limit: limit },
-      clock: { deploy_ms: Number(val('create-junqi-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 } };
+      clock: { deploy_ms: Number(val('create-junqi-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-side') === 'blue') await createAsWhite(config);
     else await createWith(config);
     return;
@@ -631,6 +634,7 @@ async function createRoom(e) {
     game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
       format: { rounds: Number(val('create-rounds')) }, first_attacker: 'rotating' },
     clock: { deploy_ms: Number(val('create-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 },
+    on_drop: onDrop,
   };
   await createWith(config);
 }
@@ -874,6 +878,7 @@ function seatsPanel(rs) {
       body = h('span', {},
         h('strong', {}, occ.name), occ.player === S.player ? ' (you)' : '',
         occ.bot != null ? h('span', { class: 'badge bot' }, `bot: ${occ.bot}`) : null,
+        occ.took_over_from != null ? h('span', { class: 'badge', 'data-took-over-from': true }, `took over from ${occ.took_over_from}`) : null,
         !occ.connected ? h('span', { class: 'badge off' }, 'disconnected') : null);
     } else {
       const strategies = botStrategies(game);

@@ -355,6 +355,7 @@ async fn engine_against_random(engine: &Path, engine_seat: Seat) -> (junqi::Outc
             move_ms: 10_000,
             game_ms: 0,
         }),
+        on_drop: None,
     };
     let other = Seat(1 - engine_seat.0);
     let seats = [(engine_seat, engine_name.as_str()), (other, "random")];

@@ -147,6 +147,7 @@ async fn three_bot_processes_play_a_full_match() {
             move_ms: 30_000,
             game_ms: 0,
         }),
+        on_drop: None,
     };
     let ServerMsg::RoomCreated { room, .. } =
         host.request(ClientMsg::CreateRoom { config, sit: false }).await

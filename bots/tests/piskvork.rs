@@ -409,6 +409,7 @@ async fn engine_against_random(engine: &Path) -> gomoku::Outcome {
             move_ms: 10_000,
             game_ms: 0,
         }),
+        on_drop: None,
     };
     let seats = [(Seat(0), engine_name.as_str()), (Seat(1), "random")];
     let (mut host, room) = host_bot_game(&url, 2, config, &seats).await;

@@ -86,6 +86,14 @@ impl ResumeToken {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// The SHA-256 of the token's text, in lowercase hex (64 characters): what the server keeps
+    /// and stores to recognise the token, so that neither its memory nor its database holds a
+    /// token someone could resume with.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        hex::encode(Sha256::digest(self.0.as_bytes()))
+    }
 }
 
 impl fmt::Debug for ResumeToken {

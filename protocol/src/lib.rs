@@ -180,7 +180,7 @@ pub enum ServerMsg {
     },
     /// A full snapshot of what this viewer may see of a room; sent on joining, spectating,
     /// reconnecting, and whenever the seats change.
-    Room(RoomSnapshot),
+    Room(Box<RoomSnapshot>),
     /// A seat's secret deployment is fixed: its digest, sent to every player and spectator (see
     /// [`commitment`]).
     Commitment {
@@ -308,6 +308,11 @@ pub struct RoomConfig {
     /// clock in force.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
+    /// What happens to a seat whose player dropped (or left) mid-match and did not come back
+    /// within the grace period; when absent the server's default applies, and room summaries
+    /// always show the policy in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_drop: Option<DropPolicy>,
 }
 
 impl RoomConfig {
@@ -315,6 +320,46 @@ impl RoomConfig {
     pub fn clock(&self) -> Clock {
         self.clock.unwrap_or_default()
     }
+
+    /// The drop policy in force: this config's, or [`DropPolicy::default`] when it names none.
+    pub fn on_drop(&self) -> DropPolicy {
+        self.on_drop.unwrap_or_default()
+    }
+}
+
+/// A room's policy for a seat whose player dropped mid-match: how long the seat waits for them,
+/// and what happens after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DropPolicy {
+    /// Milliseconds a dropped player has to reconnect (with their resume token) and take their
+    /// seat back. Default 60,000. Meanwhile the clock runs for the seat as usual.
+    pub grace_ms: u64,
+    /// What happens when the grace period ends.
+    pub then: AfterGrace,
+}
+
+impl Default for DropPolicy {
+    fn default() -> Self {
+        DropPolicy {
+            grace_ms: 60_000,
+            then: AfterGrace::Bot,
+        }
+    }
+}
+
+/// What a room does with a seat whose grace period ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterGrace {
+    /// A bot takes the seat over and plays the match out; the seat's occupant then names the
+    /// player it replaced ([`Occupant::took_over_from`]). When no bot is connected, the seat
+    /// forfeits.
+    Bot,
+    /// The seat forfeits: it resigns (reason `disconnected`) and the match ends.
+    Forfeit,
+    /// Nothing: the seat waits for its player for the rest of the match, the clock playing for
+    /// it when a turn runs out.
+    Wait,
 }
 
 /// Time limits. When one runs out in plane battle the referee acts for the seat (a uniformly
@@ -441,6 +486,10 @@ pub struct Occupant {
     pub bot: Option<String>,
     /// Whether the player is connected now.
     pub connected: bool,
+    /// For a bot that took the seat over mid-match ([`AfterGrace::Bot`]), the name of the
+    /// player it replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub took_over_from: Option<String>,
 }
 
 /// One seat of a room.

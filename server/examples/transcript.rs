@@ -93,6 +93,7 @@ async fn main() {
             move_ms: 30_000,
             game_ms: 0,
         }),
+        on_drop: None,
     };
     say(&mut ann, ClientMsg::CreateRoom { config, sit: true }).await;
     let ServerMsg::RoomCreated { room, .. } = ann.recv().await else {

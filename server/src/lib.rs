@@ -12,6 +12,7 @@
 
 mod api;
 pub mod error;
+pub mod journal;
 pub mod lobby;
 pub mod metrics;
 pub mod outbox;
@@ -134,6 +135,16 @@ pub struct Limits {
         help_heading = "Time controls"
     )]
     pub max_clock_ms: u64,
+    /// Milliseconds a player who dropped mid-match has to reconnect and take their seat back, in
+    /// a room created without a drop policy; after it a bot takes the seat over (or the seat
+    /// forfeits when no bot is connected). Also how long every seat waits after a restart.
+    #[arg(
+        long,
+        env = "SKIRMISH_GRACE_MS",
+        default_value_t = 60_000,
+        help_heading = "Time controls"
+    )]
+    pub grace_ms: u64,
     /// A key every bot must give in its `hello` (people need none); without this option, any
     /// connection may offer itself as a bot. Its value never appears in logs or `--help`.
     #[arg(
@@ -170,6 +181,7 @@ impl Default for Limits {
             default_deploy_ms: 60_000,
             default_move_ms: 30_000,
             max_clock_ms: 3_600_000,
+            grace_ms: 60_000,
             bot_key: None,
             tournament_key: None,
         }
@@ -193,6 +205,8 @@ pub struct AppState {
     pub sessions: TaskTracker,
     /// The tournaments.
     pub tournaments: tournament::Tournaments,
+    /// Where rooms write their logs.
+    pub journal: journal::Journal,
 }
 
 /// The web client's folder in this source tree.
@@ -350,11 +364,14 @@ pub async fn serve_with(
     serve_with_store(listener, web_root, limits, store, shutdown).await
 }
 
-/// As [`serve_with`], storing tournaments and matches in `store`; tournaments stored as running
-/// go on.
+/// As [`serve_with`], storing tournaments, matches and every room's log in `store`; tournaments
+/// stored as running go on, and rooms stored as open are rebuilt from their logs
+/// ([`room::restore`]) for their players to resume. On shutdown it stops taking connections,
+/// closes every connection with 1001 (going away), waits for the sessions to end, and writes what
+/// the rooms logged last.
 ///
 /// # Errors
-/// An IO error from the listener, or a storage error reading the stored tournaments.
+/// An IO error from the listener, or a storage error reading the stored tournaments or rooms.
 pub async fn serve_with_store(
     listener: TcpListener,
     web_root: PathBuf,
@@ -363,6 +380,24 @@ pub async fn serve_with_store(
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     let lobby = Lobby::default();
+    let journal = journal::Journal::start(store.clone());
+    let rooms = store.open_rooms().await.map_err(std::io::Error::other)?;
+    let stored = rooms.len();
+    let mut restored = 0;
+    for room in rooms {
+        let id = room.id;
+        match room::restore(room, lobby.clone(), journal.clone(), shutdown.clone()) {
+            Ok(Some(_)) => restored += 1,
+            Ok(None) => {}
+            Err(err) => {
+                // Kept open in storage, to be looked at; the other rooms go on.
+                tracing::error!(room = %id, cause = %err, "a stored room could not be restored");
+            }
+        }
+    }
+    if stored > 0 {
+        tracing::info!(stored, restored, "rooms restored from their logs");
+    }
     let tournaments = tournament::Tournaments::restore(store, lobby.clone(), shutdown.clone())
         .await
         .map_err(std::io::Error::other)?;
@@ -374,6 +409,7 @@ pub async fn serve_with_store(
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),
         tournaments,
+        journal: journal.clone(),
     };
     let sessions = state.sessions.clone();
     // Small frames, one per move: send each at once rather than waiting to fill a segment (Nagle).
@@ -388,5 +424,6 @@ pub async fn serve_with_store(
         .await?;
     sessions.close();
     sessions.wait().await;
+    journal.flush().await;
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The lobby: the directory of rooms, players and bots.
 //!
 //! It knows every room (with a summary each room keeps up to date), every player's identity and
-//! resume token, the seats each player holds, and the connected bots with their load, so it can hand
+//! the digest of their resume token (never the token itself), the seats each player holds, and the connected bots with their load, so it can hand
 //! bot seats to the least loaded bot that plays the game and strategy asked for. It is a plain
 //! directory behind one short lock, not an actor: no call awaits while holding it. A scale-out to
 //! many nodes would put this interface in front of a shared store.
@@ -29,6 +29,9 @@ pub struct PlayerRecord {
     pub bot: Option<BotOffer>,
     /// Seats the player holds in rooms not yet finished.
     pub seats: Vec<SeatRef>,
+    /// The SHA-256 of the player's resume token ([`ResumeToken::digest`]), which rooms store
+    /// with the seat so that the player can resume it after a restart.
+    pub token: String,
 }
 
 /// A bot picked for a seat.
@@ -48,7 +51,8 @@ pub struct BotPick {
 struct Directory {
     rooms: HashMap<RoomId, (RoomHandle, RoomSummary, u64)>,
     players: HashMap<PlayerId, PlayerRecord>,
-    tokens: HashMap<ResumeToken, PlayerId>,
+    /// Players by their resume token's digest.
+    tokens: HashMap<String, PlayerId>,
     room_order: u64,
 }
 
@@ -68,8 +72,9 @@ impl Lobby {
     pub fn register(&self, name: String, bot: Option<BotOffer>, outbox: Outbox) -> (PlayerId, ResumeToken) {
         let id = PlayerId::random();
         let token = ResumeToken::random();
+        let digest = token.digest();
         let mut dir = self.lock();
-        dir.tokens.insert(token.clone(), id);
+        dir.tokens.insert(digest.clone(), id);
         dir.players.insert(
             id,
             PlayerRecord {
@@ -78,9 +83,36 @@ impl Lobby {
                 outbox: Some(outbox),
                 bot,
                 seats: Vec::new(),
+                token: digest,
             },
         );
         (id, token)
+    }
+
+    /// Brings back a player known from a room's stored log (after a restart), not connected,
+    /// so that they can resume with their token; does nothing for a player already known.
+    pub fn restore_player(&self, id: PlayerId, name: &str, token: &str) {
+        let mut dir = self.lock();
+        if dir.players.contains_key(&id) {
+            return;
+        }
+        dir.tokens.insert(token.to_owned(), id);
+        dir.players.insert(
+            id,
+            PlayerRecord {
+                id,
+                name: name.to_owned(),
+                outbox: None,
+                bot: None,
+                seats: Vec::new(),
+                token: token.to_owned(),
+            },
+        );
+    }
+
+    /// The digest of `player`'s resume token, if the player is known.
+    pub fn token_digest(&self, player: PlayerId) -> Option<String> {
+        self.lock().players.get(&player).map(|p| p.token.clone())
     }
 
     /// Takes a player back after a reconnect: the new connection replaces the old one. Returns the
@@ -93,7 +125,7 @@ impl Lobby {
         outbox: Outbox,
     ) -> Option<PlayerRecord> {
         let mut dir = self.lock();
-        let id = *dir.tokens.get(token)?;
+        let id = *dir.tokens.get(&token.digest())?;
         let record = dir.players.get_mut(&id)?;
         record.name = name;
         record.bot = bot;
@@ -159,6 +191,13 @@ impl Lobby {
     pub fn unseated(&self, player: PlayerId, room: RoomId) {
         if let Some(record) = self.lock().players.get_mut(&player) {
             record.seats.retain(|s| s.room != room);
+        }
+    }
+
+    /// Records that `player` no longer holds `seat` in `room` (their other seats there stay).
+    pub fn unseated_from(&self, player: PlayerId, room: RoomId, seat: Seat) {
+        if let Some(record) = self.lock().players.get_mut(&player) {
+            record.seats.retain(|s| s.room != room || s.seat != seat);
         }
     }
 

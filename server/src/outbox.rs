@@ -118,6 +118,12 @@ impl Outbox {
         )
     }
 
+    /// An outbox whose connection is gone: what a seat restored from a room's log holds until
+    /// its player reconnects. Everything sent to it is dropped.
+    pub fn closed() -> Outbox {
+        Outbox::with_capacity(1).0
+    }
+
     /// The connection's number, unique in this process.
     pub fn conn(&self) -> u64 {
         self.conn

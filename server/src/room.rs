@@ -5,18 +5,23 @@
 //! needed), applies actions through the rules engine, sends each event only to the viewers its
 //! audience includes, and runs the deploy and move deadlines with `tokio::time`. It ends when every
 //! handle is dropped or the server shuts down.
+//!
+//! A room outside tournaments writes its log to the [`Journal`] as it goes; [`restore`] rebuilds
+//! a room still open after a restart from that log. Its seats then wait for their players as
+//! after any drop: for the grace period of the room's [`DropPolicy`], after which a bot takes the
+//! seat over or the seat forfeits.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rand::SeedableRng;
 use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::tournament::{Forfeit, MatchResult};
 use skirmish_protocol::{
-    Action, Commitment, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus,
-    RoomSummary, SeatInfo, ServerMsg,
+    Action, AfterGrace, Commitment, DropPolicy, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId,
+    RoomSnapshot, RoomStatus, RoomSummary, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -24,8 +29,10 @@ use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
 
 use crate::error::ServerError;
+use crate::journal::{Entry, Journal};
 use crate::lobby::{BotPick, Lobby};
 use crate::outbox::Outbox;
+use crate::store::StoredRoom;
 use crate::table::{Applied, Table, TurnKind};
 
 /// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
@@ -208,6 +215,8 @@ struct Holder {
     member: Member,
     connected: bool,
     bot: Option<String>,
+    /// For a bot that took the seat over, the name of the player it replaced.
+    took_over_from: Option<String>,
 }
 
 struct Room {
@@ -221,9 +230,17 @@ struct Room {
     spectators: HashMap<PlayerId, Member>,
     deadlines: Vec<Option<Instant>>,
     lobby: Lobby,
-    /// The room's randomness: the referee's default actions and commitment salts. Seeded from
-    /// the operating system; ChaCha-based, so salts cannot be predicted.
+    /// The room's randomness: the referee's default actions and commitment salts. ChaCha-based,
+    /// so salts cannot be predicted, seeded with [`Room::seed`].
     rng: StdRng,
+    /// The seed of `rng`, drawn from the operating system and kept in the room's stored record,
+    /// so that replaying the room's log draws the same salts and default actions.
+    seed: [u8; 32],
+    /// Where the room writes its log; `None` for a tournament match (the tournament plays a
+    /// match cut off by a restart again) and while the room is being restored.
+    journal: Option<Journal>,
+    /// Entries written to the log so far.
+    logged: u64,
     /// Every commitment made so far, in order.
     commitments: Vec<Commitment>,
     /// Commitments not yet opened, with what opens them.
@@ -235,7 +252,7 @@ struct Room {
     banks: Vec<Option<Duration>>,
     /// When each seat's current turn began, to charge its game clock.
     turn_started: Vec<Option<Instant>>,
-    /// When each dropped seat's grace period ends (match rooms).
+    /// When each dropped seat's grace period ends.
     dropped: Vec<Option<Instant>>,
     /// Set for a tournament match.
     tournament: Option<MatchRoom>,
@@ -288,9 +305,30 @@ pub fn spawn(
     config: RoomConfig,
     owner: PlayerId,
     lobby: Lobby,
+    journal: Journal,
     shutdown: CancellationToken,
 ) -> Result<RoomHandle, ServerError> {
-    let (room, (tx, inbox)) = Room::new(config, owner, lobby.clone())?;
+    let (mut room, (tx, inbox)) = Room::new(
+        config,
+        owner,
+        lobby.clone(),
+        RoomId::random(),
+        rand::rng().random(),
+    )?;
+    let created_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    journal.open(
+        StoredRoom {
+            id: room.id,
+            config: room.config.clone(),
+            owner,
+            seed: room.seed,
+            entries: Vec::new(),
+        },
+        created_ms,
+    );
+    room.journal = Some(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     tokio::spawn(
@@ -298,6 +336,53 @@ pub fn spawn(
             .instrument(info_span!("room", room = %handle.id)),
     );
     Ok(handle)
+}
+
+/// Rebuilds a room from its stored log (after a restart) and starts its actor, which goes on
+/// writing to `journal`. Its players are known to the lobby again, not connected: each gets their
+/// seat back by resuming with their token. In a match, each seat has the room's grace period
+/// from now to come back, after which the room's [`DropPolicy`] applies. Returns `None` for a
+/// room whose log ends its match (it is then closed in the journal).
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the stored config cannot be played, or an entry of the log
+/// does not apply (the log is not this room's, or the rules changed since).
+pub fn restore(
+    stored: StoredRoom,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+) -> Result<Option<RoomHandle>, ServerError> {
+    let (mut room, (tx, inbox)) =
+        Room::new(stored.config, stored.owner, lobby.clone(), stored.id, stored.seed)?;
+    let entries = stored.entries.len();
+    for (n, entry) in stored.entries.into_iter().enumerate() {
+        room.replay(entry)
+            .map_err(|e| ServerError::BadConfig(format!("entry {n} of the room's log: {e}")))?;
+    }
+    room.logged = u64::try_from(entries).unwrap_or(u64::MAX);
+    if room.status == RoomStatus::Finished {
+        journal.close(room.id);
+        return Ok(None);
+    }
+    room.journal = Some(journal);
+    if room.status == RoomStatus::Playing
+        && let Some(grace) = room.grace()
+    {
+        for (seat, holder) in room.seats.iter().enumerate() {
+            if holder.is_some() {
+                room.dropped[seat] = Some(Instant::now() + grace);
+            }
+        }
+    }
+    info!(room = %room.id, entries, status = ?room.status, "room restored from its log");
+    let handle = RoomHandle { id: room.id, tx };
+    lobby.add_room(handle.clone(), room.summary());
+    tokio::spawn(
+        room.run(inbox, shutdown)
+            .instrument(info_span!("room", room = %handle.id)),
+    );
+    Ok(Some(handle))
 }
 
 /// A room's command channel: its sending and receiving ends.
@@ -317,7 +402,13 @@ pub fn spawn_match(
     lobby: Lobby,
     shutdown: CancellationToken,
 ) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
-    let (mut room, (tx, inbox)) = Room::new(config, PlayerId(uuid::Uuid::nil()), lobby.clone())?;
+    let (mut room, (tx, inbox)) = Room::new(
+        config,
+        PlayerId(uuid::Uuid::nil()),
+        lobby.clone(),
+        RoomId::random(),
+        rand::rng().random(),
+    )?;
     if setup.bots.len() != room.seats.len() {
         return Err(ServerError::BadConfig(format!(
             "{} bots for {} seats",
@@ -336,7 +427,7 @@ pub fn spawn_match(
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     for (i, pick) in setup.bots.into_iter().enumerate() {
-        room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick);
+        room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick, None);
     }
     let stop = CancellationToken::new();
     {
@@ -360,9 +451,14 @@ pub fn spawn_match(
 }
 
 impl Room {
-    fn new(config: RoomConfig, owner: PlayerId, lobby: Lobby) -> Result<(Room, Channel), ServerError> {
+    fn new(
+        config: RoomConfig,
+        owner: PlayerId,
+        lobby: Lobby,
+        id: RoomId,
+        seed: [u8; 32],
+    ) -> Result<(Room, Channel), ServerError> {
         let (table, _opening) = Table::new(&config.game)?;
-        let id = RoomId::random();
         let seats = config.game.seats();
         let bank = (config.clock().game_ms > 0).then(|| Duration::from_millis(config.clock().game_ms));
         let room = Room {
@@ -376,7 +472,10 @@ impl Room {
             spectators: HashMap::new(),
             deadlines: vec![None; seats],
             lobby,
-            rng: StdRng::from_os_rng(),
+            rng: StdRng::from_seed(seed),
+            seed,
+            journal: None,
+            logged: 0,
             commitments: Vec::new(),
             sealed: Vec::new(),
             reveals: Vec::new(),
@@ -493,6 +592,7 @@ impl Room {
                         name: h.member.name.clone(),
                         bot: h.bot.clone(),
                         connected: h.connected,
+                        took_over_from: h.took_over_from.clone(),
                     }),
                 })
                 .collect(),
@@ -520,7 +620,7 @@ impl Room {
     }
 
     fn snapshot(&self, viewer: Viewer) -> ServerMsg {
-        ServerMsg::Room(RoomSnapshot {
+        ServerMsg::Room(Box::new(RoomSnapshot {
             room: self.summary(),
             you: match viewer {
                 Viewer::Seat(seat) => Some(seat),
@@ -530,7 +630,7 @@ impl Room {
             view: self.table.view(viewer),
             commitments: self.commitments.clone(),
             reveals: self.reveals.clone(),
-        })
+        }))
     }
 
     fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
@@ -586,10 +686,19 @@ impl Room {
         self.spectators.remove(&member.id);
         self.lobby.seated(member.id, self.id, seat);
         info!(player = %member.id, seat = seat.0, "seated");
+        self.record(Entry::Seated {
+            seat,
+            player: member.id,
+            name: member.name.clone(),
+            bot: None,
+            token: self.lobby.token_digest(member.id).unwrap_or_default(),
+            took_over_from: None,
+        });
         self.seats[seat.index()] = Some(Holder {
             member,
             connected: true,
             bot: None,
+            took_over_from: None,
         });
         self.broadcast_snapshots();
         self.start_if_full();
@@ -614,12 +723,13 @@ impl Room {
             .lobby
             .pick_any_bot(game, strategy.as_deref(), &here)
             .ok_or_else(|| ServerError::NoBot(strategy.clone().unwrap_or_else(|| format!("{game:?}"))))?;
-        self.seat_bot(seat, pick);
+        self.seat_bot(seat, pick, None);
         Ok(())
     }
 
-    /// Gives `seat` to the bot picked, telling it which strategy to play.
-    fn seat_bot(&mut self, seat: Seat, pick: BotPick) {
+    /// Gives `seat` to the bot picked, telling it which strategy to play; `took_over_from` names
+    /// the dropped player it replaces mid-match.
+    fn seat_bot(&mut self, seat: Seat, pick: BotPick, took_over_from: Option<String>) {
         pick.outbox.send(ServerMsg::Seated {
             req: None,
             room: self.id,
@@ -628,6 +738,14 @@ impl Room {
         });
         self.lobby.seated(pick.player, self.id, seat);
         info!(bot = %pick.player, seat = seat.0, strategy = %pick.strategy, "bot seated");
+        self.record(Entry::Seated {
+            seat,
+            player: pick.player,
+            name: pick.name.clone(),
+            bot: Some(pick.strategy.clone()),
+            token: self.lobby.token_digest(pick.player).unwrap_or_default(),
+            took_over_from: took_over_from.clone(),
+        });
         let member = Member {
             id: pick.player,
             name: pick.name,
@@ -637,6 +755,7 @@ impl Room {
             member,
             connected: true,
             bot: Some(pick.strategy),
+            took_over_from,
         });
         self.broadcast_snapshots();
     }
@@ -646,6 +765,7 @@ impl Room {
             return;
         }
         self.status = RoomStatus::Playing;
+        self.record(Entry::Started);
         info!("match started");
         let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");
         self.table = table;
@@ -684,12 +804,10 @@ impl Room {
                 holder.connected = false;
                 info!(player = %player, seat = seat.0, "disconnected");
                 changed = true;
-                if let Some(m) = self
-                    .tournament
-                    .as_ref()
-                    .filter(|_| self.status == RoomStatus::Playing)
+                if self.status == RoomStatus::Playing
+                    && let Some(grace) = self.grace()
                 {
-                    self.dropped[seat.index()] = Some(Instant::now() + m.grace);
+                    self.dropped[seat.index()] = Some(Instant::now() + grace);
                 }
             }
         }
@@ -710,12 +828,19 @@ impl Room {
         if self.status == RoomStatus::Waiting {
             self.seats[seat.index()] = None;
             self.lobby.unseated(player, self.id);
+            self.record(Entry::Unseated { seat });
         } else {
-            // During a match the seat stays; the clock plays for it.
+            // During a match the seat stays, as after a drop: the clock plays for it, and the
+            // room's drop policy applies when the grace period ends.
             self.seats[seat.index()]
                 .as_mut()
                 .expect("seat_of found it")
                 .connected = false;
+            if self.status == RoomStatus::Playing
+                && let Some(grace) = self.grace()
+            {
+                self.dropped[seat.index()] = Some(Instant::now() + grace);
+            }
         }
         self.broadcast_snapshots();
         Ok(())
@@ -739,19 +864,157 @@ impl Room {
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }
-        let applied = self.table.apply(seat, action)?;
-        self.charge(seat);
+        let applied = self.table.apply(seat, action.clone())?;
+        let spent_ms = self.charge(seat);
+        self.record(Entry::Acted {
+            seat,
+            action,
+            spent_ms,
+        });
         self.dispatch(applied);
         Ok(())
     }
 
-    /// Takes the time `seat` spent on its turn off its game clock.
-    fn charge(&mut self, seat: Seat) {
-        if let Some(started) = self.turn_started[seat.index()].take()
-            && let Some(bank) = self.banks[seat.index()].as_mut()
-        {
-            *bank = bank.saturating_sub(started.elapsed());
+    /// Takes the time `seat` spent on its turn off its game clock; returns it, in milliseconds.
+    fn charge(&mut self, seat: Seat) -> u64 {
+        let spent = self.turn_started[seat.index()]
+            .take()
+            .map(|started| u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+        if let Some(spent) = spent {
+            self.charge_ms(seat, spent);
         }
+        spent.unwrap_or(0)
+    }
+
+    /// Takes `ms` milliseconds off `seat`'s game clock.
+    fn charge_ms(&mut self, seat: Seat, ms: u64) {
+        self.turn_started[seat.index()] = None;
+        if let Some(bank) = self.banks[seat.index()].as_mut() {
+            *bank = bank.saturating_sub(Duration::from_millis(ms));
+        }
+    }
+
+    /// Writes `entry` to the room's log.
+    fn record(&mut self, entry: Entry) {
+        if let Some(journal) = &self.journal {
+            journal.append(self.id, self.logged, entry);
+            self.logged += 1;
+        }
+    }
+
+    /// How long a dropped seat waits for its player: the tournament's grace period, or the
+    /// room's drop policy's; `None` when the seat waits for the rest of the match.
+    fn grace(&self) -> Option<Duration> {
+        match &self.tournament {
+            Some(m) => Some(m.grace),
+            None => {
+                let policy: DropPolicy = self.config.on_drop();
+                (policy.then != AfterGrace::Wait).then(|| Duration::from_millis(policy.grace_ms))
+            }
+        }
+    }
+
+    /// A dropped seat's grace period ran out: the room's policy applies (a tournament match's
+    /// seat always forfeits).
+    fn grace_over(&mut self, seat: Seat) {
+        if self.status != RoomStatus::Playing || self.seats[seat.index()].as_ref().is_none_or(|h| h.connected)
+        {
+            return;
+        }
+        if self.tournament.is_none() && self.config.on_drop().then == AfterGrace::Bot && self.take_over(seat)
+        {
+            return;
+        }
+        self.forfeit(seat, "disconnected");
+    }
+
+    /// A bot takes `seat` over from its dropped player and plays the match out; `false` when no
+    /// bot is connected that plays the game.
+    fn take_over(&mut self, seat: Seat) -> bool {
+        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let Some(pick) = self.lobby.pick_any_bot(self.config.game.kind(), None, &here) else {
+            return false;
+        };
+        let Some(dropped) = self.seats[seat.index()].take() else {
+            return false;
+        };
+        info!(seat = seat.0, player = %dropped.member.id, bot = %pick.player, "a bot takes the seat over");
+        self.lobby.unseated_from(dropped.member.id, self.id, seat);
+        self.seat_bot(seat, pick, Some(dropped.member.name));
+        self.send_your_turn(seat);
+        true
+    }
+
+    /// Applies one entry of the room's stored log, as the room did when it was written.
+    fn replay(&mut self, entry: Entry) -> Result<(), String> {
+        let seats = self.seats.len();
+        let check = |seat: Seat| {
+            if seat.index() < seats {
+                Ok(())
+            } else {
+                Err(format!("seat {} in a room of {seats}", seat.0))
+            }
+        };
+        match entry {
+            Entry::Seated {
+                seat,
+                player,
+                name,
+                bot,
+                token,
+                took_over_from,
+            } => {
+                check(seat)?;
+                if let Some(old) = self.seats[seat.index()].take() {
+                    self.lobby.unseated_from(old.member.id, self.id, seat);
+                }
+                self.lobby.restore_player(player, &name, &token);
+                self.lobby.seated(player, self.id, seat);
+                self.seats[seat.index()] = Some(Holder {
+                    member: Member {
+                        id: player,
+                        name,
+                        outbox: Outbox::closed(),
+                    },
+                    connected: false,
+                    bot,
+                    took_over_from,
+                });
+            }
+            Entry::Unseated { seat } => {
+                check(seat)?;
+                if let Some(old) = self.seats[seat.index()].take() {
+                    self.lobby.unseated_from(old.member.id, self.id, seat);
+                }
+            }
+            Entry::Started => {
+                self.start_if_full();
+                if self.status == RoomStatus::Waiting {
+                    return Err("started with a seat empty".to_owned());
+                }
+            }
+            Entry::Acted {
+                seat,
+                action,
+                spent_ms,
+            } => {
+                check(seat)?;
+                let applied = self.table.apply(seat, action).map_err(|e| e.to_string())?;
+                self.charge_ms(seat, spent_ms);
+                self.dispatch(applied);
+            }
+            Entry::TimedOut { seat, spent_ms } => {
+                check(seat)?;
+                self.charge_ms(seat, spent_ms);
+                let applied = self.table.time_out(seat, &mut self.rng);
+                self.dispatch(applied);
+            }
+            Entry::Forfeited { seat, reason } => {
+                check(seat)?;
+                self.forfeit(seat, &reason);
+            }
+        }
+        Ok(())
     }
 
     /// `seat` loses the match without playing it out (a tournament's forfeit).
@@ -760,6 +1023,10 @@ impl Room {
             return;
         }
         info!(seat = seat.0, reason, "forfeit");
+        self.record(Entry::Forfeited {
+            seat,
+            reason: reason.to_owned(),
+        });
         if let Some(m) = self.tournament.as_mut() {
             m.forfeit = Some(Forfeit {
                 seat,
@@ -775,17 +1042,18 @@ impl Room {
         for seat in Seat::all(self.seats.len()) {
             if self.dropped[seat.index()].is_some_and(|d| d <= now) {
                 self.dropped[seat.index()] = None;
-                self.forfeit(seat, "disconnected");
+                self.grace_over(seat);
             }
             if self.deadlines[seat.index()].is_some_and(|d| d <= now) {
                 self.deadlines[seat.index()] = None;
                 if self.table.to_act().contains(&seat) {
                     info!(seat = seat.0, "time ran out");
-                    self.charge(seat);
+                    let spent_ms = self.charge(seat);
                     let bank_empty = self.banks[seat.index()].is_some_and(|b| b.is_zero());
                     if bank_empty || self.tournament.is_some() {
                         self.forfeit(seat, "timed_out");
                     } else {
+                        self.record(Entry::TimedOut { seat, spent_ms });
                         let applied = self.table.time_out(seat, &mut self.rng);
                         self.dispatch(applied);
                     }
@@ -943,6 +1211,9 @@ impl Room {
             self.reveal(round);
         }
         info!("match finished");
+        if let Some(journal) = &self.journal {
+            journal.close(self.id);
+        }
         self.publish_summary();
         if let Some(m) = self.tournament.as_mut()
             && let Some(report) = m.report.take()

@@ -459,6 +459,7 @@ impl Session {
                     config,
                     self.player,
                     self.state.lobby.clone(),
+                    self.state.journal.clone(),
                     self.state.shutdown.clone(),
                 )?;
                 self.created.push(room.id());
@@ -512,6 +513,10 @@ fn check_room_config(
         move_ms: limits.default_move_ms,
         game_ms: 0,
     });
+    let policy = *config.on_drop.get_or_insert(skirmish_protocol::DropPolicy {
+        grace_ms: limits.grace_ms,
+        then: skirmish_protocol::AfterGrace::Bot,
+    });
     let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
     *name = name.trim().to_owned();
     if name.is_empty() || name.chars().count() > 64 {
@@ -520,6 +525,11 @@ fn check_room_config(
         ));
     }
     let max = limits.max_clock_ms;
+    if max > 0 && policy.grace_ms > max {
+        return Err(ServerError::BadConfig(format!(
+            "a grace period is at most {max} ms on this server"
+        )));
+    }
     if max > 0 && (clock.deploy_ms > max || clock.move_ms > max || clock.game_ms > max) {
         return Err(ServerError::BadConfig(format!(
             "time limits are at most {max} ms on this server"

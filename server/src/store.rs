@@ -1,8 +1,11 @@
-//! Storage: tournaments, their matches and every finished match's full record, in one SQLite
-//! file (`--database`).
+//! Storage: tournaments, their matches and every finished match's full record, and every room's
+//! log, in one SQLite file (`--database`).
 //!
-//! Three tables: `tournaments` (settings, entrants, state), `matches` (one row per scheduled
-//! match: its seats, its result, and once over its whole event log as JSON). Rows hold the
+//! Tables: `tournaments` (settings, entrants, state), `matches` (one row per scheduled
+//! match: its seats, its result, and once over its whole event log as JSON), `rooms` (a room's
+//! settings and the seed of its randomness) and `room_log` (everything that happened to a room,
+//! in order, written as it goes by [`crate::journal`]; a room still open after a restart is
+//! rebuilt from it). Rows hold the
 //! protocol's own JSON shapes, so what is stored is what the HTTP API answers. Writes go through
 //! one connection behind a mutex on tokio's blocking pool; SQLite's write-ahead log makes each
 //! finished match durable when its write returns, so a killed server loses no finished match.
@@ -10,12 +13,14 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use crate::journal::Entry;
+
 use rusqlite::{Connection, OptionalExtension, params};
-use skirmish_protocol::GameEvent;
 use skirmish_protocol::tournament::{
     Entrant, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary, TournamentConfig, TournamentId,
     TournamentState,
 };
+use skirmish_protocol::{GameEvent, PlayerId, RoomConfig, RoomId};
 
 /// A storage failure: SQLite's error, or stored JSON that no longer reads.
 #[derive(Debug, thiserror::Error)]
@@ -84,7 +89,68 @@ CREATE TABLE IF NOT EXISTS matches (
     events TEXT,
     UNIQUE (tournament, idx)
 );
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    config TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    seed TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_log (
+    room TEXT NOT NULL REFERENCES rooms(id),
+    n INTEGER NOT NULL,
+    entry TEXT NOT NULL,
+    PRIMARY KEY (room, n)
+);
 ";
+
+/// A room as stored: what [`crate::room::restore`] rebuilds it from.
+#[derive(Debug, Clone)]
+pub struct StoredRoom {
+    /// Its id.
+    pub id: RoomId,
+    /// Its settings, defaults filled in.
+    pub config: RoomConfig,
+    /// The player who made it.
+    pub owner: PlayerId,
+    /// The seed of its randomness (commitment salts, the referee's moves on time-outs): 32
+    /// bytes.
+    pub seed: [u8; 32],
+    /// Its log, in order.
+    pub entries: Vec<Entry>,
+}
+
+/// One write of the room journal ([`Store::write_journal`]).
+#[derive(Debug)]
+pub enum JournalWrite {
+    /// A new room.
+    Open {
+        /// The room, with an empty log.
+        room: Box<StoredRoom>,
+        /// When it was made, in milliseconds since the Unix epoch.
+        created_ms: u64,
+    },
+    /// The `n`th entry (from 0) of a room's log.
+    Append {
+        /// The room.
+        room: RoomId,
+        /// The entry's place in the log.
+        n: u64,
+        /// What happened.
+        entry: Entry,
+    },
+    /// The room's match is over (or it closed unplayed): it is not restored after a restart.
+    Close {
+        /// The room.
+        room: RoomId,
+    },
+}
+
+/// The `state` of a room still to be restored after a restart.
+const ROOM_OPEN: &str = "open";
+/// The `state` of a room over.
+const ROOM_CLOSED: &str = "closed";
 
 fn state_text<T: serde::Serialize>(state: T) -> String {
     match serde_json::to_value(state) {
@@ -328,6 +394,101 @@ impl Store {
                 game: config.game,
                 events: serde_json::from_str(&events)?,
             }))
+        })
+        .await
+    }
+}
+
+impl Store {
+    /// Writes a batch of the room journal in one transaction, in order.
+    ///
+    /// # Errors
+    /// SQLite's error; nothing of the batch is written then.
+    pub async fn write_journal(&self, writes: Vec<JournalWrite>) -> Result<(), StoreError> {
+        self.run(move |conn| {
+            let tx = conn.transaction()?;
+            {
+                let mut open = tx.prepare_cached(
+                    "INSERT OR REPLACE INTO rooms (id, config, owner, seed, created_ms, state) \
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )?;
+                let mut append = tx
+                    .prepare_cached("INSERT OR REPLACE INTO room_log (room, n, entry) VALUES (?1, ?2, ?3)")?;
+                let mut close = tx.prepare_cached("UPDATE rooms SET state = ?2 WHERE id = ?1")?;
+                for write in writes {
+                    match write {
+                        JournalWrite::Open { room, created_ms } => {
+                            open.execute(params![
+                                room.id.to_string(),
+                                serde_json::to_string(&room.config)?,
+                                room.owner.to_string(),
+                                hex::encode(room.seed),
+                                i64::try_from(created_ms).unwrap_or(i64::MAX),
+                                ROOM_OPEN,
+                            ])?;
+                        }
+                        JournalWrite::Append { room, n, entry } => {
+                            append.execute(params![
+                                room.to_string(),
+                                i64::try_from(n).unwrap_or(i64::MAX),
+                                serde_json::to_string(&entry)?,
+                            ])?;
+                        }
+                        JournalWrite::Close { room } => {
+                            close.execute(params![room.to_string(), ROOM_CLOSED])?;
+                        }
+                    }
+                }
+            }
+            tx.commit()?;
+            Ok(())
+        })
+        .await
+    }
+
+    /// Every room not over when the server stopped, with its log, oldest first.
+    ///
+    /// # Errors
+    /// SQLite's error, or a row that does not read.
+    pub async fn open_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.run(|conn| {
+            let mut rooms = Vec::new();
+            let mut query = conn.prepare(
+                "SELECT id, config, owner, seed FROM rooms WHERE state = ?1 ORDER BY created_ms, id",
+            )?;
+            let rows = query.query_map([ROOM_OPEN], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    row.get::<_, String>(2)?,
+                    row.get::<_, String>(3)?,
+                ))
+            })?;
+            let bad = |e: String| StoreError::Task(e);
+            for row in rows {
+                let (id, config, owner, seed) = row?;
+                let mut bytes = [0u8; 32];
+                hex::decode_to_slice(&seed, &mut bytes).map_err(|e| bad(format!("room seed: {e}")))?;
+                rooms.push(StoredRoom {
+                    id: id
+                        .parse()
+                        .map_err(|e: skirmish_protocol::ParseIdError| bad(e.to_string()))?,
+                    config: serde_json::from_str(&config)?,
+                    owner: owner
+                        .parse()
+                        .map_err(|e: skirmish_protocol::ParseIdError| bad(e.to_string()))?,
+                    seed: bytes,
+                    entries: Vec::new(),
+                });
+            }
+            let mut query = conn.prepare("SELECT entry FROM room_log WHERE room = ?1 ORDER BY n")?;
+            for room in &mut rooms {
+                let rows = query.query_map([room.id.to_string()], |row| row.get::<_, String>(0))?;
+                for row in rows {
+                    room.entries.push(serde_json::from_str(&row?)?);
+                }
+            }
+            Ok(rooms)
         })
         .await
     }

@@ -83,6 +83,7 @@ impl Server {
             name: None,
             game: GameConfig::Gomoku(Default::default()),
             clock: None,
+            on_drop: None,
         };
         let reply = client.request(ClientMsg::CreateRoom { config, sit: false }).await;
         assert!(matches!(reply, ServerMsg::RoomCreated { .. }), "{reply:?}");

@@ -256,6 +256,7 @@ async fn junqi_layouts_are_committed_before_the_battle_and_the_moves_replay_from
         name: Some("junqi".into()),
         game: GameConfig::Junqi(junqi::Config::default()),
         clock: Some(NO_CLOCK),
+        on_drop: None,
     };
     let log = watch_bots_play(&server, config, 2, |m| {
         matches!(

@@ -24,6 +24,7 @@ fn gomoku_room(rule: Rule, opening: Option<Opening>, clock: Clock) -> RoomConfig
             opening,
         }),
         clock: Some(clock),
+        on_drop: None,
     }
 }
 

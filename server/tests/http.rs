@@ -14,7 +14,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
     let shutdown = CancellationToken::new();
     let store = skirmish_server::store::Store::in_memory().unwrap();
     let tournaments =
-        skirmish_server::tournament::Tournaments::restore(store, lobby.clone(), shutdown.clone())
+        skirmish_server::tournament::Tournaments::restore(store.clone(), lobby.clone(), shutdown.clone())
             .await
             .unwrap();
     AppState {
@@ -25,6 +25,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         shutdown,
         sessions: TaskTracker::new(),
         tournaments,
+        journal: skirmish_server::journal::Journal::start(store),
     }
 }
 

@@ -19,6 +19,7 @@ fn junqi_room(clock: Clock) -> RoomConfig {
         name: Some("junqi test".into()),
         game: GameConfig::Junqi(junqi::Config::default()),
         clock: Some(clock),
+        on_drop: None,
     }
 }
 

@@ -46,6 +46,7 @@ async fn metrics_follow_what_happens() {
             ..gomoku::Config::default()
         }),
         clock: Some(NO_CLOCK),
+        on_drop: None,
     };
     let room = create(&mut alice, config, true).await;
     join(&mut bob, room).await;

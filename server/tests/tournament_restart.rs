@@ -4,48 +4,15 @@
 
 mod common;
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+
+use common::ServerProcess;
 
 use skirmish_protocol::tournament::{MatchState, TournamentState, TournamentStatus};
 use tokio_util::sync::CancellationToken;
 
-/// The server program, killed when dropped.
-struct Server(Child);
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-async fn start_server(port: u16, database: &std::path::Path) -> Server {
-    let child = Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
-        .args([
-            "--port",
-            &port.to_string(),
-            "--bots",
-            "0",
-            "--log",
-            "warn",
-            "--database",
-        ])
-        .arg(database)
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the server program starts");
-    let server = Server(child);
-    for _ in 0..200 {
-        if reqwest::get(format!("http://127.0.0.1:{port}/healthz"))
-            .await
-            .is_ok()
-        {
-            return server;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the server never answered");
+async fn start_server(port: u16, database: &std::path::Path) -> ServerProcess {
+    ServerProcess::start(port, database, &[]).await
 }
 
 async fn status(port: u16, id: &str) -> TournamentStatus {
@@ -54,10 +21,7 @@ async fn status(port: u16, id: &str) -> TournamentStatus {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() {
-    let port = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
-        listener.local_addr().expect("an address").port()
-    };
+    let port = common::free_port();
     let dir = std::env::temp_dir().join(format!("skirmish-restart-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let database = dir.join("skirmish.db");
@@ -92,8 +56,7 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let before = loop {
         let now = status(port, &id).await;
         if now.summary.finished >= 3 {
-            server.0.kill().expect("SIGKILL the server");
-            let _ = server.0.wait();
+            server.kill();
             break now;
         }
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -200,6 +200,7 @@ fn config(game: LoadGame) -> RoomConfig {
         name: None,
         game,
         clock: None,
+        on_drop: None,
     }
 }
 

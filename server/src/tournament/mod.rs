@@ -635,6 +635,7 @@ impl Runner {
                 )),
                 game: game_config,
                 clock: self.stored.config.clock,
+                on_drop: None,
             };
             let abandon = CancellationToken::new();
             let setup = MatchSetup {

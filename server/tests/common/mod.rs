@@ -25,6 +25,7 @@ pub fn room_config(variant: Variant, players: u8, rounds: u32, clock: Clock) -> 
             ..Config::default()
         }),
         clock: Some(clock),
+        on_drop: None,
     }
 }
 
@@ -251,4 +252,69 @@ pub async fn tournament_over(base: &str, id: &str) -> skirmish_protocol::tournam
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+}
+
+/// The server program (`skirmish-server`) on a port and a database file, with no built-in bots;
+/// killed (SIGKILL) when dropped.
+pub struct ServerProcess(pub std::process::Child);
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl ServerProcess {
+    /// Starts the program on `port` with `database` and the `extra` arguments, and waits until
+    /// it answers `/healthz`.
+    pub async fn start(port: u16, database: &std::path::Path, extra: &[&str]) -> ServerProcess {
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
+            .args([
+                "--port",
+                &port.to_string(),
+                "--bots",
+                "0",
+                "--log",
+                "warn",
+                "--database",
+            ])
+            .arg(database)
+            .args(extra)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("the server program starts");
+        let server = ServerProcess(child);
+        for _ in 0..400 {
+            if reqwest::get(format!("http://127.0.0.1:{port}/healthz"))
+                .await
+                .is_ok()
+            {
+                return server;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!("the server never answered");
+    }
+
+    /// Stops the program at once with SIGKILL: nothing of it runs after the signal.
+    pub fn kill(&mut self) {
+        self.0.kill().expect("SIGKILL the server");
+        let _ = self.0.wait();
+    }
+
+    /// Stops the program with SIGTERM and waits for it to exit by itself; returns whether it
+    /// exited successfully.
+    pub fn terminate(&mut self) -> bool {
+        let pid = rustix::process::Pid::from_raw(i32::try_from(self.0.id()).expect("a pid"))
+            .expect("a live process");
+        rustix::process::kill_process(pid, rustix::process::Signal::TERM).expect("SIGTERM the server");
+        self.0.wait().expect("the server exits").success()
+    }
+}
+
+/// A free TCP port on the loopback interface.
+pub fn free_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("an address").port()
 }

@@ -42,6 +42,15 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind a loopback port");
+        TestServer::start_on(listener, limits)
+    }
+
+    /// Starts a server on `listener` (bound by the test, for example with socket options its
+    /// accepted connections inherit), with `limits`.
+    ///
+    /// # Panics
+    /// If the listener has no local address.
+    pub fn start_on(listener: tokio::net::TcpListener, limits: crate::Limits) -> TestServer {
         let addr = listener.local_addr().expect("a bound address");
         let shutdown = CancellationToken::new();
         let task = tokio::spawn(crate::serve_with(
@@ -112,6 +121,24 @@ impl TestClient {
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("connect to the test server");
+        TestClient {
+            socket,
+            next_req: 1,
+            log: Vec::new(),
+            texts: Vec::new(),
+            closed: None,
+        }
+    }
+
+    /// Opens a WebSocket to `url` over `stream`, a TCP connection the test made itself (for
+    /// example with a small receive buffer), without saying hello.
+    ///
+    /// # Panics
+    /// If the handshake fails.
+    pub async fn connect_over(stream: TcpStream, url: &str) -> TestClient {
+        let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            .await
+            .expect("a WebSocket handshake with the test server");
         TestClient {
             socket,
             next_req: 1,

@@ -36,6 +36,10 @@ pub const CLOSE_RATE_LIMITED: u16 = 4029;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
 
+/// How long a client closed for being too slow has to take its close frame (30 s) before the
+/// connection is dropped without it. A client that does not read at all holds its seat no longer.
+pub const SLOW_CLOSE_WAIT: Duration = Duration::from_secs(30);
+
 /// The read buffer each WebSocket gets, in bytes (4 KiB). tungstenite's default, 128 KiB, is
 /// allocated for every connection and zero-filled up to its size before each read: with it an idle
 /// connection held about 150 KiB of resident memory, and the zero-filling was 5% of the server's
@@ -330,7 +334,22 @@ impl Session {
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
                 Some(frame) = inbox.rx.recv() => {
-                    if write_queued(sink, frame, &mut inbox, &self.state.metrics).await { Next::Continue } else { return }
+                    // A client that stops reading blocks this write once the socket's buffers
+                    // are full; its outbox then overflows and kicks it. Stop waiting on the write
+                    // then, or the connection (and the seat it holds) would hang on forever.
+                    let kicked = inbox.kicked.clone();
+                    tokio::select! {
+                        written = write_queued(sink, frame, &mut inbox, &self.state.metrics) => {
+                            if written { Next::Continue } else { return }
+                        }
+                        () = kicked.cancelled() => {
+                            info!(code = CLOSE_TOO_SLOW, "closing connection: too slow");
+                            // The close frame waits behind what the socket holds: it gets a while
+                            // to go out, then the connection is dropped without it.
+                            let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, sink.send(close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"))).await;
+                            return;
+                        }
+                    }
                 }
                 frame = stream.next() => {
                     last_heard = tokio::time::Instant::now();

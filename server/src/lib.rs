@@ -381,7 +381,12 @@ pub async fn serve_with_store(
 ) -> std::io::Result<()> {
     let lobby = Lobby::default();
     let journal = journal::Journal::start(store.clone());
-    let rooms = store.open_rooms().await.map_err(std::io::Error::other)?;
+    let (matches, rooms): (Vec<_>, Vec<_>) = store
+        .open_rooms()
+        .await
+        .map_err(std::io::Error::other)?
+        .into_iter()
+        .partition(|r| r.owner == room::MATCH_OWNER);
     let stored = rooms.len();
     let mut restored = 0;
     for room in rooms {
@@ -398,9 +403,10 @@ pub async fn serve_with_store(
     if stored > 0 {
         tracing::info!(stored, restored, "rooms restored from their logs");
     }
-    let tournaments = tournament::Tournaments::restore(store, lobby.clone(), shutdown.clone())
-        .await
-        .map_err(std::io::Error::other)?;
+    let tournaments =
+        tournament::Tournaments::restore(store, lobby.clone(), journal.clone(), shutdown.clone(), matches)
+            .await
+            .map_err(std::io::Error::other)?;
     let state = AppState {
         limits,
         metrics: std::sync::Arc::default(),

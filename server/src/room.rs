@@ -6,10 +6,11 @@
 //! audience includes, and runs the deploy and move deadlines with `tokio::time`. It ends when every
 //! handle is dropped or the server shuts down.
 //!
-//! A room outside tournaments writes its log to the [`Journal`] as it goes; [`restore`] rebuilds
-//! a room still open after a restart from that log. Its seats then wait for their players as
-//! after any drop: for the grace period of the room's [`DropPolicy`], after which a bot takes the
-//! seat over or the seat forfeits.
+//! Every room writes its log to the [`Journal`] as it goes; [`restore`] (and, for a tournament
+//! match, [`restore_match`]) rebuilds a room still open after a restart from that log. Its seats
+//! then wait for their players as after any drop: for the grace period of the room's
+//! [`DropPolicy`], after which a bot takes the seat over or the seat forfeits (in a tournament
+//! match, the seat forfeits).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -236,8 +237,7 @@ struct Room {
     /// The seed of `rng`, drawn from the operating system and kept in the room's stored record,
     /// so that replaying the room's log draws the same salts and default actions.
     seed: [u8; 32],
-    /// Where the room writes its log; `None` for a tournament match (the tournament plays a
-    /// match cut off by a restart again) and while the room is being restored.
+    /// Where the room writes its log; `None` while the room is being rebuilt from it.
     journal: Option<Journal>,
     /// Entries written to the log so far.
     logged: u64,
@@ -277,7 +277,9 @@ struct MatchRoom {
 /// How a tournament match room is set up: [`spawn_match`].
 #[derive(Debug)]
 pub struct MatchSetup {
-    /// The bot in each seat.
+    /// The room's id: the match's own (its log is found by it after a restart).
+    pub id: RoomId,
+    /// The bot in each seat ([`restore_match`] ignores them: the log says who sits where).
     pub bots: Vec<BotPick>,
     /// Seed of the dealt deployments (plane battle and junqi duplicate matches); `None`: the
     /// bots deploy for themselves.
@@ -315,20 +317,7 @@ pub fn spawn(
         RoomId::random(),
         rand::rng().random(),
     )?;
-    let created_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-    journal.open(
-        StoredRoom {
-            id: room.id,
-            config: room.config.clone(),
-            owner,
-            seed: room.seed,
-            entries: Vec::new(),
-        },
-        created_ms,
-    );
-    room.journal = Some(journal);
+    room.open_log(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     tokio::spawn(
@@ -353,29 +342,10 @@ pub fn restore(
     journal: Journal,
     shutdown: CancellationToken,
 ) -> Result<Option<RoomHandle>, ServerError> {
-    let (mut room, (tx, inbox)) =
-        Room::new(stored.config, stored.owner, lobby.clone(), stored.id, stored.seed)?;
-    let entries = stored.entries.len();
-    for (n, entry) in stored.entries.into_iter().enumerate() {
-        room.replay(entry)
-            .map_err(|e| ServerError::BadConfig(format!("entry {n} of the room's log: {e}")))?;
-    }
-    room.logged = u64::try_from(entries).unwrap_or(u64::MAX);
+    let (room, (tx, inbox)) = Room::rebuild(stored, lobby.clone(), journal, None)?;
     if room.status == RoomStatus::Finished {
-        journal.close(room.id);
         return Ok(None);
     }
-    room.journal = Some(journal);
-    if room.status == RoomStatus::Playing
-        && let Some(grace) = room.grace()
-    {
-        for (seat, holder) in room.seats.iter().enumerate() {
-            if holder.is_some() {
-                room.dropped[seat] = Some(Instant::now() + grace);
-            }
-        }
-    }
-    info!(room = %room.id, entries, status = ?room.status, "room restored from its log");
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     tokio::spawn(
@@ -400,15 +370,11 @@ pub fn spawn_match(
     config: RoomConfig,
     setup: MatchSetup,
     lobby: Lobby,
+    journal: Journal,
     shutdown: CancellationToken,
 ) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
-    let (mut room, (tx, inbox)) = Room::new(
-        config,
-        PlayerId(uuid::Uuid::nil()),
-        lobby.clone(),
-        RoomId::random(),
-        rand::rng().random(),
-    )?;
+    let (mut room, (tx, inbox)) =
+        Room::new(config, MATCH_OWNER, lobby.clone(), setup.id, rand::rng().random())?;
     if setup.bots.len() != room.seats.len() {
         return Err(ServerError::BadConfig(format!(
             "{} bots for {} seats",
@@ -424,30 +390,74 @@ pub fn spawn_match(
         forfeit: None,
         report: Some(report),
     });
+    room.open_log(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     for (i, pick) in setup.bots.into_iter().enumerate() {
         room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick, None);
     }
+    room.start_if_full();
+    run_match(room, inbox, &handle, setup.cancel, shutdown);
+    Ok((handle, answer))
+}
+
+/// Rebuilds a tournament match from its stored log (after a restart) and goes on with it, as
+/// [`restore`] does for a room: its bots get their seats back by resuming with their tokens
+/// within `setup.grace` of now, or forfeit. The receiver gets the result when the match is over
+/// (at once, when the log ends it).
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_match(
+    stored: StoredRoom,
+    setup: MatchSetup,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
+    let (report, answer) = oneshot::channel();
+    let tournament = MatchRoom {
+        deal: setup.deal,
+        grace: setup.grace,
+        log: Vec::new(),
+        forfeit: None,
+        report: Some(report),
+    };
+    let (room, (tx, inbox)) = Room::rebuild(stored, lobby.clone(), journal, Some(tournament))?;
+    let handle = RoomHandle { id: room.id, tx };
+    if room.status != RoomStatus::Finished {
+        lobby.add_room(handle.clone(), room.summary());
+        run_match(room, inbox, &handle, setup.cancel, shutdown);
+    }
+    Ok((handle, answer))
+}
+
+/// The owner of tournament match rooms: nobody (the nil id).
+pub const MATCH_OWNER: PlayerId = PlayerId(uuid::Uuid::nil());
+
+/// Runs a match room's actor until the match is over, `cancel` abandons it, or the server stops.
+fn run_match(
+    room: Room,
+    inbox: mpsc::Receiver<Command>,
+    handle: &RoomHandle,
+    cancel: CancellationToken,
+    shutdown: CancellationToken,
+) {
     let stop = CancellationToken::new();
     {
         let stop = stop.clone();
         tokio::spawn(async move {
             tokio::select! {
                 () = shutdown.cancelled() => {}
-                () = setup.cancel.cancelled() => {}
+                () = cancel.cancelled() => {}
             }
             stop.cancel();
         });
     }
     tokio::spawn(
-        async move {
-            room.start_if_full();
-            room.run(inbox, stop).await;
-        }
-        .instrument(info_span!("room", room = %handle.id)),
+        room.run(inbox, stop)
+            .instrument(info_span!("room", room = %handle.id)),
     );
-    Ok((handle, answer))
 }
 
 impl Room {
@@ -486,6 +496,59 @@ impl Room {
             closes_at: None,
         };
         Ok((room, mpsc::channel(256)))
+    }
+
+    /// Records the new room in the journal and writes its log there from now on.
+    fn open_log(&mut self, journal: Journal) {
+        let created_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        journal.open(
+            StoredRoom {
+                id: self.id,
+                config: self.config.clone(),
+                owner: self.owner,
+                seed: self.seed,
+                entries: Vec::new(),
+            },
+            created_ms,
+        );
+        self.journal = Some(journal);
+    }
+
+    /// The room `stored` describes, its log replayed (with `tournament` set for a match), writing
+    /// to `journal` from now on. In a match, every seat has the grace period from now to be
+    /// taken back. A room whose log ends its match is closed in the journal.
+    fn rebuild(
+        stored: StoredRoom,
+        lobby: Lobby,
+        journal: Journal,
+        tournament: Option<MatchRoom>,
+    ) -> Result<(Room, Channel), ServerError> {
+        let (mut room, channel) = Room::new(stored.config, stored.owner, lobby, stored.id, stored.seed)?;
+        room.tournament = tournament;
+        let entries = stored.entries.len();
+        for (n, entry) in stored.entries.into_iter().enumerate() {
+            room.replay(entry)
+                .map_err(|e| ServerError::BadConfig(format!("entry {n} of the room's log: {e}")))?;
+        }
+        room.logged = u64::try_from(entries).unwrap_or(u64::MAX);
+        if room.status == RoomStatus::Finished {
+            journal.close(room.id);
+            return Ok((room, channel));
+        }
+        room.journal = Some(journal);
+        if room.status == RoomStatus::Playing
+            && let Some(grace) = room.grace()
+        {
+            for (seat, holder) in room.seats.iter().enumerate() {
+                if holder.is_some() {
+                    room.dropped[seat] = Some(Instant::now() + grace);
+                }
+            }
+        }
+        info!(room = %room.id, entries, status = ?room.status, "room restored from its log");
+        Ok((room, channel))
     }
 }
 

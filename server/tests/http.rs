@@ -13,10 +13,15 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
     let lobby = Lobby::default();
     let shutdown = CancellationToken::new();
     let store = skirmish_server::store::Store::in_memory().unwrap();
-    let tournaments =
-        skirmish_server::tournament::Tournaments::restore(store.clone(), lobby.clone(), shutdown.clone())
-            .await
-            .unwrap();
+    let tournaments = skirmish_server::tournament::Tournaments::restore(
+        store.clone(),
+        lobby.clone(),
+        skirmish_server::journal::Journal::start(store.clone()),
+        shutdown.clone(),
+        Vec::new(),
+    )
+    .await
+    .unwrap();
     AppState {
         limits,
         metrics: std::sync::Arc::default(),

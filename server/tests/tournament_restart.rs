@@ -1,18 +1,45 @@
 //! A tournament survives its server being killed: the server program is stopped with SIGKILL
 //! mid-tournament and started again on the same database; every match finished before is still
-//! there, unchanged, and the tournament completes once the bots are back.
+//! there, unchanged, the match cut off goes on from its log (its room is back with the moves
+//! played before the kill), and the tournament completes once the bots are back.
 
 mod common;
 
 use std::time::Duration;
 
 use common::ServerProcess;
+use skirmish_games::gomoku;
+use skirmish_protocol::{ClientMsg, GameView, RoomId, ServerMsg};
+use skirmish_server::testing::TestClient;
 
 use skirmish_protocol::tournament::{MatchState, TournamentState, TournamentStatus};
 use tokio_util::sync::CancellationToken;
 
 async fn start_server(port: u16, database: &std::path::Path) -> ServerProcess {
     ServerProcess::start(port, database, &[]).await
+}
+
+/// The stones of the gomoku match in `room`, as a spectator sees them now; `None` when there is no
+/// such room.
+async fn moves_seen(url: &str, room: RoomId) -> Option<Vec<gomoku::Move>> {
+    let (mut spectator, _) = TestClient::join(url, "spectator").await;
+    match spectator.request(ClientMsg::Spectate { room }).await {
+        ServerMsg::Error { .. } => return None,
+        ServerMsg::Done { .. } => {}
+        other => panic!("spectating: {other:?}"),
+    }
+    let snapshot = spectator
+        .log
+        .iter()
+        .find_map(|m| match m {
+            ServerMsg::Room(s) => Some(s.clone()),
+            _ => None,
+        })
+        .expect("a snapshot before the answer");
+    let GameView::Gomoku(view) = snapshot.view else {
+        panic!("a gomoku view")
+    };
+    Some(view.moves)
 }
 
 async fn status(port: u16, id: &str) -> TournamentStatus {
@@ -27,24 +54,28 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let database = dir.join("skirmish.db");
     let mut server = start_server(port, &database).await;
 
-    // Two bots in this process; they reconnect by themselves when the server comes back.
-    let stop_bots = CancellationToken::new();
-    for name in ["alpha", "bravo"] {
-        let mut options =
-            skirmish_bots::client::BotOptions::new(format!("ws://127.0.0.1:{port}/ws"), name.to_owned());
-        options.set_strategies(&["random".to_owned()]);
-        tokio::spawn(skirmish_bots::client::run(options, stop_bots.clone()));
-    }
+    // Two bots in this process, started again (as new players) whenever the test stops them.
+    let bots = || {
+        let stop = CancellationToken::new();
+        for name in ["alpha", "bravo"] {
+            let mut options =
+                skirmish_bots::client::BotOptions::new(format!("ws://127.0.0.1:{port}/ws"), name.to_owned());
+            options.set_strategies(&["random".to_owned()]);
+            tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+        }
+        stop
+    };
+    let mut stop_bots = bots();
     let http = reqwest::Client::new();
     // Made once the bots are connected.
     let created = common::create_tournament(
         &format!("http://127.0.0.1:{port}"),
         serde_json::json!({
-        "game": {"game": "gomoku", "size": 15},
+        "game": {"game": "gomoku", "size": 19},
         "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],
         "games_per_pairing": 8,
         "parallel": 1,
-        "grace_ms": 30000,
+        "grace_ms": 3000,
         "seed": 3,
             }),
     )
@@ -52,12 +83,32 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let id = created.summary.id.to_string();
     assert_eq!(created.summary.total, 16);
 
-    // Kill the server once a few matches are over.
-    let before = loop {
+    // Once a few matches are over, the bots stop mid-match (random play is too quick to catch
+    // otherwise); a spectator notes the stones of the match cut off, then the server is killed.
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let (before, room, moves) = loop {
         let now = status(port, &id).await;
+        assert!(
+            now.summary.finished < 16,
+            "the tournament ended before a match could be cut off"
+        );
         if now.summary.finished >= 3 {
-            server.kill();
-            break now;
+            stop_bots.cancel();
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let now = status(port, &id).await;
+            let running = now
+                .schedule
+                .iter()
+                .find_map(|m| m.room.filter(|_| m.state == MatchState::Running));
+            if let Some(room) = running {
+                let moves = moves_seen(&url, room).await.expect("the match's room");
+                // The journal commits what rooms log within milliseconds; nothing moves now.
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                server.kill();
+                break (now, room, moves);
+            }
+            // The match ended as the bots stopped: again with the next one.
+            stop_bots = bots();
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     };
@@ -70,6 +121,13 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         .collect();
 
     let _server = start_server(port, &database).await;
+    // The match cut off goes on from its log: its room is back at once, every stone where it was.
+    let again = moves_seen(&url, room).await.expect("the match cut off is back");
+    assert!(!moves.is_empty());
+    assert_eq!(again, moves, "the match is where it was cut off");
+    // Bots started afresh are new players: the restored match's seats wait the grace period for
+    // the bots that held them, then forfeit; the tournament goes on with the new connections.
+    let stop_bots = bots();
     let restored = status(port, &id).await;
     for m in &finished_before {
         let again = restored
@@ -92,6 +150,19 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         let after = done.schedule.iter().find(|r| r.id == m.id).expect("still there");
         assert_eq!(after.result, m.result);
     }
+    // A match played again from its start would not end in a forfeit: this one went on from its
+    // log and its seats' bots never came back.
+    let cut_off = done
+        .schedule
+        .iter()
+        .find(|m| m.id.0 == room.0)
+        .expect("the match cut off");
+    let result = cut_off.result.as_ref().expect("a result");
+    assert_eq!(result.end, "forfeit", "{result:?}");
+    assert_eq!(
+        result.forfeit.as_ref().map(|f| f.reason.as_str()),
+        Some("disconnected")
+    );
     // The replays of matches from before the kill are kept too.
     let record = http
         .get(format!(

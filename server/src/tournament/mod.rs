@@ -27,15 +27,17 @@ use skirmish_protocol::tournament::{
     Entrant, Format, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary, Standings,
     TournamentConfig, TournamentId, TournamentState, TournamentStatus, TournamentSummary,
 };
-use skirmish_protocol::{Clock, GameConfig, GameKind, RoomConfig, Seat};
-use tokio::sync::{mpsc, watch};
+use skirmish_protocol::{Clock, GameConfig, GameKind, RoomConfig, RoomId, Seat};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, info, info_span, warn};
 
+use crate::error::ServerError;
+use crate::journal::Journal;
 use crate::lobby::Lobby;
-use crate::room::{MatchReport, MatchSetup};
-use crate::store::{Store, StoreError, StoredMatch, StoredTournament};
+use crate::room::{MatchReport, MatchSetup, RoomHandle};
+use crate::store::{Store, StoreError, StoredMatch, StoredRoom, StoredTournament};
 use schedule::{Planned, SetRules};
 
 /// How often a runner looks again for entrants that are not connected, in milliseconds.
@@ -90,6 +92,7 @@ pub struct Tournaments {
     entries: Arc<Mutex<HashMap<TournamentId, Entry>>>,
     store: Store,
     lobby: Lobby,
+    journal: Journal,
     shutdown: CancellationToken,
 }
 
@@ -107,34 +110,64 @@ fn now_ms() -> u64 {
 
 impl Tournaments {
     /// The directory over `store`, with every stored tournament back: the running ones go on.
+    /// `rooms` are the match rooms the journal holds as open (the room of a match has the match's
+    /// id): a match cut off by the stop goes on from its log; one without a log is played again.
     ///
     /// # Errors
     /// A storage error reading them.
     pub async fn restore(
         store: Store,
         lobby: Lobby,
+        journal: Journal,
         shutdown: CancellationToken,
+        rooms: Vec<StoredRoom>,
     ) -> Result<Tournaments, StoreError> {
         let tournaments = Tournaments {
             entries: Arc::default(),
             store: store.clone(),
             lobby,
+            journal,
             shutdown,
         };
+        let mut rooms: HashMap<RoomId, StoredRoom> = rooms.into_iter().map(|r| (r.id, r)).collect();
         for stored in store.tournaments().await? {
             if stored.state == TournamentState::Running {
                 info!(tournament = %stored.id, "tournament restored; going on");
             }
-            tournaments.launch(stored);
+            let mut logs: HashMap<RoomId, StoredRoom> = stored
+                .matches
+                .iter()
+                .filter_map(|m| rooms.remove(&RoomId(m.summary.id.0)))
+                .map(|r| (r.id, r))
+                .collect();
+            if stored.state != TournamentState::Running {
+                // Abandoned when the tournament was cancelled: nothing goes on with them.
+                for id in std::mem::take(&mut logs).into_keys() {
+                    tournaments.journal.close(id);
+                }
+            }
+            tournaments.launch(stored, logs);
+        }
+        for room in rooms.into_values() {
+            // A match room whose tournament is over or gone: nothing goes on with it.
+            tournaments.journal.close(room.id);
         }
         Ok(tournaments)
     }
 
-    /// Starts the runner of `stored` (one that is over just shows its status).
-    fn launch(&self, stored: StoredTournament) {
+    /// Starts the runner of `stored` (one that is over just shows its status), with the logs of
+    /// its matches cut off by a stop.
+    fn launch(&self, stored: StoredTournament, logs: HashMap<RoomId, StoredRoom>) {
         let id = stored.id;
         let cancel = CancellationToken::new();
-        let runner = Runner::new(stored, self.store.clone(), self.lobby.clone(), cancel.clone());
+        let mut runner = Runner::new(
+            stored,
+            self.store.clone(),
+            self.lobby.clone(),
+            self.journal.clone(),
+            cancel.clone(),
+        );
+        runner.logs = logs;
         let (tx, rx) = watch::channel(runner.status());
         self.entries.lock().expect("not poisoned").insert(
             id,
@@ -234,7 +267,7 @@ impl Tournaments {
         }
         self.store.create_tournament(stored.clone()).await?;
         info!(tournament = %id, matches = stored.matches.len(), "tournament created");
-        self.launch(stored);
+        self.launch(stored, HashMap::new());
         self.status(id).ok_or(TournamentError::NoSuchTournament(id))
     }
 
@@ -478,11 +511,23 @@ struct Runner {
     running: HashMap<usize, (skirmish_protocol::RoomId, CancellationToken)>,
     /// Since when each due match has waited for an entrant that is not connected.
     waiting: HashMap<usize, Instant>,
+    /// Where match rooms write their logs.
+    journal: Journal,
+    /// The logs of matches cut off by a stop, by room (the match's id), until they go on.
+    logs: HashMap<RoomId, StoredRoom>,
 }
 
 impl Runner {
-    fn new(stored: StoredTournament, store: Store, lobby: Lobby, cancel: CancellationToken) -> Runner {
+    fn new(
+        stored: StoredTournament,
+        store: Store,
+        lobby: Lobby,
+        journal: Journal,
+        cancel: CancellationToken,
+    ) -> Runner {
         Runner {
+            journal,
+            logs: HashMap::new(),
             id: stored.id,
             state: stored.state,
             stored,
@@ -595,6 +640,7 @@ impl Runner {
         let parallel = usize::try_from(self.stored.config.parallel).unwrap_or(usize::MAX);
         let grace = Duration::from_millis(self.stored.config.grace_ms);
         let game = self.stored.config.game.kind();
+        self.resume_cut_off(done, shutdown);
         for index in 0..self.stored.matches.len() {
             if self.running.len() >= parallel {
                 break;
@@ -639,26 +685,94 @@ impl Runner {
             };
             let abandon = CancellationToken::new();
             let setup = MatchSetup {
+                id: RoomId(m.summary.id.0),
                 bots: picks.into_iter().flatten().collect(),
                 deal: m.deal,
                 grace,
                 cancel: abandon.clone(),
             };
-            match crate::room::spawn_match(config, setup, self.lobby.clone(), shutdown.clone()) {
-                Ok((room, report)) => {
-                    info!(index, room = %room.id(), "match started");
-                    let m = &mut self.stored.matches[index];
-                    m.summary.state = MatchState::Running;
-                    m.summary.room = Some(room.id());
-                    self.running.insert(index, (room.id(), abandon));
-                    let done = done.clone();
-                    tokio::spawn(async move {
-                        let _ = done.send((index, report.await.ok()));
-                    });
+            let started = crate::room::spawn_match(
+                config,
+                setup,
+                self.lobby.clone(),
+                self.journal.clone(),
+                shutdown.clone(),
+            );
+            self.running_as(index, started, abandon, done);
+        }
+    }
+
+    /// Marks match `index` running in the room `started` made, and waits for its report.
+    fn running_as(
+        &mut self,
+        index: usize,
+        started: Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError>,
+        abandon: CancellationToken,
+        done: &mpsc::UnboundedSender<(usize, Option<MatchReport>)>,
+    ) {
+        match started {
+            Ok((room, report)) => {
+                info!(index, room = %room.id(), "match started");
+                let m = &mut self.stored.matches[index];
+                m.summary.state = MatchState::Running;
+                m.summary.room = Some(room.id());
+                self.running.insert(index, (room.id(), abandon));
+                let done = done.clone();
+                tokio::spawn(async move {
+                    let _ = done.send((index, report.await.ok()));
+                });
+            }
+            Err(err) => {
+                warn!(index, cause = %err, "match could not start");
+                m_cancel(&mut self.stored.matches[index]);
+            }
+        }
+    }
+
+    /// Goes on with every match a stop cut off whose log the journal holds: its room is rebuilt
+    /// from the log, and its bots have the grace period to resume their seats. A log that does
+    /// not replay is dropped, and the match is played again from the start.
+    fn resume_cut_off(
+        &mut self,
+        done: &mpsc::UnboundedSender<(usize, Option<MatchReport>)>,
+        shutdown: &CancellationToken,
+    ) {
+        if self.logs.is_empty() {
+            return;
+        }
+        let grace = Duration::from_millis(self.stored.config.grace_ms);
+        for index in 0..self.stored.matches.len() {
+            let m = &self.stored.matches[index];
+            let Some(log) = self.logs.remove(&RoomId(m.summary.id.0)) else {
+                continue;
+            };
+            if m.summary.state != MatchState::Pending {
+                self.journal.close(log.id);
+                continue;
+            }
+            let abandon = CancellationToken::new();
+            let setup = MatchSetup {
+                id: log.id,
+                bots: Vec::new(),
+                deal: m.deal,
+                grace,
+                cancel: abandon.clone(),
+            };
+            let id = log.id;
+            match crate::room::restore_match(
+                log,
+                setup,
+                self.lobby.clone(),
+                self.journal.clone(),
+                shutdown.clone(),
+            ) {
+                Ok(started) => {
+                    info!(index, "match goes on from its log");
+                    self.running_as(index, Ok(started), abandon, done);
                 }
                 Err(err) => {
-                    warn!(index, cause = %err, "match could not start");
-                    m_cancel(&mut self.stored.matches[index]);
+                    warn!(index, cause = %err, "match log does not replay; the match is played again");
+                    self.journal.close(id);
                 }
             }
         }

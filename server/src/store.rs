@@ -299,7 +299,8 @@ impl Store {
     }
 
     /// Every stored tournament with its matches, oldest first. Matches that were running when
-    /// the server stopped come back pending: they are played again from the start.
+    /// the server stopped come back pending: the runner rebuilds them from their room's log
+    /// ([`Store::open_rooms`]) or plays them again from the start.
     ///
     /// # Errors
     /// SQLite's error, or JSON that does not read.

@@ -5,7 +5,8 @@
 //! settings and the entrants), lists them, gives each one's status and standings, cancels, and on
 //! start-up restores from storage every tournament that was running ([`Tournaments::restore`]),
 //! so a restarted server goes on where it stopped: finished matches are kept; a match that was
-//! being played is played again from the start.
+//! being played goes on from its room's log (see [`crate::journal`]), or, without one, is played
+//! again from the start.
 //!
 //! An entrant is a bot name and a strategy, not a connection: when a match is due, the runner
 //! seats whichever connected bot has that name and offers that strategy (the least loaded), so a

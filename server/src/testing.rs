@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use skirmish_protocol::{ClientFrame, ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use skirmish_protocol::{ClientFrame, ClientMsg, PROTOCOL_VERSION, ResumeToken, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
@@ -121,6 +121,10 @@ impl TestClient {
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("connect to the test server");
+        TestClient::over(socket)
+    }
+
+    fn over(socket: WebSocketStream<MaybeTlsStream<TcpStream>>) -> TestClient {
         TestClient {
             socket,
             next_req: 1,
@@ -139,13 +143,7 @@ impl TestClient {
         let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
             .await
             .expect("a WebSocket handshake with the test server");
-        TestClient {
-            socket,
-            next_req: 1,
-            log: Vec::new(),
-            texts: Vec::new(),
-            closed: None,
-        }
+        TestClient::over(socket)
     }
 
     /// Connects and says hello as a person named `name`; returns the `welcome`.
@@ -153,13 +151,26 @@ impl TestClient {
     /// # Panics
     /// If the server does not welcome the client.
     pub async fn join(url: &str, name: &str) -> (TestClient, ServerMsg) {
+        TestClient::hello(url, name, None).await
+    }
+
+    /// Connects and says hello as `name` with the resume token `token` (a player coming back);
+    /// returns the `welcome` (or the `error` refusing the token).
+    ///
+    /// # Panics
+    /// If the server answers neither.
+    pub async fn resume(url: &str, name: &str, token: ResumeToken) -> (TestClient, ServerMsg) {
+        TestClient::hello(url, name, Some(token)).await
+    }
+
+    async fn hello(url: &str, name: &str, resume: Option<ResumeToken>) -> (TestClient, ServerMsg) {
         let mut client = TestClient::connect(url).await;
         let welcome = client
             .request(ClientMsg::Hello {
                 protocol: PROTOCOL_VERSION,
                 name: name.to_owned(),
                 bot: None,
-                resume: None,
+                resume,
                 key: None,
             })
             .await;

@@ -11,8 +11,8 @@ use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, End, Rule};
 use skirmish_protocol::{
-    Action, AfterGrace, ClientMsg, DropPolicy, GameConfig, GameEvent, PROTOCOL_VERSION, ResumeToken,
-    RoomConfig, RoomId, ServerMsg,
+    Action, AfterGrace, ClientMsg, DropPolicy, GameConfig, GameEvent, ResumeToken, RoomConfig, RoomId,
+    ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
@@ -133,16 +133,7 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
         .await;
 
     // Bob comes back too late: he is a player again, but the seat is the bot's.
-    let mut bob = TestClient::connect(&server.ws_url()).await;
-    let welcome = bob
-        .request(ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            name: "Bob".into(),
-            bot: None,
-            resume: Some(bob_token),
-            key: None,
-        })
-        .await;
+    let (mut bob, welcome) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
     let ServerMsg::Welcome { seats, .. } = welcome else {
         panic!("{welcome:?}")
     };
@@ -206,16 +197,7 @@ async fn a_player_back_within_the_grace_period_keeps_the_seat() {
     alice
         .recv_until(|m| matches!(m, ServerMsg::Room(s) if s.room.seats[1].occupant.as_ref().is_some_and(|o| !o.connected)))
         .await;
-    let mut bob = TestClient::connect(&server.ws_url()).await;
-    let welcome = bob
-        .request(ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            name: "Bob".into(),
-            bot: None,
-            resume: Some(bob_token),
-            key: None,
-        })
-        .await;
+    let (mut bob, welcome) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
     let ServerMsg::Welcome { seats, .. } = welcome else {
         panic!("{welcome:?}")
     };

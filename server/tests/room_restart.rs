@@ -9,24 +9,13 @@ mod common;
 use common::{NO_CLOCK, ServerProcess, deploy, event, fire, plane, room_config};
 use skirmish_games::plane::{self, Facing, PhaseView, Placement, Variant};
 use skirmish_games::{Seat, Viewer};
-use skirmish_protocol::{
-    ClientMsg, Commitment, GameView, PROTOCOL_VERSION, ResumeToken, Reveal, RoomId, RoomSnapshot, ServerMsg,
-};
+use skirmish_protocol::{Commitment, GameView, ResumeToken, Reveal, RoomId, RoomSnapshot, ServerMsg};
 use skirmish_server::testing::TestClient;
 
 /// Says hello with `resume`; checks the welcome gives back the seat in `room`, and returns the
 /// room's snapshot that follows.
 async fn resume(url: &str, name: &str, token: &ResumeToken, room: RoomId) -> (TestClient, RoomSnapshot) {
-    let mut client = TestClient::connect(url).await;
-    let welcome = client
-        .request(ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            name: name.into(),
-            bot: None,
-            resume: Some(token.clone()),
-            key: None,
-        })
-        .await;
+    let (mut client, welcome) = TestClient::resume(url, name, token.clone()).await;
     let ServerMsg::Welcome { seats, .. } = welcome else {
         panic!("{name} is welcomed back: {welcome:?}")
     };

@@ -121,10 +121,12 @@ pub fn default_swiss_rounds(n: usize) -> u32 {
     rounds.max(1)
 }
 
-/// One Swiss round: groups of `k` entrants from `ranking` (best first), each entrant grouped with
-/// the best-ranked ones below it it has not met yet (anyone, when it has met them all). When the
-/// entrants do not divide into groups, the lowest-ranked without a bye so far sit out with one.
-/// Returns the groups and the entrants given a bye.
+/// One Swiss round: groups of `k` entrants from `ranking` (best first). The best-ranked entrant
+/// left is grouped with the best-ranked ones below it it has not met, searching (backtracking)
+/// for a grouping of everyone with no rematch; only when there is none (or the search runs past
+/// [`PAIRING_SEARCH_STEPS`]) is each entrant grouped greedily, with anyone when it has met them
+/// all. When the entrants do not divide into groups, the lowest-ranked without a bye so far sit
+/// out with one. Returns the groups and the entrants given a bye.
 pub fn swiss_groups(
     ranking: &[usize],
     k: usize,
@@ -141,6 +143,10 @@ pub fn swiss_groups(
         byes.push(left.remove(pick));
     }
     let has_met = |a: usize, b: usize| met.contains(&(a.min(b), a.max(b)));
+    let mut steps = PAIRING_SEARCH_STEPS;
+    if let Some(groups) = without_rematches(&left, k, &has_met, &mut steps) {
+        return (groups, byes);
+    }
     let mut groups = Vec::new();
     while !left.is_empty() {
         let mut group = vec![left.remove(0)];
@@ -154,6 +160,54 @@ pub fn swiss_groups(
         groups.push(group);
     }
     (groups, byes)
+}
+
+/// How many candidates the search for a Swiss round without rematches may try before it gives
+/// up and groups greedily (a bound on its time: the search is exponential in the worst case,
+/// though with a few dozen entrants it finds a grouping in far fewer).
+pub const PAIRING_SEARCH_STEPS: u32 = 100_000;
+
+/// Groups all of `left` (best first) into groups of `k` in which nobody has met, preferring for
+/// each best-ranked entrant left the best-ranked partners; `None` when there is no such grouping
+/// or `steps` run out.
+fn without_rematches(
+    left: &[usize],
+    k: usize,
+    has_met: &impl Fn(usize, usize) -> bool,
+    steps: &mut u32,
+) -> Option<Vec<Vec<usize>>> {
+    let Some((&first, rest)) = left.split_first() else {
+        return Some(Vec::new());
+    };
+    complete(&mut vec![first], rest, 0, k, has_met, steps)
+}
+
+/// Adds members to `group` from `rest[from..]`, then groups what is left; backtracks on failure.
+fn complete(
+    group: &mut Vec<usize>,
+    rest: &[usize],
+    from: usize,
+    k: usize,
+    has_met: &impl Fn(usize, usize) -> bool,
+    steps: &mut u32,
+) -> Option<Vec<Vec<usize>>> {
+    if group.len() == k {
+        let left: Vec<usize> = rest.iter().copied().filter(|e| !group.contains(e)).collect();
+        let mut groups = without_rematches(&left, k, has_met, steps)?;
+        groups.insert(0, group.clone());
+        return Some(groups);
+    }
+    for (i, &candidate) in rest.iter().enumerate().skip(from) {
+        *steps = steps.checked_sub(1)?;
+        if group.iter().all(|g| !has_met(*g, candidate)) {
+            group.push(candidate);
+            if let Some(groups) = complete(group, rest, i + 1, k, has_met, steps) {
+                return Some(groups);
+            }
+            group.pop();
+        }
+    }
+    None
 }
 
 /// The order entrants are ranked in for a Swiss round: by score, best first, ties in a random
@@ -232,6 +286,24 @@ mod tests {
         assert_eq!(groups, vec![vec![0, 2], vec![1, 4]]);
         assert_eq!(default_swiss_rounds(5), 3);
         assert_eq!(default_swiss_rounds(1), 1);
+    }
+
+    #[test]
+    fn swiss_searches_past_a_greedy_pairing_that_forces_a_rematch() {
+        // Greedily 0 takes 1, leaving 2 and 3, who have met; 0-2 and 1-3 meet nobody twice.
+        let met = HashSet::from([(2, 3)]);
+        let (groups, byes) = swiss_groups(&[0, 1, 2, 3], 2, &met, &HashSet::new());
+        assert!(byes.is_empty());
+        assert_eq!(groups, vec![vec![0, 2], vec![1, 3]]);
+        // The same for triples (3-player plane battle): 0, 1, 2 would leave 3, 4, 5, of whom 4
+        // and 5 have met.
+        let met = HashSet::from([(4, 5)]);
+        let (groups, _) = swiss_groups(&[0, 1, 2, 3, 4, 5], 3, &met, &HashSet::new());
+        assert_eq!(groups, vec![vec![0, 1, 4], vec![2, 3, 5]]);
+        // When every grouping repeats a meeting, the greedy one is kept.
+        let met = HashSet::from([(0, 1), (0, 2), (0, 3)]);
+        let (groups, _) = swiss_groups(&[0, 1, 2, 3], 2, &met, &HashSet::new());
+        assert_eq!(groups, vec![vec![0, 1], vec![2, 3]]);
     }
 
     #[test]

@@ -318,13 +318,18 @@ pub fn spawn(
         rand::rng().random(),
     )?;
     room.open_log(journal);
+    Ok(start_room(room, (tx, inbox), &lobby, shutdown))
+}
+
+/// Lists `room` in the lobby and starts its actor, which runs until `shutdown`.
+fn start_room(room: Room, (tx, inbox): Channel, lobby: &Lobby, shutdown: CancellationToken) -> RoomHandle {
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
     tokio::spawn(
         room.run(inbox, shutdown)
             .instrument(info_span!("room", room = %handle.id)),
     );
-    Ok(handle)
+    handle
 }
 
 /// Rebuilds a room from its stored log (after a restart) and starts its actor, which goes on
@@ -342,17 +347,11 @@ pub fn restore(
     journal: Journal,
     shutdown: CancellationToken,
 ) -> Result<Option<RoomHandle>, ServerError> {
-    let (room, (tx, inbox)) = Room::rebuild(stored, lobby.clone(), journal, None)?;
+    let (room, channel) = Room::rebuild(stored, lobby.clone(), journal, None)?;
     if room.status == RoomStatus::Finished {
         return Ok(None);
     }
-    let handle = RoomHandle { id: room.id, tx };
-    lobby.add_room(handle.clone(), room.summary());
-    tokio::spawn(
-        room.run(inbox, shutdown)
-            .instrument(info_span!("room", room = %handle.id)),
-    );
-    Ok(Some(handle))
+    Ok(Some(start_room(room, channel, &lobby, shutdown)))
 }
 
 /// A room's command channel: its sending and receiving ends.

@@ -61,6 +61,21 @@ async fn bots_connected(client: &mut TestClient, count: usize) {
     panic!("{count} bots never connected");
 }
 
+/// Waits until seat 1 (white) places a stone (stone number `number`, when given).
+async fn white_placed(client: &mut TestClient, number: Option<u32>) {
+    client
+        .recv_until(|m| {
+            matches!(
+                m,
+                ServerMsg::Event {
+                    event: GameEvent::Gomoku(gomoku::Event::Placed { seat: Seat(1), number: n, .. }),
+                    ..
+                } if number.is_none_or(|want| *n == want)
+            )
+        })
+        .await;
+}
+
 fn token(welcome: &ServerMsg) -> ResumeToken {
     let ServerMsg::Welcome { resume, .. } = welcome else {
         panic!("a welcome: {welcome:?}")
@@ -103,34 +118,10 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
     let occupant = snapshot.room.seats[1].occupant.clone().expect("seat 1 taken");
     assert_eq!(occupant.name, "stand-in");
     assert_eq!(occupant.took_over_from.as_deref(), Some("Bob"));
-    alice
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Placed { seat: Seat(1), .. }),
-                    ..
-                }
-            )
-        })
-        .await;
+    white_placed(&mut alice, None).await;
     common::your_turn(&mut alice).await;
     alice.send(place(room, "A1")).await;
-    alice
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Placed {
-                        seat: Seat(1),
-                        number: 4,
-                        ..
-                    }),
-                    ..
-                }
-            )
-        })
-        .await;
+    white_placed(&mut alice, Some(4)).await;
 
     // Bob comes back too late: he is a player again, but the seat is the bot's.
     let (mut bob, welcome) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
@@ -241,17 +232,7 @@ async fn a_bot_that_crashes_mid_match_is_replaced_by_another() {
     let occupant = snapshot.room.seats[1].occupant.clone().expect("seat 1 taken");
     assert_eq!(occupant.took_over_from.as_deref(), Some("first"));
     alice.send(place(room, "H8")).await;
-    alice
-        .recv_until(|m| {
-            matches!(
-                m,
-                ServerMsg::Event {
-                    event: GameEvent::Gomoku(gomoku::Event::Placed { seat: Seat(1), .. }),
-                    ..
-                }
-            )
-        })
-        .await;
+    white_placed(&mut alice, None).await;
     second.cancel();
     server.stop().await;
 }

@@ -70,7 +70,14 @@ async fn plane_battle_then_echo() {
     let echo = report.echo_run.as_ref().expect("an echo phase");
     assert_eq!(echo.errors, 0, "errors: {:?}", echo.error_kinds);
     assert!(echo.round_trips > 0);
-    assert_eq!(echo.frames_sent, echo.frames_received);
+    // Frames are counted inside the measurement window, and each echo room has one frame in
+    // flight: one sent before the window may come back inside it, one sent inside it may come
+    // back after. So the counts differ by at most one per room at each edge.
+    let rooms = args(String::new(), LoadGame::Plane2, Mode::Both).rooms;
+    assert!(
+        echo.frames_sent.abs_diff(echo.frames_received) <= rooms,
+        "every echo comes back, but for those in flight at the window's edges: {echo:?}"
+    );
     assert_eq!(echo.connections_held, 4);
     let game_bytes = report.game_run.as_ref().unwrap().mean_frame_bytes;
     assert!(

@@ -95,7 +95,7 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
     let mut options = BotOptions::new(server.ws_url(), "pool".into());
     options.set_strategies(&["random".into(), "seed-cv".into()]);
     let pool = tokio::spawn(run(options, stop.clone()));
-    for _ in 0..100 {
+    for _ in 0..400 {
         if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if !bots.is_empty())
         {
             break;

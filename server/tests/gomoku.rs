@@ -201,7 +201,7 @@ async fn two_bots_play_a_whole_game_over_websockets() {
         bots.push(tokio::spawn(run(options, stop.clone())));
     }
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
-    for _ in 0..100 {
+    for _ in 0..400 {
         if matches!(alice.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() == 2)
         {
             break;

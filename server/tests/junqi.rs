@@ -241,8 +241,9 @@ async fn a_seat_whose_move_clock_runs_out_loses_and_a_slow_deployment_is_made_fo
     let server = TestServer::start().await;
     let (mut red, _) = TestClient::join(&server.ws_url(), "Red").await;
     let (mut blue, _) = TestClient::join(&server.ws_url(), "Blue").await;
+    // Red's layout must arrive within the deployment time even on a loaded machine.
     let clock = Clock {
-        deploy_ms: 300,
+        deploy_ms: 2_000,
         move_ms: 300,
         game_ms: 0,
     };

@@ -110,8 +110,9 @@ async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
     assert_eq!(committed.len(), 2, "both round-1 deployments committed");
     assert_eq!(commitments(&bob), committed);
 
-    // The journal commits what rooms hand it within milliseconds; a SIGKILL may lose only that.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // The journal commits what rooms hand it within milliseconds; a SIGKILL may lose only that,
+    // so wait until it holds both seats, the start, two deployments and two shots.
+    common::journaled(&database, room, 7).await;
     server.kill();
     drop((alice, bob));
     let mut server = ServerProcess::start(port, &database, &args).await;

@@ -351,10 +351,12 @@ async fn the_clock_fires_for_a_player_who_runs_out_of_time() {
         move_ms: 200,
         game_ms: 0,
     };
-    let room = create(&mut alice, room_config(Variant::Classic, 2, 1, clock), true).await;
+    // Two planes each, so that the referee's random shot cannot knock Bob out and end the match.
+    let room = create(&mut alice, room_config(Variant::Double, 2, 1, clock), true).await;
     join(&mut bob, room).await;
-    alice.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
-    bob.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
+    let two = || vec![plane("C1", Facing::Up), plane("E6", Facing::Up)];
+    alice.send(deploy(room, two())).await;
+    bob.send(deploy(room, two())).await;
     // Alice never fires: the referee fires a random legal shot for her, then it is Bob's turn.
     let shot = event(&mut bob, |e| matches!(e, plane::Event::Shot { .. })).await;
     assert!(matches!(
@@ -439,8 +441,15 @@ async fn seat_zero_stream(world: usize) -> (Vec<serde_json::Value>, Vec<serde_js
             vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
         ))
         .await;
-    clients[1].send(deploy(room, hidden[world].to_vec())).await;
-    clients[2].send(deploy(room, hidden[1 - world].to_vec())).await;
+    // One at a time, so that seat 0 sees the others get ready in the same order in both worlds.
+    for (seat, planes) in [(1, &hidden[world]), (2, &hidden[1 - world])] {
+        clients[seat].send(deploy(room, planes.to_vec())).await;
+        event(
+            &mut clients[0],
+            |e| matches!(e, plane::Event::Ready { seat: s, .. } if s.index() == seat),
+        )
+        .await;
+    }
     // Cells that are empty in both hidden deployments: every shot misses in both worlds.
     let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
     for turn in 0..6 {

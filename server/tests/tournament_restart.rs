@@ -93,22 +93,36 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
             "the tournament ended before a match could be cut off"
         );
         if now.summary.finished >= 3 {
-            stop_bots.cancel();
-            tokio::time::sleep(Duration::from_millis(200)).await;
-            let now = status(port, &id).await;
-            let running = now
-                .schedule
-                .iter()
-                .find_map(|m| m.room.filter(|_| m.state == MatchState::Running));
-            if let Some(room) = running {
-                let moves = moves_seen(&url, room).await.expect("the match's room");
-                // The journal commits what rooms log within milliseconds; nothing moves now.
+            // Stop the bots in the middle of a running match that has stones on the board (one
+            // cut off before its first stone would prove nothing).
+            let running = |s: &TournamentStatus| {
+                s.schedule
+                    .iter()
+                    .find_map(|m| m.room.filter(|_| m.state == MatchState::Running))
+            };
+            let playing = match running(&now) {
+                Some(room) => moves_seen(&url, room).await.is_some_and(|m| !m.is_empty()),
+                None => false,
+            };
+            if playing {
+                stop_bots.cancel();
                 tokio::time::sleep(Duration::from_millis(200)).await;
-                server.kill();
-                break (now, room, moves);
+                let now = status(port, &id).await;
+                let cut_off = match running(&now) {
+                    Some(room) => moves_seen(&url, room).await.map(|moves| (room, moves)),
+                    None => None,
+                };
+                if let Some((room, moves)) = cut_off.filter(|(_, moves)| !moves.is_empty()) {
+                    // Nothing moves now; wait until the journal holds both seats, the start
+                    // and every stone seen, which a SIGKILL cannot take back.
+                    common::journaled(&database, room, 3 + moves.len()).await;
+                    server.kill();
+                    break (now, room, moves);
+                }
+                // The match ended as the bots stopped (or the one running has no stone):
+                // again with the next one.
+                stop_bots = bots();
             }
-            // The match ended as the bots stopped: again with the next one.
-            stop_bots = bots();
         }
         tokio::time::sleep(Duration::from_millis(10)).await;
     };

@@ -172,14 +172,14 @@ impl Bots {
             handles.push(tokio::spawn(skirmish_bots::client::run(options, stop.clone())));
         }
         let (mut probe, _) = TestClient::join(&server.ws_url(), "probe").await;
-        for _ in 0..200 {
+        for _ in 0..800 {
             if matches!(probe.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() >= names.len())
             {
-                break;
+                return Bots { stop, handles };
             }
             tokio::time::sleep(std::time::Duration::from_millis(25)).await;
         }
-        Bots { stop, handles }
+        panic!("the bots {names:?} never connected");
     }
 
     /// Disconnects the bots and checks they stopped cleanly.
@@ -317,4 +317,24 @@ impl ServerProcess {
 pub fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
     listener.local_addr().expect("an address").port()
+}
+
+/// Waits until the journal in `database` holds at least `entries` entries of `room`'s log, so
+/// that a SIGKILL after it loses nothing the test has seen; panics after 20 s.
+pub async fn journaled(database: &std::path::Path, room: RoomId, entries: usize) {
+    let db = rusqlite::Connection::open(database).expect("the server's database");
+    for _ in 0..400 {
+        let n: i64 = db
+            .query_row(
+                "SELECT COUNT(*) FROM room_log WHERE room = ?1",
+                [room.to_string()],
+                |row| row.get(0),
+            )
+            .unwrap_or(0);
+        if usize::try_from(n).expect("a count") >= entries {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the journal never held {entries} entries of room {room}");
 }

@@ -65,6 +65,11 @@ pub struct BotOptions {
     /// The version announced in `hello` (default: this crate's version); tournaments record it
     /// with each entrant.
     pub version: String,
+    /// A file that keeps the resume token (readable by its owner only): read when the bot
+    /// starts, so that a bot program started again says `hello` with it and gets its seats back
+    /// within the server's grace period, and rewritten whenever the server welcomes it. Without
+    /// it, the token lives only as long as the process.
+    pub resume_file: Option<PathBuf>,
 }
 
 impl BotOptions {
@@ -86,6 +91,7 @@ impl BotOptions {
             think: Duration::from_secs(1),
             key: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            resume_file: None,
         }
     }
 
@@ -185,7 +191,10 @@ struct BotState {
 /// Connection and transcript errors when `reconnect` is off; with it on, they are logged and the
 /// bot reconnects after a pause (0.5 s doubling to 5 s).
 pub async fn run(options: BotOptions, shutdown: CancellationToken) -> anyhow::Result<()> {
-    let mut state = BotState::default();
+    let mut state = BotState {
+        resume: options.resume_file.as_deref().and_then(read_token),
+        ..BotState::default()
+    };
     let mut pause = Duration::from_millis(500);
     loop {
         let result = connection(&options, &mut state, &shutdown).await;
@@ -281,9 +290,25 @@ fn on_message(
         error!(bot = %options.name, cause = %err, "the referee broke a commitment");
     }
     match msg {
-        ServerMsg::Welcome { resume, player, .. } => {
-            info!(bot = %options.name, player = %player, "welcomed");
+        ServerMsg::Welcome {
+            resume,
+            player,
+            seats,
+            ..
+        } => {
+            info!(bot = %options.name, player = %player, seats = seats.len(), "welcomed");
+            if let Some(path) = &options.resume_file
+                && let Err(err) = write_token(path, &resume)
+            {
+                warn!(bot = %options.name, file = %path.display(), cause = %err, "the resume token could not be kept");
+            }
             state.resume = Some(resume);
+            // Seats taken back after the program started again: play each as it was asked to.
+            for held in seats {
+                state.seats.entry((held.room, held.seat)).or_insert_with(|| {
+                    Arc::new(Mutex::new(SeatPlayer::Named(held.strategy.unwrap_or_default())))
+                });
+            }
         }
         ServerMsg::Seated {
             room,
@@ -357,6 +382,28 @@ fn on_message(
         }
         _ => {}
     }
+}
+
+/// The token kept in `path`, if there is a readable one.
+fn read_token(path: &std::path::Path) -> Option<ResumeToken> {
+    let text = std::fs::read_to_string(path).ok()?;
+    ResumeToken::try_from(text.trim().to_owned()).ok()
+}
+
+/// Keeps `token` in `path`: written to a new file beside it, readable by its owner only, then
+/// renamed over the old one, so that a crash leaves the old token or the new one.
+fn write_token(path: &std::path::Path, token: &ResumeToken) -> std::io::Result<()> {
+    let mut staged = path.as_os_str().to_owned();
+    staged.push(".new");
+    let staged = PathBuf::from(staged);
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    let mut file = open.open(&staged)?;
+    writeln!(file, "{}", token.as_str())?;
+    file.sync_all()?;
+    std::fs::rename(&staged, path)
 }
 
 /// The action `seat` takes in `view`, or `None` when it is not to act.

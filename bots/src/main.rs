@@ -58,6 +58,11 @@ struct Connection {
     /// The operator's key, for a server that admits bots only with one (its `--bot-key`).
     #[arg(long, env = "SKIRMISH_BOT_KEY", hide_env_values = true)]
     key: Option<skirmish_protocol::AccessKey>,
+    /// Keep each connection's resume token in this folder (a file named after the connection,
+    /// `<name>.token`, with characters other than letters, digits, `-` and `_` as `_`; readable by its owner only), so that the program, started again, takes
+    /// its seats back (and its tournament matches) within the server's grace period.
+    #[arg(long, env = "SKIRMISH_BOT_RESUME_DIR")]
+    resume_dir: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -274,6 +279,22 @@ fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection
             let mut options = options.clone();
             if connection.count > 1 {
                 options.name = format!("{}-{i}", options.name);
+            }
+            if let Some(dir) = &connection.resume_dir {
+                std::fs::create_dir_all(dir)?;
+                // Names are free text: anything but letters, digits, `-` and `_` becomes `_`.
+                let file: String = options
+                    .name
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                            c
+                        } else {
+                            '_'
+                        }
+                    })
+                    .collect();
+                options.resume_file = Some(dir.join(format!("{file}.token")));
             }
             bots.push(tokio::spawn(skirmish_bots::client::run(
                 options,

@@ -244,12 +244,17 @@ pub enum ServerMsg {
 }
 
 /// A seat held by a player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatRef {
     /// The room.
     pub room: RoomId,
     /// The seat.
     pub seat: Seat,
+    /// The strategy a bot was seated to play there (as in its `seated`), so that a bot program
+    /// started again and resuming with its token plays each seat as it was asked to; absent for
+    /// people.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<String>,
 }
 
 /// What a bot can play, announced in `hello`.

@@ -180,10 +180,14 @@ impl Lobby {
         rooms.into_iter().map(|(_, s)| s).collect()
     }
 
-    /// Records that `player` holds `seat` in `room`.
-    pub fn seated(&self, player: PlayerId, room: RoomId, seat: Seat) {
+    /// Records that `player` holds `seat` in `room`, and for a bot the `strategy` it plays there.
+    pub fn seated(&self, player: PlayerId, room: RoomId, seat: Seat, strategy: Option<&str>) {
         if let Some(record) = self.lock().players.get_mut(&player) {
-            record.seats.push(SeatRef { room, seat });
+            record.seats.push(SeatRef {
+                room,
+                seat,
+                strategy: strategy.map(str::to_owned),
+            });
         }
     }
 

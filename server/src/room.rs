@@ -746,7 +746,7 @@ impl Room {
             strategy: None,
         });
         self.spectators.remove(&member.id);
-        self.lobby.seated(member.id, self.id, seat);
+        self.lobby.seated(member.id, self.id, seat, None);
         info!(player = %member.id, seat = seat.0, "seated");
         self.record(Entry::Seated {
             seat,
@@ -798,7 +798,8 @@ impl Room {
             seat,
             strategy: Some(pick.strategy.clone()),
         });
-        self.lobby.seated(pick.player, self.id, seat);
+        self.lobby
+            .seated(pick.player, self.id, seat, Some(&pick.strategy));
         info!(bot = %pick.player, seat = seat.0, strategy = %pick.strategy, "bot seated");
         self.record(Entry::Seated {
             seat,
@@ -1031,7 +1032,7 @@ impl Room {
                     self.lobby.unseated_from(old.member.id, self.id, seat);
                 }
                 self.lobby.restore_player(player, &name, &token);
-                self.lobby.seated(player, self.id, seat);
+                self.lobby.seated(player, self.id, seat, bot.as_deref());
                 self.seats[seat.index()] = Some(Holder {
                     member: Member {
                         id: player,

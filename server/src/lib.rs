@@ -284,14 +284,19 @@ async fn ws(
         .max_frame_size(MAX_TRANSPORT_BYTES)
         .read_buffer_size(session::READ_BUFFER_BYTES)
         .on_upgrade(move |socket| {
+            // The session gets a task of its own, sized for it alone: the upgrade's task (with
+            // the handshake's state) ends at once, and the socket goes in a box so that the
+            // session's future does not keep a dead copy of it (async functions keep their
+            // arguments for their whole life). Memory per idle connection: docs/performance.md.
             let sessions = state.sessions.clone();
-            sessions.track_future(
+            sessions.spawn(
                 async move {
-                    session::run(socket, state).await;
+                    session::run(Box::new(socket), state).await;
                     drop(held);
                 }
                 .instrument(span),
-            )
+            );
+            std::future::ready(())
         })
         .into_response()
 }

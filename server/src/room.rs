@@ -51,21 +51,22 @@ pub struct Member {
     pub outbox: Outbox,
 }
 
-/// What a room's actor can be asked.
+/// What a room's actor can be asked. The members are boxed: the command queue allocates its
+/// slots 32 at a time, each the size of the largest command, for every room, idle or not.
 #[derive(Debug)]
 enum Command {
     Join {
-        member: Member,
+        member: Box<Member>,
         seat: Option<Seat>,
         req: Option<u64>,
         reply: oneshot::Sender<Result<Seat, ServerError>>,
     },
     Spectate {
-        member: Member,
+        member: Box<Member>,
         reply: oneshot::Sender<Result<(), ServerError>>,
     },
     Attach {
-        member: Member,
+        member: Box<Member>,
     },
     Detach {
         player: PlayerId,
@@ -132,7 +133,7 @@ impl RoomHandle {
         req: Option<u64>,
     ) -> Result<Seat, ServerError> {
         self.ask(|reply| Command::Join {
-            member,
+            member: Box::new(member),
             seat,
             req,
             reply,
@@ -145,12 +146,21 @@ impl RoomHandle {
     /// # Errors
     /// [`ServerError::Unavailable`] when the room is gone.
     pub async fn spectate(&self, member: Member) -> Result<(), ServerError> {
-        self.ask(|reply| Command::Spectate { member, reply }).await
+        self.ask(|reply| Command::Spectate {
+            member: Box::new(member),
+            reply,
+        })
+        .await
     }
 
     /// Gives a reconnected seated player their connection back, with a fresh snapshot.
     pub async fn attach(&self, member: Member) {
-        let _ = self.tx.send(Command::Attach { member }).await;
+        let _ = self
+            .tx
+            .send(Command::Attach {
+                member: Box::new(member),
+            })
+            .await;
     }
 
     /// Tells the room that connection `conn` of `player` closed.
@@ -587,15 +597,15 @@ impl Room {
                 req,
                 reply,
             } => {
-                let _ = reply.send(self.join(member, seat, req));
+                let _ = reply.send(self.join(*member, seat, req));
             }
             Command::Spectate { member, reply } => {
                 self.send_snapshot(&member.outbox, Viewer::Spectator);
-                self.spectators.insert(member.id, member);
+                self.spectators.insert(member.id, *member);
                 let _ = reply.send(Ok(()));
                 self.publish_summary();
             }
-            Command::Attach { member } => self.attach(member),
+            Command::Attach { member } => self.attach(*member),
             Command::Detach { player, conn } => self.detach(player, conn),
             Command::Leave { player, reply } => {
                 let _ = reply.send(self.leave(player));

@@ -40,12 +40,13 @@ pub const CLOSE_GOING_AWAY: u16 = 1001;
 /// connection is dropped without it. A client that does not read at all holds its seat no longer.
 pub const SLOW_CLOSE_WAIT: Duration = Duration::from_secs(30);
 
-/// The read buffer each WebSocket gets, in bytes (4 KiB). tungstenite's default, 128 KiB, is
+/// The read buffer each WebSocket gets, in bytes (1 KiB). tungstenite's default, 128 KiB, is
 /// allocated for every connection and zero-filled up to its size before each read: with it an idle
 /// connection held about 150 KiB of resident memory, and the zero-filling was 5% of the server's
-/// CPU under load (docs/performance.md). Client frames are small (an `act` is about 100 bytes);
-/// a larger one grows the buffer as it arrives, up to the frame limit.
-pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+/// CPU under load. Client frames are small (an `act` is about 100 bytes, a `create_room` about
+/// 300); a larger one grows the buffer as it arrives, up to the frame limit. 1 KiB rather than
+/// 4 KiB took 3 KiB off every idle connection (docs/performance.md, "Idle memory").
+pub const READ_BUFFER_BYTES: usize = 1024;
 
 /// The token bucket that limits one connection's frames.
 type Bucket = governor::DefaultDirectRateLimiter;
@@ -76,13 +77,14 @@ enum Next {
     Close(u16, &'static str),
 }
 
-/// Runs one connection to its end.
-pub async fn run<S, E>(socket: S, state: AppState)
+/// Runs one connection to its end; `socket` comes boxed so that this future does not keep a dead
+/// copy of it after the split (async functions keep their arguments for their whole life).
+pub async fn run<S, E>(socket: Box<S>, state: AppState)
 where
     S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
     E: std::fmt::Display,
 {
-    let (mut sink, mut stream) = socket.split();
+    let (mut sink, mut stream) = (*socket).split();
     let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let _counted = state.metrics.connection();
@@ -104,7 +106,8 @@ where
     let span = tracing::info_span!("session", player = %session.player);
     async move {
         session.pump(&mut sink, &mut stream, inbox).await;
-        session.closed().await;
+        // Boxed: leaving rooms is the largest state of a session, needed once at its end.
+        Box::pin(session.closed()).await;
     }
     .instrument(span)
     .await;
@@ -365,7 +368,9 @@ impl Session {
                     }
                     Some(Ok(Message::Text(text))) => {
                         self.state.metrics.message_in();
-                        self.on_text(&text).await;
+                        // Boxed: handling a request is the largest state of this loop, and kept
+                        // inline it would size every idle connection's task for it.
+                        Box::pin(self.on_text(&text)).await;
                         Next::Continue
                     }
                     Some(Ok(Message::Binary(_))) => {

@@ -25,11 +25,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_util::sync::CancellationToken;
 
 use super::game::connect_raw;
-use super::{READ_BUFFER_BYTES, Shared};
+use super::{ECHO_READ_BUFFER_BYTES, Shared};
 
 /// Serves the echo endpoint at `/ws` on `listener` until `shutdown` is cancelled: every text or
 /// binary frame is sent back unchanged. Its WebSockets get the read buffer Skirmish's server
-/// gives its own ([`READ_BUFFER_BYTES`]).
+/// gives its own ([`ECHO_READ_BUFFER_BYTES`]).
 ///
 /// # Errors
 /// An IO error from the listener.
@@ -40,7 +40,7 @@ pub async fn serve(listener: TcpListener, shutdown: CancellationToken) -> std::i
             upgrade
                 .max_message_size(1 << 20)
                 .max_frame_size(1 << 20)
-                .read_buffer_size(READ_BUFFER_BYTES)
+                .read_buffer_size(ECHO_READ_BUFFER_BYTES)
                 .on_upgrade(echo)
         }),
     );

@@ -34,10 +34,14 @@ use stats::{ProcReading, Recorder, RunFigures};
 /// of 1024 that tokio's `TcpListener::bind` asks for, so no SYN is dropped and retried a second later).
 pub const CONNECTING: usize = 256;
 
-/// The read buffer of every WebSocket the load opens, and of the echo server's, in bytes (4 KiB,
-/// as Skirmish's server, `skirmish_server::session::READ_BUFFER_BYTES`): tungstenite's default of
-/// 128 KiB per connection would cost 2.5 GiB for 20,000 connections.
+/// The read buffer of every WebSocket the load opens, in bytes (4 KiB: the server's frames to
+/// players are up to a few kilobytes): tungstenite's default of 128 KiB per connection would cost
+/// 2.5 GiB for 20,000 connections.
 pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+
+/// The echo server's read buffer, in bytes: 1 KiB, as Skirmish's server
+/// (`skirmish_server::session::READ_BUFFER_BYTES`), so that the two hold their connections alike.
+pub const ECHO_READ_BUFFER_BYTES: usize = 1024;
 
 /// The game a load run plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Serialize)]

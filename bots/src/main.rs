@@ -59,8 +59,9 @@ struct Connection {
     #[arg(long, env = "SKIRMISH_BOT_KEY", hide_env_values = true)]
     key: Option<skirmish_protocol::AccessKey>,
     /// Keep each connection's resume token in this folder (a file named after the connection,
-    /// `<name>.token`, with characters other than letters, digits, `-` and `_` as `_`; readable by its owner only), so that the program, started again, takes
-    /// its seats back (and its tournament matches) within the server's grace period.
+    /// `<name>.token`, with characters other than letters, digits, `-` and `_` as `_`; readable
+    /// by its owner only), so that the program, started again, takes its seats back (and its
+    /// tournament matches) within the server's grace period.
     #[arg(long, env = "SKIRMISH_BOT_RESUME_DIR")]
     resume_dir: Option<PathBuf>,
 }

@@ -712,7 +712,7 @@ function planeSection(rs) {
   },
   roomHeader(rs),
   statusBar(rs, phase),
-  phase === 'waiting' ? seatsPanel(rs) : null,
+  seatsPanel(rs),
   phase === 'over' ? finalPanel(rs) : null,
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
   phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b))) : null,
@@ -758,7 +758,7 @@ function gomokuSection(rs) {
     phase === 'play'
       ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
-  phase === 'waiting' ? seatsPanel(rs) : null,
+  seatsPanel(rs),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
       h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
@@ -786,7 +786,7 @@ function junqiSection(rs) {
     phase === 'deploying' || phase === 'battle'
       ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
-  phase === 'waiting' ? seatsPanel(rs) : null,
+  seatsPanel(rs),
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
       deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),

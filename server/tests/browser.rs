@@ -996,6 +996,38 @@ async fn a_name_with_markup_is_shown_as_text() {
     }
 }
 
+/// A player who drops mid-match and is not back within the room's grace period (1 s, set in the
+/// new-room form) is replaced by a bot, and the room page says so beside the seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_room_page_shows_a_bot_that_took_a_dropped_seat_over() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    wait_for_bots(&page, &server).await;
+    open_as(&page, &base(&server), "Alice").await;
+    find(&page, "#create-form").await;
+    type_into(&page, "#create-grace", "1").await;
+    let room = create_room(&page, 2, "classic", 1).await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let joined = bob
+        .request(skirmish_protocol::ClientMsg::JoinRoom {
+            room: room.parse().expect("a room id"),
+            seat: None,
+        })
+        .await;
+    assert!(
+        matches!(joined, skirmish_protocol::ServerMsg::Seated { .. }),
+        "{joined:?}"
+    );
+    wait_state(&page, "the match under way", |s| s["phase"] == "deploy").await;
+    drop(bob);
+    let badge = find(&page, "[data-took-over-from]").await;
+    let text = badge.text().await.expect("the badge's text");
+    assert_eq!(text, "took over from Bob");
+}
+
 // ---------------------------------------------------------------- junqi
 
 /// Runs web-client/junqi.js's `legalMoves` in the page for `seat` on each position (the other

@@ -1,5 +1,5 @@
 //! The piskvork engine driver against the real engine `pbrain-figrid` (found through the
-//! `PBRAIN_FIGRID` variable, else on `PATH`; `.ci/run` installs it, and these tests fail without
+//! `PBRAIN_FIGRID` variable, else on `PATH`; `scripts/test.sh` installs it, and these tests fail without
 //! it) and against fake engines, small python3 scripts that crash, hang, or answer nonsense; then
 //! `skirmish-bots piskvork` bot processes playing whole games on a real server.
 
@@ -28,7 +28,7 @@ fn figrid() -> PathBuf {
     std::env::split_paths(&path)
         .map(|dir| dir.join("pbrain-figrid"))
         .find(|p| p.is_file())
-        .expect("pbrain-figrid not found: set PBRAIN_FIGRID or put it on PATH (.ci/run installs it)")
+        .expect("pbrain-figrid not found: set PBRAIN_FIGRID or put it on PATH (scripts/test.sh installs it)")
 }
 
 fn points(names: &str) -> Vec<Point> {

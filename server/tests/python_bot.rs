@@ -1,7 +1,7 @@
 //! The Python example bot (`examples/python/plane_bot.py`) plays a whole 2-player plane battle
 //! match against a built-in bot, both connected over WebSockets. Needs `python3` with the
 //! `websockets` package (`python3 -m pip install -r examples/python/requirements.txt`, as
-//! `.ci/run` does); the test fails, naming it, when that is missing.
+//! `scripts/test.sh` does); the test fails, naming it, when that is missing.
 
 mod common;
 

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need and is missing, then runs every test.
+#
+#   scripts/test.sh                  install what is missing, check docker-compose.yml, then
+#                                    cargo test --workspace --locked --no-fail-fast
+#   scripts/test.sh ARGS...          the same set-up, then cargo test --locked ARGS...
+#                                    (e.g. scripts/test.sh -p skirmish-bots --test piskvork)
+#   scripts/test.sh --install-only   the set-up alone
+#
+# For a machine of the project's kind: Debian, run as root or with sudo, the Rust toolchain (cargo)
+# present, Debian's archive, PyPI and crates.io reachable. What it installs, each only when missing:
+#   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
+#     docker-compose (checks docker-compose.yml; no Docker engine is needed);
+#   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs);
+#   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
+#     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
+# When everything is there it installs nothing and asks no registry (apt-get update included).
+# --no-fail-fast: a failing test binary does not hide the results of the binaries after it; any
+# failure still fails the command.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+install_only=false
+if [ "${1:-}" = "--install-only" ]; then
+    install_only=true
+    shift
+fi
+
+say() { echo "== test.sh: $*" >&2; }
+
+# --- Debian packages ------------------------------------------------------------------------------
+# Each package with a file that shows it is there.
+declare -A apt_files=(
+    [chromium]=/usr/bin/chromium
+    [chromium-driver]=/usr/bin/chromedriver
+    [docker-compose]=/usr/bin/docker-compose
+)
+missing=()
+for package in chromium chromium-driver docker-compose; do
+    [ -x "${apt_files[$package]}" ] || missing+=("$package")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        sudo=()
+    elif command -v sudo >/dev/null; then
+        sudo=(sudo)
+    else
+        say "missing Debian packages ${missing[*]}, and neither root nor sudo to install them" && exit 1
+    fi
+    say "installing Debian packages: ${missing[*]}"
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}"
+else
+    say "Debian packages present: chromium, chromium-driver, docker-compose"
+fi
+
+# --- Python packages ------------------------------------------------------------------------------
+python_ok() {
+    python3 - <<'EOF' 2>/dev/null
+import websockets.sync.client, websockets.version as v
+major = int(v.version.split(".")[0])
+assert 13 <= major < 16, v.version  # examples/python/requirements.txt: websockets>=13,<16
+EOF
+}
+if python_ok; then
+    say "Python package present: websockets"
+else
+    say "installing Python packages: examples/python/requirements.txt"
+    pip=(python3 -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt)
+    "${pip[@]}" || "${pip[@]}" --user || "${pip[@]}" --break-system-packages
+    python_ok || { say "websockets still cannot be imported by python3" && exit 1; }
+fi
+
+# --- the outside gomoku engine --------------------------------------------------------------------
+tools="$root/target/tools"
+figrid="$tools/bin/pbrain-figrid"
+if [ -x "$figrid" ] && grep -q '^"figrid-board 1\.2\.0 ' "$tools/.crates.toml" 2>/dev/null; then
+    say "pbrain-figrid present: $figrid"
+else
+    say "installing pbrain-figrid (crate figrid-board 1.2.0) into $tools"
+    cargo install figrid-board --version 1.2.0 --features embed-weights --locked --root "$tools"
+fi
+export PBRAIN_FIGRID="$figrid"
+
+# --- docker-compose.yml ---------------------------------------------------------------------------
+say "docker-compose.yml is valid (docker-compose config; no Docker engine needed)"
+docker-compose config --quiet
+
+if $install_only; then
+    say "set-up done (--install-only)"
+    exit 0
+fi
+
+# --- the tests ------------------------------------------------------------------------------------
+if [ "$#" -eq 0 ]; then
+    set -- --workspace --no-fail-fast
+fi
+say "cargo test --locked $*"
+exec cargo test --locked "$@"

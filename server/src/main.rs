@@ -1,6 +1,9 @@
-//! `skirmish-server`: serves Skirmish, with a built-in pool of bots that connect to it over the
-//! same protocol as any other client.
+//! `skirmish-server`: serves Skirmish, with a built-in pool of bots, run as its own
+//! `skirmish-bots` process, that connects to it over the same protocol as any other client.
 
+mod pool;
+
+use std::io::IsTerminal;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 
@@ -13,10 +16,11 @@ use tracing::info;
 #[command(
     version,
     about = "The Skirmish game server: rooms for plane battle, gomoku and junqi over WebSockets, bot tournaments, the web client, and a built-in pool of bots",
-    long_about = "The Skirmish game server: rooms for plane battle and gomoku over WebSockets (GET /ws), \
-                  the web client (GET /), the lobby as JSON (GET /api/rooms, /api/bots), tournaments \
-                  (/api/tournaments) and a health check (GET /healthz), with a built-in pool of bots that connect through /ws like any \
-                  other client.\n\nEvery option can also be set with the environment variable named \
+    long_about = "The Skirmish game server: rooms for plane battle, gomoku and junqi over WebSockets \
+                  (GET /ws), the web client (GET /), the rules (GET /rules), the lobby as JSON (GET /api/rooms, \
+                  /api/bots), tournaments (/api/tournaments) and a health check (GET /healthz), with a \
+                  built-in pool of bots: a `skirmish-bots play` process the server starts and stops, \
+                  which connects through /ws like any other client.\n\nEvery option can also be set with the environment variable named \
                   beside it; a flag wins over the variable."
 )]
 struct Args {
@@ -26,10 +30,15 @@ struct Args {
     /// Port to listen on (0 picks a free one, printed in the log).
     #[arg(long, env = "SKIRMISH_PORT", default_value_t = 8080)]
     port: u16,
-    /// Built-in bot connections to start; each plays any number of seats at once. 0 for none
-    /// (bots can still connect from elsewhere).
+    /// Built-in bot connections to start, in one `skirmish-bots play` process the server starts,
+    /// restarts if it ends, and stops; each connection plays any number of seats at once. 0 for
+    /// none (bots can still connect from elsewhere).
     #[arg(long, env = "SKIRMISH_BOTS", default_value_t = 2)]
-    bots: usize,
+    bots: u16,
+    /// The bot program for the built-in pool (default: `skirmish-bots` beside this server, else
+    /// on PATH; under `cargo run`, built when missing).
+    #[arg(long, env = "SKIRMISH_BOTS_PROGRAM")]
+    bots_program: Option<PathBuf>,
     /// Strategies the built-in bots offer, comma-separated, strongest first within each game
     /// (default: every built-in one: bayes, seed-cv, random for plane battle; threat-search,
     /// seed-minimax, random for gomoku; the junqi ones of bots/README.md).
@@ -65,7 +74,10 @@ enum LogFormat {
 fn init_logs(format: LogFormat, filter: &str) -> anyhow::Result<()> {
     let filter =
         tracing_subscriber::EnvFilter::try_new(filter).with_context(|| format!("log filter `{filter}`"))?;
-    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colour codes only for a terminal: a log file or a pipe gets plain text.
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     match format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().with_current_span(true).with_span_list(true).init(),
@@ -92,12 +104,6 @@ async fn stop_signal() -> anyhow::Result<()> {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     init_logs(args.log_format, &args.log)?;
-    for name in &args.bot_strategies {
-        anyhow::ensure!(
-            skirmish_bots::is_strategy(name),
-            "unknown strategy `{name}` in --bot-strategies"
-        );
-    }
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.addr, args.port))
         .await
         .with_context(|| format!("binding {}:{}", args.addr, args.port))?;
@@ -115,24 +121,26 @@ async fn main() -> anyhow::Result<()> {
         store,
         shutdown.clone(),
     ));
-    let url = format!("ws://{local}/ws");
-    let mut pool = Vec::new();
-    for i in 0..args.bots {
-        let mut options = skirmish_bots::client::BotOptions::new(url.clone(), format!("pool-{}", i + 1));
-        options.key.clone_from(&args.limits.bot_key);
-        if !args.bot_strategies.is_empty() {
-            options.set_strategies(&args.bot_strategies);
-        }
-        let shutdown = shutdown.clone();
-        pool.push(tokio::spawn(async move {
-            skirmish_bots::client::run(options, shutdown).await
-        }));
-    }
+    let pool = (args.bots > 0).then(|| {
+        let options = pool::PoolOptions {
+            count: args.bots,
+            url: format!("ws://{local}/ws"),
+            strategies: args.bot_strategies.clone(),
+            key: args.limits.bot_key.as_ref().map(|key| key.expose().to_owned()),
+            program: args.bots_program.clone(),
+            log_format: match args.log_format {
+                LogFormat::Text => "text",
+                LogFormat::Json => "json",
+            },
+            log: args.log.clone(),
+        };
+        tokio::spawn(pool::run(options, shutdown.clone()))
+    });
     stop_signal().await.context("waiting for a stop signal")?;
     info!("shutting down");
     shutdown.cancel();
-    for bot in pool {
-        let _ = bot.await;
+    if let Some(pool) = pool {
+        let _ = pool.await;
     }
     server.await.context("server task")?.context("serving")?;
     Ok(())

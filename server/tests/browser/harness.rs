@@ -3,8 +3,10 @@
 #![allow(unreachable_pub)]
 
 use std::net::TcpListener;
+use std::os::unix::process::CommandExt as _;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
@@ -35,12 +37,73 @@ pub fn require_browser() {
     }
 }
 
-/// A `chromedriver` process, killed on drop, and the profile folders of its sessions.
+/// A `chromedriver` process and the Chromium browsers it started, all killed on drop (pass or
+/// fail, panics included: the driver is dropped while the test unwinds), and the profile folders
+/// of its sessions, removed on drop.
+///
+/// `chromedriver` runs in its own process group, killed whole; each browser is found by its
+/// profile folder (`--user-data-dir=.../skirmish-browser-<test pid>-<n>`) and killed with its
+/// process group. When the last live driver of the test process is dropped, the harness checks
+/// that no `skirmish-browser-<test pid>-*` process is left, and fails the test if one is.
 #[derive(Debug)]
 pub struct Driver {
     child: Child,
     port: u16,
     profiles: Vec<PathBuf>,
+}
+
+/// Drivers alive in this test process. Held while a driver starts and while the last one's drop
+/// checks for survivors, so that no browser starts during that check.
+static LIVE_DRIVERS: Mutex<usize> = Mutex::new(0);
+
+/// The ids of the processes (other than this one) whose command line contains `needle`.
+fn processes_with(needle: &str) -> Vec<i32> {
+    let me = std::process::id();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| pid != me)
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(needle))
+        })
+        .filter_map(|pid| i32::try_from(pid).ok())
+        .collect()
+}
+
+/// SIGKILLs each process and its process group (unless that group is the test's own).
+fn kill_with_groups(pids: &[i32]) {
+    use rustix::process::{Pid, Signal, getpgid, getpgrp, kill_process, kill_process_group};
+    let own = getpgrp();
+    for pid in pids.iter().filter_map(|&pid| Pid::from_raw(pid)) {
+        if let Ok(group) = getpgid(Some(pid))
+            && group != own
+        {
+            let _ = kill_process_group(group, Signal::KILL);
+        }
+        let _ = kill_process(pid, Signal::KILL);
+    }
+}
+
+/// Kills every process whose command line contains one of `needles`, until none is left (10 s at
+/// most); returns the ids of any still there.
+fn kill_all_with(needles: &[String]) -> Vec<i32> {
+    let start = Instant::now();
+    loop {
+        let left: Vec<i32> = needles.iter().flat_map(|n| processes_with(n)).collect();
+        if left.is_empty() || start.elapsed() > Duration::from_secs(10) {
+            return left;
+        }
+        kill_with_groups(&left);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The part of every profile folder name this test process gives its browsers.
+fn profile_prefix() -> String {
+    format!("skirmish-browser-{}-", std::process::id())
 }
 
 fn free_port() -> u16 {
@@ -58,14 +121,23 @@ impl Driver {
     pub async fn start() -> Driver {
         require_browser();
         let port = free_port();
-        let child = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap_or_else(|e| {
-                panic!("cannot start {CHROMEDRIVER} (Debian package `chromium-driver`): {e}")
-            });
+        let child = {
+            let mut live = LIVE_DRIVERS
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let child = Command::new(CHROMEDRIVER)
+                .arg(format!("--port={port}"))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                // Its own process group, killed whole on drop.
+                .process_group(0)
+                .spawn()
+                .unwrap_or_else(|e| {
+                    panic!("cannot start {CHROMEDRIVER} (Debian package `chromium-driver`): {e}")
+                });
+            *live += 1;
+            child
+        };
         let driver = Driver {
             child,
             port,
@@ -89,8 +161,8 @@ impl Driver {
     pub async fn browser(&mut self) -> Client {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let profile = std::env::temp_dir().join(format!(
-            "skirmish-browser-{}-{}",
-            std::process::id(),
+            "{}{}",
+            profile_prefix(),
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         let _ = std::fs::remove_dir_all(&profile);
@@ -124,10 +196,42 @@ impl Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        if let Some(group) = i32::try_from(self.child.id())
+            .ok()
+            .and_then(rustix::process::Pid::from_raw)
+        {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // Arguments in /proc/<pid>/cmdline each end in a NUL: with it, the needle for profile 1
+        // does not match profile 12 (another test's browser).
+        let mine: Vec<String> = self
+            .profiles
+            .iter()
+            .map(|p| format!("--user-data-dir={}\0", p.display()))
+            .collect();
+        let left = kill_all_with(&mine);
         for profile in &self.profiles {
             let _ = std::fs::remove_dir_all(profile);
+        }
+        let mut live = LIVE_DRIVERS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        *live -= 1;
+        let survivors = if *live == 0 {
+            kill_all_with(&[profile_prefix()])
+        } else {
+            left
+        };
+        drop(live);
+        if !survivors.is_empty() {
+            let message = format!("Chromium processes survived their test and SIGKILL: {survivors:?}");
+            if std::thread::panicking() {
+                eprintln!("{message}");
+            } else {
+                panic!("{message}");
+            }
         }
     }
 }

@@ -91,6 +91,15 @@ function formatText(format) {
   return `first to ${format.first_to}`;
 }
 
+/** The rules page's section for a room's game (docs/rules.md, served at /rules). */
+function rulesLink(config) {
+  const g = config.game || {};
+  const [anchor, name] = g.game === 'gomoku' ? ['2-gomoku', 'gomoku']
+    : g.game === 'junqi' ? ['3-junqi', 'junqi'] : ['1-plane-battle', 'plane battle'];
+  return h('a', { href: `/rules#${anchor}`, target: '_blank', rel: 'noopener', 'data-rules-link': g.game || 'plane' },
+    `Rules of ${name}`);
+}
+
 function configText(config) {
   const g = config.game;
   const clock = config.clock || {};
@@ -808,7 +817,8 @@ function roomHeader(rs) {
       h('h1', { id: 'room-name' }, rs.summary.config.name || 'Room'),
       h('p', { class: 'muted' }, configText(rs.summary.config),
         rs.you == null ? h('strong', { 'data-spectator': true }, ' · watching') : null,
-        rs.summary.spectators ? ` · ${rs.summary.spectators} watching` : null)),
+        rs.summary.spectators ? ` · ${rs.summary.spectators} watching` : null,
+        ' · ', rulesLink(rs.summary.config))),
     h('div', { class: 'share' },
       h('label', { for: 'share-link' }, 'Share'),
       h('input', { id: 'share-link', readonly: true, value: url, onfocus: (e) => e.target.select() }),

@@ -1,4 +1,4 @@
-// Gomoku (RULES.md section 2) in the browser: points, the view kept up to date from events, the
+// Gomoku (docs/rules.md, gomoku) in the browser: points, the view kept up to date from events, the
 // board, the move list and the result. The page's shell (app.js) hands each function a `ui` with
 // its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
 // seatName(seat), log(text), act(action) and render().

@@ -1,4 +1,4 @@
-// Junqi (RULES.md section 3) in the browser: the board graph and the legal destinations (the same
+// Junqi (docs/rules.md, junqi) in the browser: the board graph and the legal destinations (the same
 // rules as games/src/junqi), the deployment editor, the view kept up to date from events, the
 // board from the viewer's side, the move log and the final reveal. The page's shell (app.js) hands
 // each function a `ui` with its helpers: h (builds elements; text goes in as text nodes, never as
@@ -62,7 +62,7 @@ function buildLinks() {
   return links;
 }
 
-/** Every link of the board, each once: 133, 35 of them railway links (RULES.md's check figures). */
+/** Every link of the board, each once: 133, 35 of them railway links (docs/rules.md's check figures). */
 export const LINKS = buildLinks();
 
 const NEIGHBOURS = Array.from({ length: POSTS }, () => []);
@@ -132,7 +132,7 @@ export function layoutPieces(layout, seat, known = true) {
 }
 
 /**
- * Every deployment rule a layout breaks (RULES.md section 3, "Deployment"), as the engine checks
+ * Every deployment rule a layout breaks (docs/rules.md, junqi, "Deployment"), as the engine checks
  * them (games/src/junqi/position.rs, `Layout::check`): [{code, message, slots}], empty when legal.
  */
 export function layoutProblems(layout) {
@@ -187,7 +187,7 @@ export function boardOf(pieces) {
 
 /**
  * Every post (as names) the piece on `from` may move to or attack, as the engine's
- * `Position::destinations` decides (RULES.md section 3, "Moves"): road steps, straight railway
+ * `Position::destinations` decides (docs/rules.md, junqi, "Moves"): road steps, straight railway
  * runs through empty posts, an engineer's railway paths round corners; no move onto one's own
  * piece nor onto a piece in a camp; flags, landmines and pieces in a headquarters never move.
  * Only the mover's rank matters, so the board may hide the enemy's.

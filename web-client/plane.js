@@ -1,4 +1,4 @@
-// Plane battle geometry (RULES.md section 1): cells, placements, legality, random deployments.
+// Plane battle geometry (docs/rules.md, plane battle): cells, placements, legality, random deployments.
 
 /** Offsets (row, col) from the head of a plane facing up. */
 const UP = [

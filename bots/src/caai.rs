@@ -1,5 +1,5 @@
 //! A driver for outside junqi engines that speak the CAAI junqi protocol 1.0 over their stdin and
-//! stdout (RULES.md section 3, "The CAAI engine protocol"), as a [`JunqiStrategy`].
+//! stdout (docs/rules.md, junqi, "The CAAI engine protocol"), as a [`JunqiStrategy`].
 //!
 //! [`CaaiStrategy`] starts its engine in [`deploy`](JunqiStrategy::deploy): `INFO 1.0` (the engine
 //! answers `NAME <name>`), `START <first> <seconds> <steps>` (it answers `ARRAY <25 letters>`, its
@@ -38,7 +38,7 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 /// The line end the driver writes.
 const LINE_END: &str = "\n";
 
-/// The protocol version the driver speaks (`INFO 1.0`; RULES.md section 3).
+/// The protocol version the driver speaks (`INFO 1.0`; docs/rules.md, junqi).
 pub const PROTOCOL_VERSION: &str = "1.0";
 
 /// A post as the engine of `seat` sees it: itself for seat 0, turned for seat 1 (the same map both
@@ -179,7 +179,7 @@ impl CaaiStrategy {
         let seconds = self
             .game_seconds
             .unwrap_or_else(|| u32::try_from(budget.think.as_secs().max(1)).unwrap_or(u32::MAX));
-        // RULES.md: first 0 means the engine moves first; seat 0 (red) always does.
+        // docs/rules.md: first 0 means the engine moves first; seat 0 (red) always does.
         let first = u8::from(seat != Seat(0));
         engine.send(&format!("START {first} {seconds} {}", view.no_attack_limit))?;
         let line = engine.expect("ARRAY", deadline, "waiting for ARRAY")?;

@@ -47,7 +47,7 @@ pub struct TournamentArgs {
     /// Plane battle: players per match, 2 or 3.
     #[arg(long, default_value_t = 2)]
     pub players: u8,
-    /// Plane battle: rounds per match (RULES.md section 1; 18 by default).
+    /// Plane battle: rounds per match (docs/rules.md, plane battle; 18 by default).
     #[arg(long, default_value_t = 18)]
     pub rounds: u32,
     /// Gomoku: lines per side (15 or 19).
@@ -56,8 +56,8 @@ pub struct TournamentArgs {
     /// Gomoku: `freestyle`, `standard` or `renju`.
     #[arg(long, default_value = "freestyle")]
     pub rule: String,
-    /// Gomoku: openings each pairing plays with both colours, comma-separated (RULES.md section
-    /// 2; default: the empty board).
+    /// Gomoku: openings each pairing plays with both colours, comma-separated (docs/rules.md,
+    /// gomoku; default: the empty board).
     #[arg(long, value_delimiter = ',')]
     pub openings: Vec<String>,
     /// The pairing format.

@@ -94,7 +94,7 @@ fn filter_matches_brute_force_after_shots() {
 
 #[test]
 fn a_known_sequence_on_seven_by_seven() {
-    // The plane of RULES.md's drawing with its head at C1, facing up; shots A1 (miss), C3 (body:
+    // The plane of docs/rules.md's drawing with its head at C1, facing up; shots A1 (miss), C3 (body:
     // hit) and D4 (tail: hit).
     let planes = vec![Placement::new(
         "C1".parse().unwrap(),

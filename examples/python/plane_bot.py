@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Skirmish bot in Python: plays plane battle (RULES.md section 1) with random legal moves.
+"""A Skirmish bot in Python: plays plane battle (docs/rules.md, plane battle) with random legal moves.
 
 It shows everything a bot in another language needs: connect a WebSocket to /ws, say `hello` with a
 bot offer, wait for `your_turn`, answer with `act`, and keep going until the match ends. The server
@@ -20,7 +20,7 @@ import sys
 from websockets.sync.client import connect
 
 # The plane facing up, as (row, col) offsets from its head: head, five wings, body, three tail
-# cells (RULES.md section 1).
+# cells (docs/rules.md, plane battle).
 SHAPE_UP = [(0, 0), (1, -2), (1, -1), (1, 0), (1, 1), (1, 2), (2, 0), (3, -1), (3, 0), (3, 1)]
 FACINGS = ["up", "right", "down", "left"]
 STRATEGY = "python-random"

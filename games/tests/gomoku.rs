@@ -1,4 +1,4 @@
-//! Gomoku's referee (RULES.md section 2): wins under each rule, renju's forbidden points including
+//! Gomoku's referee (docs/rules.md, gomoku): wins under each rule, renju's forbidden points including
 //! the tricky cases, openings, bad input leaving the state unchanged, and whole random games
 //! checked against a brute-force win checker.
 

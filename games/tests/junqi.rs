@@ -1,4 +1,4 @@
-//! Junqi's referee (RULES.md section 3): deployment refusals, each end rule (flag captured, no legal
+//! Junqi's referee (docs/rules.md, junqi): deployment refusals, each end rule (flag captured, no legal
 //! move, the no-attack limit and its settings, the clock, resignation), the flag revealed when a
 //! field marshal falls, what each viewer sees, and whole random games in which every listed move
 //! is accepted, every other move refused with the state unchanged, and no view ever shows an enemy

@@ -293,11 +293,11 @@ pub struct BotSummary {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
-    /// Plane battle (RULES.md section 1).
+    /// Plane battle (docs/rules.md, plane battle).
     Plane,
-    /// Gomoku (RULES.md section 2).
+    /// Gomoku (docs/rules.md, gomoku).
     Gomoku,
-    /// Junqi (RULES.md section 3).
+    /// Junqi (docs/rules.md, junqi).
     Junqi,
 }
 
@@ -368,9 +368,9 @@ pub enum AfterGrace {
 }
 
 /// Time limits. When one runs out in plane battle the referee acts for the seat (a uniformly
-/// random legal deployment or shot, RULES.md section 1); in gomoku the seat loses on time; in junqi
+/// random legal deployment or shot, docs/rules.md, plane battle); in gomoku the seat loses on time; in junqi
 /// a seat that runs out of deployment time gets a uniformly random legal layout, and one that runs
-/// out of move time loses (RULES.md section 3).
+/// out of move time loses (docs/rules.md, junqi).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(default)]
 pub struct Clock {

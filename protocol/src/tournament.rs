@@ -72,7 +72,7 @@ pub struct TournamentConfig {
     /// with both colours.
     #[serde(default = "one")]
     pub games_per_pairing: u32,
-    /// Gomoku openings (RULES.md section 2), each played once with each colour in every set;
+    /// Gomoku openings (docs/rules.md, gomoku), each played once with each colour in every set;
     /// empty: the empty board.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub openings: Vec<String>,
@@ -191,8 +191,8 @@ pub struct MatchSummary {
 /// How a match ended, per seat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchResult {
-    /// Points per seat by the game's own scoring: plane battle's match totals (RULES.md section
-    /// 1); 1 for a win, 0.5 for a draw and 0 for a loss in gomoku and junqi.
+    /// Points per seat by the game's own scoring: plane battle's match totals (docs/rules.md,
+    /// plane battle); 1 for a win, 0.5 for a draw and 0 for a loss in gomoku and junqi.
     pub points: Vec<f64>,
     /// Place per seat, 1 best; seats that share a place (a draw) have the same one.
     pub placings: Vec<u8>,

@@ -57,7 +57,7 @@ pub enum Entry {
         /// Milliseconds the seat's game clock was charged for the turn.
         spent_ms: u64,
     },
-    /// `seat`'s turn ran out and the referee acted for it (RULES.md: a random legal deployment or
+    /// `seat`'s turn ran out and the referee acted for it (docs/rules.md: a random legal deployment or
     /// shot, or a loss on time).
     TimedOut {
         /// The seat.

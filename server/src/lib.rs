@@ -7,8 +7,8 @@
 //!
 //! [`serve`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
-//! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), and the
-//! web client's static files at `/`.
+//! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
+//! /rules` (docs/rules.md as a page), and the web client's static files at `/`.
 
 mod api;
 pub mod error;
@@ -17,6 +17,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 pub mod room;
+mod rules;
 pub mod session;
 pub mod store;
 mod table;
@@ -220,6 +221,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
     Router::new()
         .route("/ws", get(ws))
         .route("/healthz", get(|| async { "ok" }))
+        .route("/rules", get(rules::page))
         .route(
             "/metrics",
             get(|State(state): State<AppState>| async move {

@@ -110,8 +110,8 @@ impl Table {
     }
 
     /// Acts on `seat`'s running out of time: in plane battle the referee plays a random legal
-    /// deployment or shot (RULES.md section 1); in gomoku the seat loses; in junqi a seat still
-    /// deploying gets a random legal layout and one to move loses (RULES.md section 3).
+    /// deployment or shot (docs/rules.md, plane battle); in gomoku the seat loses; in junqi a seat still
+    /// deploying gets a random legal layout and one to move loses (docs/rules.md, junqi).
     pub(crate) fn time_out(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Applied {
         match self {
             Table::Plane(game) => {

@@ -1,4 +1,4 @@
-//! Gomoku strategies (RULES.md section 2): where a seat puts its next stone.
+//! Gomoku strategies (docs/rules.md, gomoku): where a seat puts its next stone.
 //!
 //! Each strategy works from the seat's own [`View`] alone (the whole position: gomoku hides
 //! nothing), so a strategy handed any view, after a reconnect say, acts correctly. Under renju a

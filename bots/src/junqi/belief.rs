@@ -3,7 +3,7 @@
 //! carries the set of ranks it can still be. Samples of the enemy layout consistent with every
 //! fact give the determinised positions `belief-search` plays out.
 //!
-//! The facts used, all certain (RULES.md section 3):
+//! The facts used, all certain (docs/rules.md, junqi):
 //! - deployment: the flag stands in a headquarters, landmines in the owner's last two rows, no
 //!   bomb in the front row; each rank has its count;
 //! - a piece that moved is neither a landmine nor the flag; a railway move no straight run could
@@ -80,7 +80,7 @@ impl RankSet {
 }
 
 /// What the ranks a piece starting on layout slot `slot` (0 to 24, CAAI order) may be, by the
-/// deployment rules alone (RULES.md section 3, "Deployment").
+/// deployment rules alone (docs/rules.md, junqi, "Deployment").
 pub fn slot_ranks(slot: usize) -> RankSet {
     let post = layout_post(Seat(0), slot);
     let mut set = RankSet::ALL;
@@ -202,7 +202,7 @@ impl Belief {
         for record in &view.moves {
             belief.replay(record.number, record.seat, record.from, record.to, record.result)?;
         }
-        // The flag's revelation (RULES.md, "What the referee tells").
+        // The flag's revelation (docs/rules.md, "What the referee tells").
         match view.revealed_flags.0.get(enemy.index()).copied().flatten() {
             Some(flag) => {
                 for piece in &mut belief.pieces {

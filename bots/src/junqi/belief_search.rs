@@ -9,7 +9,7 @@
 //! search: the move, then the enemy's best reply, then a static evaluation. A move's score is its
 //! mean over the samples, so each combat counts at its probability. The evaluation (ours): material
 //! by [`piece_value`] (the values of the seed paper, seeds/004), danger to the own flag and pressure
-//! on the enemy's (in that sample), progress into the enemy half, and the no-attack limit (RULES.md
+//! on the enemy's (in that sample), progress into the enemy half, and the no-attack limit (docs/rules.md
 //! section 3, "End of the game" 5): the side it would sink pays as the count nears the limit.
 //! Capturing a flag, or making the limit's last quiet move, ends the search with a win.
 

@@ -1,4 +1,4 @@
-//! Junqi strategies (RULES.md section 3): how a seat deploys its 25 pieces and which piece it moves.
+//! Junqi strategies (docs/rules.md, junqi): how a seat deploys its 25 pieces and which piece it moves.
 //!
 //! Each strategy works from the seat's own [`View`] alone: its own pieces with their ranks, the
 //! enemy's as unknown pieces at their posts, and the public record of every move and its result.
@@ -87,7 +87,7 @@ fn random_action(view: &View, rng: &mut dyn RngCore) -> Action {
 }
 
 /// Which seat loses by the no-attack limit if no collision comes first: the seat to move when
-/// the count of quiet moves reaches `limit` (RULES.md section 3, "End of the game" 5). `to_move`
+/// the count of quiet moves reaches `limit` (docs/rules.md, junqi, "End of the game" 5). `to_move`
 /// is to move now, after `quiet` quiet moves; the loser is `to_move` when `limit - quiet` is even.
 fn limit_loser(to_move: Seat, quiet: u16, limit: u8) -> Seat {
     if (u16::from(limit).saturating_sub(quiet)) % 2 == 0 {

@@ -16,7 +16,7 @@
 //!   the best one-step shot there. This prefers informative shots over likeliest-head shots
 //!   whenever the information pays for itself.
 //! - **Target** (two opponents left): the board with the best rate of points per expected shot to
-//!   its next downed plane, counting 3 points for a knockout (RULES.md section 1, "Scoring"); a tie
+//!   its next downed plane, counting 3 points for a knockout (docs/rules.md, plane battle, "Scoring"); a tie
 //!   goes to the opponent with the higher match total.
 //! - **Deployment**: uniformly random among legal ones (against an attacker that assumes a uniform
 //!   prior, any bias can only help it).

@@ -1,5 +1,5 @@
 //! Beliefs about one opponent's hidden board: every deployment of the variant as bit masks, and the
-//! filter that keeps those consistent with the board's public results (RULES.md section 1, "Attack").
+//! filter that keeps those consistent with the board's public results (docs/rules.md, plane battle, "Attack").
 //!
 //! Cells are bits of a `u128` (bit `row * side + col`); placements are indices into
 //! [`placements`]`(side)` (48 on 7x7, 120 on 9x9), so a set of placements is also a `u128`.
@@ -26,7 +26,7 @@ pub struct Deployment {
 
 /// Every deployment of a variant, with per-placement and per-cell lookup tables.
 ///
-/// 48 deployments for `classic`, 2,352 unordered non-overlapping pairs for `double` (RULES.md
+/// 48 deployments for `classic`, 2,352 unordered non-overlapping pairs for `double` (docs/rules.md
 /// section 1, "Boards and counts"); shared by every strategy through [`Universe::of`].
 #[derive(Debug)]
 pub struct Universe {
@@ -138,7 +138,7 @@ impl Universe {
     }
 }
 
-/// What is public about one board: its shots by result and its downed planes (RULES.md section 1:
+/// What is public about one board: its shots by result and its downed planes (docs/rules.md, plane battle:
 /// `miss`, `hit`, `down`; a downed plane is revealed whole).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Knowledge {

@@ -1,4 +1,4 @@
-//! Plane battle strategies (RULES.md section 1): how a seat deploys its planes and where it fires.
+//! Plane battle strategies (docs/rules.md, plane battle): how a seat deploys its planes and where it fires.
 //!
 //! Three strategies, strongest first ([`STRATEGIES`]): `bayes` (exact Bayesian filtering over every
 //! deployment consistent with the public results, and shots chosen to minimise the expected number

@@ -1,5 +1,5 @@
 //! The `random` strategy: a uniformly random legal deployment and a uniformly random legal shot, the
-//! referee's own default action (RULES.md section 1, "Deploy"); the baseline of the benchmark.
+//! referee's own default action (docs/rules.md, plane battle, "Deploy"); the baseline of the benchmark.
 
 use rand::RngCore;
 use skirmish_games::Seat;

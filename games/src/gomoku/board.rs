@@ -1,4 +1,4 @@
-//! Points, stones, the board, fives and renju's forbidden points (RULES.md section 2).
+//! Points, stones, the board, fives and renju's forbidden points (docs/rules.md, gomoku).
 
 use std::fmt;
 use std::str::FromStr;
@@ -154,7 +154,7 @@ impl Stone {
     }
 }
 
-/// What wins (RULES.md section 2, "Rule sets").
+/// What wins (docs/rules.md, gomoku, "Rule sets").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(
     feature = "serde",
@@ -183,7 +183,7 @@ impl Rule {
     }
 }
 
-/// A shape black may not make under renju (RULES.md section 2).
+/// A shape black may not make under renju (docs/rules.md, gomoku).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",

@@ -1,12 +1,12 @@
 //! Gomoku (五子棋) for two players: freestyle, standard and renju rules, on 15x15 or 19x19 boards,
-//! from an empty board or a named opening (RULES.md section 2).
+//! from an empty board or a named opening (docs/rules.md, gomoku).
 //!
 //! [`Gomoku`] is the referee. Black sits in seat 0 and moves first; white sits in seat 1. Nothing is
 //! hidden: every event goes to everyone ([`Event::audience`]), and every viewer gets the same
 //! [`View`] apart from its `viewer` field.
 //!
-//! Decisions this module makes where RULES.md is silent:
-//! - a player whose move clock runs out loses ([`Gomoku::time_out`]), as in junqi (RULES.md
+//! Decisions this module makes where the sources are silent (docs/rules.md, "Our decisions"):
+//! - a player whose move clock runs out loses ([`Gomoku::time_out`]), as in junqi (docs/rules.md
 //!   section 3) and in Gomocup;
 //! - either player may resign at any time, with an optional reason (a bot adapter records why its
 //!   engine failed);

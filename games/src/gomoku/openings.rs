@@ -1,5 +1,5 @@
 //! Named opening positions: the 26 standard renju openings and the seed paper's three formations
-//! (RULES.md section 2, "Openings").
+//! (docs/rules.md, gomoku, "Openings").
 
 /// A named opening: stones in the order they are played, black first, on a 15x15 board (centred
 /// on a larger one).

@@ -1,6 +1,6 @@
-//! The junqi board as a graph: 60 posts, road links, railway links (RULES.md section 3, "Board").
+//! The junqi board as a graph: 60 posts, road links, railway links (docs/rules.md, junqi, "Board").
 //!
-//! Every figure here is computed once from the table in RULES.md and checked by the tests: 60 posts,
+//! Every figure here is computed once from the table in docs/rules.md and checked by the tests: 60 posts,
 //! 133 links (101 orthogonal, 32 diagonal), 35 of them railway links.
 
 use std::fmt;
@@ -180,7 +180,7 @@ impl TryFrom<String> for Post {
     }
 }
 
-/// What kind of post a post is (RULES.md section 3, "Board").
+/// What kind of post a post is (docs/rules.md, junqi, "Board").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -254,7 +254,7 @@ struct Graph {
 
 static GRAPH: LazyLock<Graph> = LazyLock::new(Graph::build);
 
-/// The board's rows as RULES.md draws them, top (A) to bottom (L).
+/// The board's rows as docs/rules.md draws them, top (A) to bottom (L).
 const LAYOUT: [&str; 12] = [
     "SHSHS", "RRRRR", "RCSCR", "RSCSR", "RCSCR", "RRRRR", "RRRRR", "RCSCR", "RSCSR", "RCSCR", "RRRRR",
     "SHSHS",

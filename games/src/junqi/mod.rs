@@ -1,4 +1,4 @@
-//! Junqi (军棋) for two players with a referee, by the CAAI championship rules (RULES.md section 3).
+//! Junqi (军棋) for two players with a referee, by the CAAI championship rules (docs/rules.md, junqi).
 //!
 //! [`Junqi`] is the referee. Both seats deploy at once and in secret ([`Action::Deploy`]); then seat
 //! 0 (red) moves first and the seats alternate ([`Action::Move`]). Every move and its result are
@@ -7,12 +7,12 @@
 //! and everything once the game is over. Every event is public but a seat's own
 //! [`Event::Deployment`] ([`Event::audience`]), as none carries a rank before the end.
 //!
-//! Decisions this module makes where RULES.md is silent:
+//! Decisions this module makes where the sources are silent (docs/rules.md, "Our decisions"):
 //! - a seat whose deployment time runs out is given a uniformly random legal layout
-//!   ([`Junqi::time_out`]), as plane battle does; running out of time for a move loses (RULES.md);
+//!   ([`Junqi::time_out`]), as plane battle does; running out of time for a move loses (docs/rules.md);
 //! - a field marshal's fall reveals its owner's flag however it fell (won against, traded, against
 //!   a bomb or a landmine);
-//! - the end rules are checked in RULES.md's order after every move, so a capture of the flag that
+//! - the end rules are checked in docs/rules.md's order after every move, so a capture of the flag that
 //!   leaves neither side a legal move is a draw;
 //! - either player may resign at any time, deployment included, with an optional reason.
 
@@ -34,7 +34,7 @@ use crate::{Audience, Game, PerSeat, Seat, Viewer};
 pub const MAX_REASON_BYTES: usize = 200;
 
 /// The CAAI championship's no-attack limit: after this many consecutive moves without a collision,
-/// the side to move loses (RULES.md section 3, "End of the game" 5).
+/// the side to move loses (docs/rules.md, junqi, "End of the game" 5).
 pub const CAAI_NO_ATTACK_LIMIT: u8 = 31;
 
 /// A junqi game's settings, as a room asks for them; checked by [`Junqi::new`].
@@ -175,7 +175,7 @@ pub struct PieceView {
     pub rank: Option<Rank>,
 }
 
-/// How a game ended (RULES.md section 3, "End of the game").
+/// How a game ended (docs/rules.md, junqi, "End of the game").
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -427,7 +427,7 @@ impl Junqi {
     }
 
     /// Acts on `seat`'s running out of time. While deploying, the seat is given a uniformly random
-    /// legal layout ([`Layout::random`]); during the battle, the seat to move loses (RULES.md
+    /// legal layout ([`Layout::random`]); during the battle, the seat to move loses (docs/rules.md
     /// section 3, "End of the game" 4). Does nothing (no events) when the game is over or `seat`
     /// has nothing to do.
     pub fn time_out(&mut self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Vec<Event> {
@@ -498,7 +498,7 @@ impl Junqi {
                 _ => {}
             }
         }
-        // The end rules, in RULES.md's order (1, refusal, happened above; 4, the clock, is
+        // The end rules, in docs/rules.md's order (1, refusal, happened above; 4, the clock, is
         // `time_out`; 6, resignation, is its own action).
         let next = self.position.to_move();
         let next_can = self.position.has_legal_move(next);

@@ -1,5 +1,5 @@
 //! Pieces, layouts, moves and combat: a junqi position with every piece known, as the referee holds
-//! it and as a bot imagines it when it searches over guessed enemy pieces (RULES.md section 3,
+//! it and as a bot imagines it when it searches over guessed enemy pieces (docs/rules.md, junqi,
 //! "Pieces", "Deployment", "Moves", "Combat").
 
 use std::fmt;
@@ -67,7 +67,7 @@ impl Rank {
         Rank::Flag,
     ];
 
-    /// How many of this rank each side has: 1 1 2 2 2 2 3 3 3 3 2 1 (RULES.md, "Pieces"), 25 in all.
+    /// How many of this rank each side has: 1 1 2 2 2 2 3 3 3 3 2 1 (docs/rules.md, "Pieces"), 25 in all.
     pub const fn count(self) -> u8 {
         match self {
             Rank::FieldMarshal | Rank::General | Rank::Flag => 1,
@@ -97,7 +97,7 @@ impl Rank {
         self <= Rank::Engineer
     }
 
-    /// What happens when a piece of this rank attacks one of `defender`'s rank (RULES.md,
+    /// What happens when a piece of this rank attacks one of `defender`'s rank (docs/rules.md,
     /// "Combat").
     pub fn attack(self, defender: Rank) -> MoveResult {
         match (self, defender) {
@@ -141,7 +141,7 @@ impl fmt::Display for Rank {
     }
 }
 
-/// What a move did, from the mover's side (RULES.md, "What the referee tells"). Both players and
+/// What a move did, from the mover's side (docs/rules.md, "What the referee tells"). Both players and
 /// spectators see it; it says nothing of either piece's rank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
@@ -244,7 +244,7 @@ impl schemars::JsonSchema for Layout {
     }
 }
 
-/// Why a layout breaks the deployment rules (RULES.md section 3, "Deployment").
+/// Why a layout breaks the deployment rules (docs/rules.md, junqi, "Deployment").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
 pub enum DeploymentError {
     /// The layout does not hold exactly each rank's count.
@@ -279,7 +279,7 @@ impl DeploymentError {
 }
 
 impl Layout {
-    /// The CAAI championship's example layout, `abccddeeffggghhhiiijjkklj` (RULES.md): flag at L3,
+    /// The CAAI championship's example layout, `abccddeeffggghhhiiijjkklj` (docs/rules.md): flag at L3,
     /// landmines at K4, L0 and L4, bombs at L1 and L2.
     pub fn example() -> Layout {
         "abccddeeffggghhhiiijjkklj"
@@ -290,7 +290,7 @@ impl Layout {
     /// Whether the layout obeys every deployment rule.
     ///
     /// # Errors
-    /// The first rule it breaks, checked in RULES.md's order: piece counts, the flag in a
+    /// The first rule it breaks, checked in docs/rules.md's order: piece counts, the flag in a
     /// headquarters, landmines in the last two rows, no bomb in the front row.
     pub fn check(&self) -> Result<(), DeploymentError> {
         for rank in Rank::ALL {
@@ -609,7 +609,7 @@ impl Position {
     }
 
     /// An engineer's railway moves: every empty railway post reachable through empty railway
-    /// posts, and every enemy piece next to such a path (RULES.md, "Moves" 4).
+    /// posts, and every enemy piece next to such a path (docs/rules.md, "Moves" 4).
     fn engineer_runs(&self, from: Post, mover: Seat, out: &mut Vec<Post>) {
         let mut seen = [false; POSTS];
         let mut queue = [from; POSTS];

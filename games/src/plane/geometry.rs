@@ -1,4 +1,4 @@
-//! Cells, facings, placements and the plane's shape (RULES.md section 1, "The plane").
+//! Cells, facings, placements and the plane's shape (docs/rules.md, plane battle, "The plane").
 
 use std::fmt;
 use std::str::FromStr;
@@ -103,7 +103,7 @@ impl TryFrom<String> for Cell {
 )]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Facing {
-    /// Head on the top row of a 4x5 box (the drawing in RULES.md).
+    /// Head on the top row of a 4x5 box (the drawing in docs/rules.md).
     Up,
     /// Head on the right edge of a 5x4 box.
     Right,
@@ -139,7 +139,7 @@ impl Facing {
 }
 
 /// The 10 cells of a plane facing up, as (row, col) offsets from its head; the head is first.
-/// RULES.md section 1: head, five wings, body, three tail cells.
+/// docs/rules.md, plane battle: head, five wings, body, three tail cells.
 const SHAPE_UP: [(i8, i8); 10] = [
     (0, 0),
     (1, -2),
@@ -198,7 +198,7 @@ impl fmt::Display for Placement {
 }
 
 /// Every placement of one plane that fits on a board `side` cells wide, in a fixed order
-/// (facing, then head row, then head column). 48 on 7x7 and 120 on 9x9 (RULES.md section 1).
+/// (facing, then head row, then head column). 48 on 7x7 and 120 on 9x9 (docs/rules.md, plane battle).
 pub fn placements(side: u8) -> Vec<Placement> {
     let mut out = Vec::new();
     for facing in Facing::ALL {

@@ -1,5 +1,5 @@
 //! Plane battle (飞机对战) for 2 or 3 players: secret simultaneous deployment, shots with public
-//! results, knockouts, rounds and the scored match (RULES.md section 1).
+//! results, knockouts, rounds and the scored match (docs/rules.md, plane battle).
 //!
 //! [`PlaneBattle`] is the referee. It is built from a validated [`Config`], takes [`Action`]s from
 //! seats, and emits [`Event`]s tagged with their [`Audience`]. Visibility is decided in two places
@@ -17,7 +17,7 @@ pub use geometry::{Cell, Facing, ParseCellError, Placement, placements};
 
 use crate::{Audience, Game, PerSeat, Seat, Viewer};
 
-/// The board and plane count (RULES.md section 1, "Boards and counts").
+/// The board and plane count (docs/rules.md, plane battle, "Boards and counts").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(
     feature = "serde",
@@ -51,7 +51,7 @@ impl Variant {
     }
 }
 
-/// How the match is decided (RULES.md section 1, "Scoring" and "Alternative match format").
+/// How the match is decided (docs/rules.md, plane battle, "Scoring" and "Alternative match format").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -237,7 +237,7 @@ impl RuleError {
     }
 }
 
-/// The public result of one shot (RULES.md section 1, "Attack").
+/// The public result of one shot (docs/rules.md, plane battle, "Attack").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(
     feature = "serde",
@@ -922,7 +922,7 @@ impl PlaneBattle {
     }
 
     /// The action the referee takes for `seat` when its time runs out: a uniformly random legal
-    /// deployment during deployment, a uniformly random legal shot during attacks (RULES.md
+    /// deployment during deployment, a uniformly random legal shot during attacks (docs/rules.md
     /// section 1, "Deploy"). `None` when `seat` is not to act.
     pub fn default_action(&self, seat: Seat, rng: &mut (impl Rng + ?Sized)) -> Option<Action> {
         if !self.to_act().contains(&seat) {

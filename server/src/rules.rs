@@ -1,0 +1,148 @@
+//! The rules page, `GET /rules`: docs/rules.md (compiled into the program) rendered to HTML once,
+//! with an `id` on every heading so that the web client can link to a game's section
+//! (`/rules#1-plane-battle`, `/rules#2-gomoku`, `/rules#3-junqi`).
+
+use std::sync::LazyLock;
+
+use axum::response::Html;
+use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+
+/// The rules as written: docs/rules.md in the source tree.
+pub(crate) const RULES_MARKDOWN: &str = include_str!("../../docs/rules.md");
+
+/// A heading's anchor: its text in lower case, letters, digits and CJK kept, runs of anything
+/// else as one `-` (GitHub's style for ASCII headings: "1. Plane battle" gives `1-plane-battle`).
+pub(crate) fn anchor(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+/// docs/rules.md as an HTML fragment, every heading given the id [`anchor`] makes of its text
+/// (a repeated anchor gets `-2`, `-3`, ... as GitHub does).
+pub(crate) fn rules_html() -> String {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH;
+    let events: Vec<Event<'_>> = Parser::new_ext(RULES_MARKDOWN, options).collect();
+    let mut seen = std::collections::HashMap::<String, usize>::new();
+    let mut out: Vec<Event<'_>> = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading { level, .. }) = &events[i] {
+            let level: HeadingLevel = *level;
+            let end = events[i..]
+                .iter()
+                .position(|e| matches!(e, Event::End(TagEnd::Heading(_))))
+                .map_or(events.len(), |n| i + n);
+            let text: String = events[i + 1..end]
+                .iter()
+                .filter_map(|e| match e {
+                    Event::Text(t) | Event::Code(t) => Some(t.as_ref()),
+                    _ => None,
+                })
+                .collect();
+            let mut id = anchor(&text);
+            let count = seen.entry(id.clone()).or_insert(0);
+            *count += 1;
+            if *count > 1 {
+                id = format!("{id}-{count}");
+            }
+            out.push(Event::Start(Tag::Heading {
+                level,
+                id: Some(id.into()),
+                classes: Vec::new(),
+                attrs: Vec::new(),
+            }));
+            i += 1;
+            continue;
+        }
+        out.push(events[i].clone());
+        i += 1;
+    }
+    let mut html = String::with_capacity(RULES_MARKDOWN.len() * 2);
+    pulldown_cmark::html::push_html(&mut html, out.into_iter());
+    html
+}
+
+/// The whole rules page, made on first use.
+static PAGE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Rules · Skirmish</title>
+  <link rel="stylesheet" href="/style.css">
+</head>
+<body>
+  <header class="top">
+    <a class="brand" href="/">Skirmish <span aria-hidden="true">✈</span></a>
+    <a class="top-link" href="/">Lobby</a>
+  </header>
+  <main id="main" class="rules-page">
+{}
+  </main>
+</body>
+</html>
+"#,
+        rules_html()
+    )
+});
+
+/// `GET /rules`: the rules page.
+pub(crate) async fn page() -> Html<&'static str> {
+    Html(PAGE.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn anchors_are_githubs_for_the_sections() {
+        assert_eq!(anchor("1. Plane battle"), "1-plane-battle");
+        assert_eq!(anchor("Forbidden points (renju)"), "forbidden-points-renju");
+        assert_eq!(anchor("The CAAI engine protocol"), "the-caai-engine-protocol");
+    }
+
+    #[test]
+    fn the_page_has_every_game_and_the_sections_the_code_cites() {
+        let html = rules_html();
+        for id in [
+            "1-plane-battle",
+            "2-gomoku",
+            "3-junqi",
+            // Cited by name in docstrings and errors across the repository.
+            "the-plane",
+            "boards-and-counts",
+            "deploy",
+            "attack",
+            "scoring",
+            "alternative-match-format",
+            "rule-sets",
+            "forbidden-points-renju",
+            "openings",
+            "board",
+            "pieces",
+            "deployment",
+            "moves",
+            "combat",
+            "what-the-referee-tells",
+            "end-of-the-game",
+            "the-caai-engine-protocol",
+        ] {
+            assert!(html.contains(&format!("id=\"{id}\"")), "no heading #{id}");
+        }
+        assert!(html.contains("<table>"), "tables are rendered");
+        assert!(!html.contains("<script"), "the page carries no script");
+    }
+}

@@ -145,7 +145,10 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let filter = tracing_subscriber::EnvFilter::try_new(&cli.log)
         .map_err(|e| anyhow::anyhow!("log filter `{}`: {e}", cli.log))?;
-    let logs = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colour codes only for a terminal: a log file (the server's, for its built-in pool) gets plain text.
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stdout()));
     match cli.log_format {
         LogFormat::Text => logs.init(),
         LogFormat::Json => logs.json().init(),

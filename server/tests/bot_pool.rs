@@ -17,7 +17,11 @@ use skirmish_games::plane::Variant;
 use skirmish_protocol::{ClientMsg, ServerMsg};
 use skirmish_server::testing::TestClient;
 
-/// The server program with `--bots 1` on `port`, its stdout and stderr discarded.
+/// The operator's bot key the servers here are started with: the pool must present it to be
+/// admitted, and must not carry it on its command line (which `ps` shows every local user).
+const KEY: &str = "pool-key-0123456789abcdef";
+
+/// The server program with `--bots 1` and `--bot-key` [`KEY`] on `port`, its stdout discarded.
 struct Server {
     child: Child,
     port: u16,
@@ -31,7 +35,7 @@ impl Server {
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let child = Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
             .args(["--port", &port.to_string(), "--bots", "1", "--log", "warn"])
-            .args(["--bot-strategies", "random"])
+            .args(["--bot-strategies", "random", "--bot-key", KEY])
             .arg("--database")
             .arg(dir.join("skirmish.db"))
             .stdout(Stdio::null())
@@ -148,6 +152,11 @@ async fn the_built_in_pool_is_a_child_process_that_seats_bots_survives_nothing_a
     })
     .await;
     assert_ne!(pool, server.pid(), "the bots run in their own process");
+    let cmdline = std::fs::read(format!("/proc/{pool}/cmdline")).expect("the pool's command line");
+    assert!(
+        !String::from_utf8_lossy(&cmdline).contains(KEY),
+        "the bot key is passed in the environment, not on the command line"
+    );
 
     // The pool seats a bot.
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;

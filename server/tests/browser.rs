@@ -2327,3 +2327,46 @@ async fn a_junqi_replay_shows_both_layouts_and_the_final_board_with_every_rank()
     assert_eq!(end["moves"], moved, "{end}");
     page.close().await.expect("close the browser");
 }
+
+/// The rules page is one click away: the header (lobby and room pages) links to `/rules`, each
+/// room page links to its own game's section, and the page has that section.
+#[tokio::test]
+async fn the_lobby_and_every_room_link_to_the_rules_of_their_game() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    open_as(&page, &base(&server), "Reader").await;
+    let href = |css: &'static str| {
+        let page = page.clone();
+        async move {
+            find(&page, css)
+                .await
+                .attr("href")
+                .await
+                .expect("the link's href")
+                .expect("an href")
+        }
+    };
+    assert_eq!(href("#rules-link").await, "/rules", "the lobby's header");
+    create_room(&page, 2, "classic", 1).await;
+    assert_eq!(href("#rules-link").await, "/rules", "the room page's header");
+    assert_eq!(href("[data-rules-link='plane']").await, "/rules#1-plane-battle");
+    page.goto(&base(&server)).await.expect("the lobby loads");
+    create_gomoku_room(&page, 15, "renju", "").await;
+    assert_eq!(href("[data-rules-link='gomoku']").await, "/rules#2-gomoku");
+    page.goto(&base(&server)).await.expect("the lobby loads");
+    create_junqi_room(&page).await;
+    assert_eq!(href("[data-rules-link='junqi']").await, "/rules#3-junqi");
+    page.goto(&format!("{}rules#3-junqi", base(&server)))
+        .await
+        .expect("the rules page loads");
+    let heading = find(&page, "h2[id='3-junqi']")
+        .await
+        .text()
+        .await
+        .expect("its text");
+    assert_eq!(heading, "3. Junqi");
+    find(&page, "h3#forbidden-points-renju").await;
+    page.close().await.expect("close the browser");
+}

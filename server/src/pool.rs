@@ -188,9 +188,10 @@ async fn stop(mut child: Child) {
 pub(crate) async fn run(options: PoolOptions, shutdown: CancellationToken) {
     let program = match find_program(options.program.as_deref()) {
         Ok(Some(program)) => program,
-        Ok(None) => match build_with_cargo().await {
-            Some(program) => program,
-            None => return,
+        // A stop during the build drops it, and with it the build (kill_on_drop).
+        Ok(None) => match shutdown.run_until_cancelled(build_with_cargo()).await {
+            Some(Some(program)) => program,
+            Some(None) | None => return,
         },
         Err(e) => {
             error!("no built-in bots: {e}");

@@ -540,6 +540,30 @@ pub struct RoomSnapshot {
     /// Every reveal so far, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub reveals: Vec<Reveal>,
+    /// The newest events of the room this viewer may see, oldest first, at most
+    /// [`SNAPSHOT_HISTORY`]: the same events, numbers and audiences as the `event` messages
+    /// (a spectator gets only public ones), so a page opened or reloaded mid-match rebuilds its
+    /// event log.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub history: Vec<NumberedEvent>,
+    /// Per seat, in seat order, the milliseconds left on the clock of that seat's current turn
+    /// (`null` for a seat that is not to act, or with no clock); empty before and after the
+    /// match. Deadlines are public: the page shows everyone the time left.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deadlines_ms: Vec<Option<u64>>,
+}
+
+/// How many past events a `room` snapshot carries at most ([`RoomSnapshot::history`]): the
+/// web client's event log keeps 300 lines; a plane battle round has about 100 events.
+pub const SNAPSHOT_HISTORY: usize = 300;
+
+/// One past event of a room, as an `event` message carried it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NumberedEvent {
+    /// The room's event number, from 1.
+    pub seq: u64,
+    /// What happened.
+    pub event: GameEvent,
 }
 
 /// The protocol's own error codes (rule refusals use the engine's codes, such as `cell_public`).

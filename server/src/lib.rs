@@ -249,6 +249,8 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             ServeFile::new(web_root.join("tournament.html")),
         )
         .route_service("/replay/{id}", ServeFile::new(web_root.join("replay.html")))
+        // Browsers and feed readers ask for /favicon.ico whatever the page links: the SVG icon.
+        .route_service("/favicon.ico", ServeFile::new(web_root.join("favicon.svg")))
         .fallback_service(ServeDir::new(web_root))
         .with_state(state)
 }

@@ -12,7 +12,7 @@
 //! [`DropPolicy`], after which a bot takes the seat over or the seat forfeits (in a tournament
 //! match, the seat forfeits).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,7 +22,7 @@ use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::tournament::{Forfeit, MatchResult};
 use skirmish_protocol::{
     Action, AfterGrace, Commitment, DropPolicy, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId,
-    RoomSnapshot, RoomStatus, RoomSummary, SeatInfo, ServerMsg,
+    NumberedEvent, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -39,6 +39,11 @@ use crate::table::{Applied, Table, TurnKind};
 /// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
 /// read by spectators) before it is dropped and its memory freed: 10 minutes.
 pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(600);
+
+/// How many events a room keeps for snapshots, whatever their audience: twice what a snapshot
+/// carries ([`SNAPSHOT_HISTORY`]), so the events meant for one seat (its deployment: one a
+/// round) do not shorten what a snapshot can carry.
+const HISTORY: usize = 2 * SNAPSHOT_HISTORY;
 
 /// A player as a room sees it: who, and where to send their messages.
 #[derive(Debug, Clone)]
@@ -257,6 +262,9 @@ struct Room {
     sealed: Vec<Reveal>,
     /// Every reveal sent so far, in order.
     reveals: Vec<Reveal>,
+    /// The newest events with their audiences (at most [`HISTORY`]), for snapshots'
+    /// [`RoomSnapshot::history`].
+    history: VecDeque<(Audience, NumberedEvent)>,
     /// What each seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]);
     /// `None` without one.
     banks: Vec<Option<Duration>>,
@@ -498,6 +506,7 @@ impl Room {
             commitments: Vec::new(),
             sealed: Vec::new(),
             reveals: Vec::new(),
+            history: VecDeque::new(),
             banks: vec![bank; seats],
             turn_started: vec![None; seats],
             dropped: vec![None; seats],
@@ -702,7 +711,38 @@ impl Room {
             view: self.table.view(viewer),
             commitments: self.commitments.clone(),
             reveals: self.reveals.clone(),
+            history: self.history_for(viewer),
+            deadlines_ms: self.deadlines_ms(),
         }))
+    }
+
+    /// The newest events `viewer` may see (the engine's audience of each decides), oldest first,
+    /// at most [`SNAPSHOT_HISTORY`].
+    fn history_for(&self, viewer: Viewer) -> Vec<NumberedEvent> {
+        let mut seen: Vec<NumberedEvent> = self
+            .history
+            .iter()
+            .rev()
+            .filter(|(audience, _)| audience.includes(viewer))
+            .take(SNAPSHOT_HISTORY)
+            .map(|(_, event)| event.clone())
+            .collect();
+        seen.reverse();
+        seen
+    }
+
+    /// Per seat, the milliseconds left of its current turn; empty unless the match is on.
+    fn deadlines_ms(&self) -> Vec<Option<u64>> {
+        if self.status != RoomStatus::Playing {
+            return Vec::new();
+        }
+        let now = Instant::now();
+        self.deadlines
+            .iter()
+            .map(|d| {
+                d.map(|d| u64::try_from(d.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX))
+            })
+            .collect()
     }
 
     fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
@@ -1184,6 +1224,16 @@ impl Room {
                 m.log.push(event.clone());
             }
             self.seq += 1;
+            if self.history.len() == HISTORY {
+                self.history.pop_front();
+            }
+            self.history.push_back((
+                audience,
+                NumberedEvent {
+                    seq: self.seq,
+                    event: event.clone(),
+                },
+            ));
             let msg = Arc::new(ServerMsg::Event {
                 room: self.id,
                 seq: self.seq,

@@ -6,6 +6,8 @@ import * as G from './gomoku.js';
 import { checkReveal } from './audit.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
+import * as L from './length.js';
+import * as A from './alert.js';
 
 const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -168,6 +170,39 @@ function turnSnapshot(rs, snap, turnKey) {
 function onSnapshot(snap) {
   const rs = roomState(snap.room.id);
   rs.commitments = snap.commitments || [];
+  replayHistory(rs, snap);
+  viewSnapshot(rs, snap);
+  // The server's clock, so a page opened mid-turn shows the time left at once.
+  const left = snapshotDeadline(snap);
+  if (left != null) rs.deadlineAt = Date.now() + left;
+}
+
+/**
+ * The milliseconds left that the page's clock shows after a snapshot: the viewer's own turn's,
+ * else the soonest of the seats to act; null when no seat's clock runs.
+ */
+function snapshotDeadline(snap) {
+  const d = snap.deadlines_ms || [];
+  if (snap.you != null && d[snap.you] != null) return d[snap.you];
+  const running = d.filter((ms) => ms != null);
+  return running.length ? Math.min(...running) : null;
+}
+
+/**
+ * A page that has no event log yet (just opened or reloaded) writes it from the snapshot's history:
+ * the events this viewer was sent, applied to a scratch copy of the room so only their log lines
+ * are kept.
+ */
+function replayHistory(rs, snap) {
+  if (rs.log.length || !snap.history || !snap.history.length) return;
+  const scratch = {
+    ...rs, view: JSON.parse(JSON.stringify(snap.view)), summary: JSON.parse(JSON.stringify(snap.room)),
+    you: snap.you ?? null, junqi: undefined, deploy: { planes: [], facing: 'up', hover: null, sent: false },
+  };
+  for (const { event } of snap.history) applyEvent(scratch, event);
+}
+
+function viewSnapshot(rs, snap) {
   if (snap.view.game === 'gomoku') { turnSnapshot(rs, snap, G.turnKey); return; }
   if (snap.view.game === 'junqi') { turnSnapshot(rs, snap, J.turnKey); return; }
   const before = phaseKey(rs.view);
@@ -186,7 +221,11 @@ function onEvent(msg) {
   const rs = roomState(msg.room);
   if (msg.seq <= rs.seq || !rs.view) return;
   rs.seq = msg.seq;
-  const ev = msg.event;
+  applyEvent(rs, msg.event);
+}
+
+/** Applies one event to the room state `rs` (its view, clock and log). */
+function applyEvent(rs, ev) {
   const v = rs.view;
   const clock = rs.summary ? rs.summary.config.clock || {} : {};
   if (ev.game === 'gomoku') {
@@ -414,6 +453,7 @@ function route() {
     renderRoom();
   } else {
     for (const w of S.watching) leaveWatch(w);
+    A.turnAlert(false);
     S.page = 'lobby';
     S.roomId = null;
     renderLobby();
@@ -465,7 +505,9 @@ function renderLobby() {
       h('legend', { class: 'sr-only' }, 'Plane battle settings'),
       sel('create-players', 'Seats', [['2', '2 players'], ['3', '3 players']], '3'),
       sel('create-variant', 'Variant', [['double', 'double: 9×9, two planes'], ['classic', 'classic: 7×7, one plane']], 'double'),
+      sel('create-format', 'Match length', [...L.FORMATS.map(([name, , label]) => [name, label]), ['custom', 'Custom: choose the rounds']], 'full'),
       num('create-rounds', 'Rounds', 18, 1, 99, 'Ties for first play extra rounds.'),
+      h('p', { id: 'create-length', class: 'hint', 'aria-live': 'polite' }, L.lengthText(18, 3, 'double')),
       num('create-deploy', 'Seconds to deploy', 60, 0, 600, '0: no limit')),
     h('fieldset', { id: 'gomoku-fields', class: 'create-game', hidden: game !== 'gomoku', disabled: game !== 'gomoku' },
       h('legend', { class: 'sr-only' }, 'Gomoku settings'),
@@ -484,6 +526,7 @@ function renderLobby() {
     num('create-grace', 'Seconds to come back', 60, 0, 3600, 'How long a dropped player has to reconnect before that happens.'),
     h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
   form.querySelector('#create-no-attack').addEventListener('input', (e) => e.target.setCustomValidity(''));
+  wireFormat(form);
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
       h('div', { class: 'lobby-main' },
@@ -536,6 +579,30 @@ function renderTournaments() {
       h('td', {}, h('span', { class: `badge ${t.state === 'running' ? 'playing' : t.state === 'cancelled' ? 'off' : 'ok'}` }, t.state)),
       h('td', { 'data-progress': `${t.finished}/${t.total}` }, `${t.finished}/${t.total}`,
         t.running ? h('small', {}, ` · ${t.running} running`) : null))))));
+}
+
+/**
+ * Keeps the create form's match length, rounds and expected duration in step: a named format sets
+ * the rounds, typed rounds select the format they name (or Custom), and every change updates the
+ * estimate.
+ */
+function wireFormat(form) {
+  const format = form.querySelector('#create-format');
+  const rounds = form.querySelector('#create-rounds');
+  const update = () => {
+    const n = Number(rounds.value);
+    form.querySelector('#create-length').textContent = L.lengthText(n,
+      Number(form.querySelector('#create-players').value), form.querySelector('#create-variant').value);
+  };
+  format.addEventListener('change', () => {
+    const n = L.roundsOf(format.value);
+    if (n != null) rounds.value = String(n);
+    else rounds.focus();
+    update();
+  });
+  rounds.addEventListener('input', () => { format.value = L.formatOf(Number(rounds.value)); update(); });
+  form.querySelector('#create-players').addEventListener('change', update);
+  form.querySelector('#create-variant').addEventListener('change', update);
 }
 
 /** The create-room form's move clock field per game: its label, default seconds and help. */
@@ -709,6 +776,7 @@ function renderRoom() {
   const moves = document.getElementById('moves');
   if (moves) moves.scrollTop = moves.scrollHeight;
   tick();
+  A.turnAlert(Boolean(document.querySelector('#status.mine, #deploy[data-deploy-state="placing"]')));
 }
 
 function planeSection(rs) {
@@ -721,12 +789,24 @@ function planeSection(rs) {
   },
   roomHeader(rs),
   statusBar(rs, phase),
-  seatsPanel(rs),
   phase === 'over' ? finalPanel(rs) : null,
+  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, boardOrder(rs, phase).map((b) => boardEl(rs, b))) : null,
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
-  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b))) : null,
   phase !== 'waiting' ? legend() : null,
+  seatsPanel(rs),
   h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)));
+}
+
+/**
+ * The boards in the order the page shows them: while deploying, the player's own board first (it
+ * is the one to work on); otherwise the opponents' first (the ones to fire at), the own last.
+ */
+function boardOrder(rs, phase) {
+  const boards = rs.view.boards.slice();
+  if (rs.you == null) return boards;
+  const own = boards.filter((b) => b.seat === rs.you);
+  const others = boards.filter((b) => b.seat !== rs.you);
+  return phase === 'deploy' ? own.concat(others) : others.concat(own);
 }
 
 // ---------------------------------------------------------------- gomoku room
@@ -767,11 +847,11 @@ function gomokuSection(rs) {
     phase === 'play'
       ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
-  seatsPanel(rs),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
       h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
     : null,
+  seatsPanel(rs),
   logPanel(rs));
 }
 
@@ -795,13 +875,13 @@ function junqiSection(rs) {
     phase === 'deploying' || phase === 'battle'
       ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
-  seatsPanel(rs),
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
       deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
       h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), J.moveList(rs, ui)))
     : null,
   phase === 'over' ? J.layoutsPanel(rs, ui) : null,
+  seatsPanel(rs),
   logPanel(rs));
 }
 
@@ -823,6 +903,9 @@ function roomHeader(rs) {
       h('label', { for: 'share-link' }, 'Share'),
       h('input', { id: 'share-link', readonly: true, value: url, onfocus: (e) => e.target.select() }),
       h('button', { id: 'share-copy', type: 'button', onclick: () => copyLink(url) }, 'Copy link'),
+      rs.you != null ? h('label', { class: 'sound' },
+        h('input', { type: 'checkbox', id: 'sound-toggle', checked: A.soundOn(), onchange: (e) => A.setSound(e.target.checked) }),
+        ' Sound on my turn') : null,
       h('button', { id: 'room-leave', type: 'button', onclick: () => leaveRoom(rs) },
         rs.you != null && rs.summary.status === 'waiting' ? 'Leave seat' : 'Lobby')));
 }
@@ -878,6 +961,7 @@ function statusBar(rs, phase) {
 function seatsPanel(rs) {
   const isOwner = rs.summary.owner === S.player || owned().has(rs.id);
   const seated = rs.you != null;
+  const waiting = rs.summary.status === 'waiting';
   const game = rs.summary.config.game.game;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;
@@ -896,7 +980,7 @@ function seatsPanel(rs) {
       body = h('span', { class: 'seat-actions' },
         h('em', {}, 'empty'),
         !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, 'Sit here') : null,
-        isOwner ? h('span', { class: 'addbot' },
+        isOwner && waiting ? h('span', { class: 'addbot' },
           h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, `Bot strategy for seat ${s.seat + 1}`),
           h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, onchange: (e) => { S.botChoice[s.seat] = e.target.value; } },
             strategies.map((st) => h('option', { value: st, selected: st === choice }, st))),
@@ -907,8 +991,8 @@ function seatsPanel(rs) {
   return h('div', { class: 'card seats' },
     h('h2', {}, 'Seats'),
     h('ul', { class: 'seat-list' }, items),
-    isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, 'Start now (bots fill empty seats)')) : null,
-    !isOwner ? h('p', { class: 'muted' }, 'The room\'s creator can add bots to empty seats.') : null);
+    waiting && isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, 'Start now (bots fill empty seats)')) : null,
+    waiting && !isOwner ? h('p', { class: 'muted', id: 'bots-note' }, 'The room\'s creator can add bots to empty seats.') : null);
 }
 
 /** The strategies the connected bots offer for `game`, strongest first (each bot's offer lists them per game). */
@@ -973,9 +1057,10 @@ function boardEl(rs, b) {
       const shot = shots.get(cell);
       let plane = null;
       let head = false;
+      let facing = null;
       for (const [kind, map] of [['downed', downed], ['own', own], ['revealed', revealed], ['pending', pending]]) {
         const m = map.get(key);
-        if (m) { plane = kind; head = m.head; break; }
+        if (m) { plane = kind; head = m.head; facing = m.facing; break; }
       }
       const words = [];
       if (shot === 'miss') words.push('miss');
@@ -987,12 +1072,13 @@ function boardEl(rs, b) {
       if (!words.length) words.push(rs.you === b.seat ? 'empty' : 'unknown');
       const last = rs.lastShot && rs.lastShot.target === b.seat && rs.lastShot.cell === cell;
       const open = fireable && !shot && !(plane === 'downed');
-      const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head && plane ? '▲' : '';
+      const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head && plane ? P.HEAD_ARROWS[facing] || '▲' : '';
       const cls = ['cell', shot ? `shot-${shot}` : '', plane ? `plane plane-${plane}` : '', head && plane ? 'head' : '', last ? 'last' : '', open ? 'open' : ''].filter(Boolean).join(' ');
       cells.push(h('button', {
         type: 'button', class: cls, id: `c-${b.seat}-${cell}`,
         'data-cell': cell, 'data-row': r, 'data-col': c,
         'data-shot': shot || null, 'data-plane': plane, 'data-head': plane && head ? 'true' : null,
+        'data-facing': plane && head ? facing : null,
         'data-last': last ? 'true' : null, 'data-fireable': open ? 'true' : null,
         'aria-label': `${owner} board, ${cell}, ${words.join(', ')}${last ? ', last shot' : ''}`,
         'aria-disabled': !(open || deploying) ? 'true' : null,
@@ -1076,15 +1162,15 @@ function deployPanel(rs) {
   const d = rs.deploy;
   const facingArrow = { up: '↑', right: '→', down: '↓', left: '←' }[d.facing];
   return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'placing' },
-    h('p', {}, `Place ${plural(need, 'plane')} on your board: point at a cell for the head and click (or use arrow keys and Enter). `,
-      h('kbd', {}, 'R'), ' rotates. Click a placed plane to pick it up.'),
+    h('p', {}, `Place ${plural(need, 'plane')} on your board: tap a cell to put a plane's head there, tap the head again to turn it, tap its body to pick it up; `,
+      h('strong', {}, 'Ready'), ' confirms. With a keyboard: arrow keys, Enter, and ', h('kbd', {}, 'R'), ' rotates.'),
     h('div', { class: 'row' },
       h('button', { id: 'deploy-rotate', type: 'button', onclick: () => rotate(rs), 'aria-keyshortcuts': 'R', 'data-facing': d.facing },
         `Rotate (R) · facing ${d.facing} ${facingArrow}`),
       h('button', { id: 'deploy-random', type: 'button', onclick: () => { d.planes = P.randomDeployment(P.sideOf(v.config.variant), need); renderRoom(); } }, 'Random'),
       h('button', { id: 'deploy-clear', type: 'button', onclick: () => { d.planes = []; renderRoom(); }, disabled: !d.planes.length }, 'Clear'),
       h('button', { id: 'deploy-ready', type: 'button', class: 'primary', disabled: d.planes.length !== need, onclick: () => submitDeploy(rs) },
-        `Ready (${d.planes.length}/${need})`)),
+        `Ready: confirm (${d.planes.length}/${need})`)),
     h('p', { id: 'deploy-hint', class: 'muted hint', 'aria-live': 'polite' }, d.hint || '\u00a0'));
 }
 
@@ -1108,9 +1194,10 @@ function deployHover(rs, cell, force = false) {
   const hint = document.getElementById('deploy-hint');
   if (!cell) { if (hint) hint.textContent = '\u00a0'; return; }
   const side = P.sideOf(rs.view.config.variant);
-  const placement = { head: cell, facing: rs.deploy.facing };
   const inside = pickedPlane(rs, cell);
+  const onHead = inside != null && rs.deploy.planes[inside].head === cell;
   const full = rs.deploy.planes.length >= P.planesOf(rs.view.config.variant);
+  const placement = { head: cell, facing: rs.deploy.facing };
   const problem = inside != null ? null : full ? 'all planes placed' : P.placementProblem(placement, rs.deploy.planes, side);
   if (inside == null) {
     for (const [r, c] of P.planeCells(placement)) {
@@ -1119,11 +1206,11 @@ function deployHover(rs, cell, force = false) {
     }
   }
   if (hint) {
-    hint.textContent = inside != null ? `${cell}: click to pick this plane up.`
-      : problem ? `${cell} facing ${rs.deploy.facing}: not allowed (${problem}).` : `${cell} facing ${rs.deploy.facing}: click to place.`;
+    hint.textContent = onHead ? `${cell}: tap to turn this plane.` : inside != null ? `${cell}: tap to pick this plane up.`
+      : problem ? `${cell}: not allowed (${problem}).` : `${cell} facing ${placement.facing}: tap to place.`;
   }
   const el = grid.querySelector(`[data-cell="${cell}"]`);
-  if (el) el.setAttribute('aria-description', problem ? `cannot place here: ${problem}` : inside != null ? 'click to pick up' : 'can place here');
+  if (el) el.setAttribute('aria-description', problem ? `cannot place here: ${problem}` : onHead ? 'tap to turn' : inside != null ? 'tap to pick up' : 'can place here');
 }
 
 function pickedPlane(rs, cell) {
@@ -1138,17 +1225,38 @@ function deployClick(rs, cell) {
   const need = P.planesOf(rs.view.config.variant);
   S.gridFocus = { ...(S.gridFocus || {}), [rs.you]: cell };
   const inside = pickedPlane(rs, cell);
-  if (inside != null) {
+  if (inside != null && d.planes[inside].head === cell) {
+    // A tap on a head turns the plane a quarter (or more, to the next way it fits).
+    const plane = d.planes[inside];
+    const others = d.planes.filter((_, i) => i !== inside);
+    const facing = P.fittingFacing(cell, P.nextFacing(plane.facing), others, side);
+    if (facing && facing !== plane.facing) {
+      d.planes[inside] = { head: cell, facing };
+      d.facing = facing;
+      d.hint = `Plane at ${cell} turned to face ${facing}.`;
+    } else {
+      d.hint = `The plane at ${cell} cannot turn there: no other way fits.`;
+    }
+  } else if (inside != null) {
     d.planes.splice(inside, 1);
     d.hint = `Picked up a plane at ${cell}.`;
+  } else if (d.planes.length >= need) {
+    d.hint = 'Cannot place there: all planes placed; tap one to pick it up.';
   } else {
     const placement = { head: cell, facing: d.facing };
-    const problem = d.planes.length >= need ? 'all planes placed; click one to pick it up' : P.placementProblem(placement, d.planes, side);
-    if (problem) d.hint = `Cannot place there: ${problem}.`;
-    else { d.planes.push(placement); d.hint = `Plane placed at ${cell} facing ${d.facing}.`; }
+    const problem = P.placementProblem(placement, d.planes, side);
+    const other = problem && P.fittingFacing(cell, d.facing, d.planes, side);
+    if (problem) d.hint = `Cannot place there facing ${d.facing}: ${problem}.${other ? ` It fits facing ${other}: press Rotate.` : ''}`;
+    else {
+      d.planes.push(placement);
+      d.hint = `Plane placed at ${cell} facing ${d.facing}. Tap its head to turn it.`;
+    }
   }
   renderRoom();
   deployHover(rs, cell, true);
+  // The hover text would hide what the tap just did.
+  const hint = document.getElementById('deploy-hint');
+  if (hint && d.hint) hint.textContent = d.hint;
 }
 
 function submitDeploy(rs) {
@@ -1205,9 +1313,9 @@ function finalPanel(rs) {
     h('ol', { class: 'placings' }, order.map(({ p, s }) => h('li', { 'data-placing': s, 'data-place': p },
       h('strong', {}, ordinal(p)), ` ${who(rs, s)} — ${plural(o.totals[s], 'point')}, ${plural(o.round_wins[s], 'round')} won`))),
     h('p', { class: 'row' },
-      h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, 'Rematch'),
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, 'Rematch') : null,
       h('button', { id: 'to-lobby', onclick: () => go('/') }, 'Back to the lobby')),
-    h('p', { class: 'muted small' }, 'Rematch opens a new room with the same settings and seats you; the first to click creates it (with the same bots), the others join it.'));
+    rs.you != null ? h('p', { class: 'muted small' }, 'Rematch opens a new room with the same settings and seats you; the first to click creates it (with the same bots), the others join it.') : null);
 }
 
 function rematchName(name) {

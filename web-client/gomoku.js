@@ -324,7 +324,7 @@ export function resultPanel(rs, ui) {
     h('h2', { id: 'result-text' }, head),
     detail ? h('p', { id: 'result-detail' }, detail) : null,
     h('p', { class: 'row' },
-      h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch'),
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch') : null,
       h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
 }
 

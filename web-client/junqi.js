@@ -269,15 +269,41 @@ function mover(seat, ui) {
   return `${ui.who(seat)} (${colourOf(seat)})`;
 }
 
-/** A move's result in words, naming the posts only (never a rank). */
+/** "the Captain at F0" when the rank is known, else "the piece at F0". */
+function pieceAt(rank, post) {
+  return rank ? `the ${rankNames(rank)[1]} at ${post}` : `the piece at ${post}`;
+}
+
+/**
+ * A move's result in words. `m.rank` and `m.met` (see `movesWithRanks`), when known, name the
+ * piece that moved and the piece it attacked; otherwise only posts are named.
+ */
 export function moveText(m, ui) {
   const side = `${mover(m.seat, ui)}:`;
+  const piece = pieceAt(m.rank, m.from);
   switch (m.result) {
-    case 'won': return `${side} the piece at ${m.from} took the piece at ${m.to}.`;
-    case 'lost': return `${side} the piece at ${m.from} attacked ${m.to} and lost.`;
-    case 'traded': return `${side} the piece at ${m.from} attacked ${m.to}: both removed.`;
-    default: return `${side} the piece at ${m.from} moved to ${m.to}.`;
+    case 'won': return `${side} ${piece} took ${pieceAt(m.met, m.to)}.`;
+    case 'lost': return `${side} ${piece} attacked ${pieceAt(m.met, m.to)} and lost.`;
+    case 'traded': return `${side} ${piece} attacked ${pieceAt(m.met, m.to)}: both removed.`;
+    default: return `${side} ${piece} moved to ${m.to}.`;
   }
+}
+
+/**
+ * Every move of the view with the ranks this page may know (`rank`: the piece that moved, `met`:
+ * the piece it attacked, null when unknown): the engine's view gives a seat its own layout, and
+ * the outcome reveals both, so the page's own pieces are named always and every piece once the
+ * game is over. The moves are replayed from the starting layouts.
+ */
+export function movesWithRanks(v, you) {
+  const layouts = v.outcome && v.outcome.layouts ? v.outcome.layouts : [0, 1].map((s) => (s === you ? v.layout : null));
+  let pieces = [0, 1].flatMap((s) => (layouts[s] ? layoutPieces(layouts[s], s) : layoutPieces('', s, false)));
+  return v.moves.map((m) => {
+    const a = pieces.find((p) => p.post === m.from);
+    const d = pieces.find((p) => p.post === m.to);
+    pieces = piecesAfter(pieces, m);
+    return { ...m, rank: (a && a.rank) || null, met: (m.result !== 'moved' && d && d.rank) || null };
+  });
 }
 
 /** How the game ended, as [headline, detail]. */
@@ -367,7 +393,8 @@ const HANDLERS = {
     }
     rs.placing = null;
     localOf(rs).selected = null;
-    ui.log(`${ev.number}. ${moveText(ev, ui)}`);
+    const named = movesWithRanks(v, rs.you).find((m) => m.number === ev.number) || ev;
+    ui.log(`Move ${ev.number}: ${moveText(named, ui)}`);
   },
   flag_revealed(rs, v, ev, clock, ui) {
     v.revealed_flags[ev.seat] = ev.post;
@@ -749,7 +776,8 @@ export function moveList(rs, ui) {
     h('h2', { id: 'moves-title' }, `Moves (${v.moves.length})`),
     v.moves.length
       ? h('ol', { id: 'moves', class: 'moves jq-moves', 'aria-labelledby': 'moves-title' },
-        v.moves.map((m) => h('li', { 'data-move': m.number, 'data-seat': m.seat, 'data-from': m.from, 'data-to': m.to, 'data-result': m.result, class: `owner-${m.seat}` },
+        movesWithRanks(v, rs.you).map((m) => h('li', { 'data-move': m.number, 'data-seat': m.seat, 'data-from': m.from, 'data-to': m.to, 'data-result': m.result,
+          'data-rank': m.rank, 'data-met': m.met, class: `owner-${m.seat}` },
           moveText(m, ui))))
       : h('p', { class: 'empty' }, v.phase === 'deploying' ? 'The battle starts once both sides have deployed.' : 'No moves yet.'));
 }
@@ -765,7 +793,7 @@ export function resultPanel(rs, ui) {
     detail ? h('p', { id: 'result-detail' }, detail) : null,
     h('p', { class: 'muted small' }, 'Every piece is revealed: the board shows what stood at the end; below, both starting layouts.'),
     h('p', { class: 'row' },
-      h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch'),
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch') : null,
       h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
 }
 

@@ -77,11 +77,26 @@ export function randomDeployment(side, count) {
   }
 }
 
-/** Map "r,c" -> {plane index, head} for a list of placements. */
+/** The arrow drawn on a plane's head: where its nose points. */
+export const HEAD_ARROWS = { up: '▲', right: '▶', down: '▼', left: '◀' };
+
+/**
+ * The first facing, trying `from` and then each quarter turn clockwise, at which a plane with its
+ * head on `head` can join `others` on a board of `side`; null when none can.
+ */
+export function fittingFacing(head, from, others, side) {
+  let facing = from;
+  for (let i = 0; i < 4; i++, facing = nextFacing(facing)) {
+    if (!placementProblem({ head, facing }, others, side)) return facing;
+  }
+  return null;
+}
+
+/** Map "r,c" -> {plane index, head, facing} for a list of placements. */
 export function cellMap(placements) {
   const map = new Map();
   (placements || []).forEach((p, i) => {
-    planeCells(p).forEach(([r, c], k) => map.set(`${r},${c}`, { plane: i, head: k === 0 }));
+    planeCells(p).forEach(([r, c], k) => map.set(`${r},${c}`, { plane: i, head: k === 0, facing: p.facing }));
   });
   return map;
 }

@@ -790,7 +790,7 @@ function planeSection(rs) {
   roomHeader(rs),
   statusBar(rs, phase),
   phase === 'over' ? finalPanel(rs) : null,
-  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, boardOrder(rs, phase).map((b) => boardEl(rs, b))) : null,
+  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b, boardOrder(rs, phase, b)))) : null,
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
   phase !== 'waiting' ? legend() : null,
   seatsPanel(rs),
@@ -798,15 +798,13 @@ function planeSection(rs) {
 }
 
 /**
- * The boards in the order the page shows them: while deploying, the player's own board first (it
- * is the one to work on); otherwise the opponents' first (the ones to fire at), the own last.
+ * Where a board shows among the boards (its CSS `order`; the document keeps seat order): while
+ * deploying, the player's own board first (it is the one to work on); otherwise the opponents'
+ * first (the ones to fire at), the own last.
  */
-function boardOrder(rs, phase) {
-  const boards = rs.view.boards.slice();
-  if (rs.you == null) return boards;
-  const own = boards.filter((b) => b.seat === rs.you);
-  const others = boards.filter((b) => b.seat !== rs.you);
-  return phase === 'deploy' ? own.concat(others) : others.concat(own);
+function boardOrder(rs, phase, b) {
+  if (rs.you == null || b.seat !== rs.you) return 0;
+  return phase === 'deploy' ? -1 : 1;
 }
 
 // ---------------------------------------------------------------- gomoku room
@@ -1033,7 +1031,7 @@ function canFire(rs, b) {
     && b.seat !== rs.you && b.playing && !b.knocked_out && !rs.firing;
 }
 
-function boardEl(rs, b) {
+function boardEl(rs, b, order = 0) {
   const v = rs.view;
   const side = P.sideOf(v.config.variant);
   const name = who(rs, b.seat);
@@ -1112,6 +1110,7 @@ function boardEl(rs, b) {
   return h('figure', {
     class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''}`,
     'data-board': b.seat, 'data-knocked-out': b.knocked_out ? 'true' : 'false', 'data-target': fireable ? 'true' : null,
+    style: order ? `order: ${order}` : null,
   },
   h('figcaption', {},
     h('strong', {}, name), rs.you === b.seat ? ' (your board)' : '',
@@ -1232,7 +1231,6 @@ function deployClick(rs, cell) {
     const facing = P.fittingFacing(cell, P.nextFacing(plane.facing), others, side);
     if (facing && facing !== plane.facing) {
       d.planes[inside] = { head: cell, facing };
-      d.facing = facing;
       d.hint = `Plane at ${cell} turned to face ${facing}.`;
     } else {
       d.hint = `The plane at ${cell} cannot turn there: no other way fits.`;
@@ -1284,16 +1282,17 @@ function scoreboard(rs) {
       h('table', { class: 'scoreboard', id: 'scoreboard' },
         h('caption', { class: 'sr-only' }, 'Points per round and totals'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
+          // Totals first: they stay in view however many rounds scroll sideways.
+          h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'Wins'),
           heads.map((t) => h('th', { scope: 'col' }, t)),
-          showLive ? h('th', { scope: 'col', title: 'current round' }, `R${v.round + 1}*`) : null,
-          h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'Wins'))),
+          showLive ? h('th', { scope: 'col', title: 'current round' }, `R${v.round + 1}*`) : null)),
         h('tbody', {}, seats.map((s) => h('tr', { 'data-score-row': s, class: v.outcome && v.outcome.winner === s ? 'winner' : '' },
-          h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out ? h('span', { class: 'badge out' }, 'out') : null),
+          h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out && !v.outcome ? h('span', { class: 'badge out' }, 'out') : null),
+          h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),
+          h('td', { 'data-wins': s }, String(v.round_wins[s])),
           v.history.map((r) => h('td', { title: r.survivor === s ? 'survived the round' : null },
             String(r.points[s]), r.survivor === s ? h('span', { 'aria-label': ', survived' }, ' ★') : null)),
-          showLive ? h('td', { class: 'live' }, String(v.boards[s].points)) : null,
-          h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),
-          h('td', { 'data-wins': s }, String(v.round_wins[s]))))))),
+          showLive ? h('td', { class: 'live' }, String(v.boards[s].points)) : null))))),
     h('p', { class: 'muted small' }, '★ survived the round (last player left). Downing a plane: 1 point; knocking a player out: 3.'));
 }
 

@@ -7,6 +7,8 @@
 
 #[path = "browser/harness.rs"]
 mod harness;
+#[path = "browser/players.rs"]
+mod players;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

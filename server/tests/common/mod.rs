@@ -120,6 +120,7 @@ fn normalize(v: &mut Value, ids: &mut Vec<String>) {
         Value::Array(items) => items.iter_mut().for_each(|i| normalize(i, ids)),
         Value::Object(map) => {
             map.remove("deadline_ms");
+            map.remove("deadlines_ms");
             if let Some(token) = map.get_mut("resume") {
                 *token = Value::String("token".into());
             }

@@ -432,9 +432,13 @@ function route() {
   const main = document.getElementById('main');
   if (!S.name) {
     S.page = 'name';
-    main.replaceChildren(h('section', { class: 'card', id: 'welcome' },
+    // A room's link (a tournament's Watch link, a shared link) says what is there, and lets a
+    // visitor watch at once under a guest name.
+    main.replaceChildren(h('section', { class: 'card', id: 'welcome', 'data-room-link': m ? m[1].toLowerCase() : null },
       h('h1', {}, 'Skirmish: plane battle, gomoku and junqi'),
-      h('p', {}, 'Choose a display name above to play. It is kept in this browser.')),
+      m ? h('p', {}, 'A match is played in this room, and you can watch it now. To play, choose a display name above (it is kept in this browser).')
+        : h('p', {}, 'Choose a display name above to play. It is kept in this browser.'),
+      m ? h('p', {}, h('button', { id: 'watch-guest', class: 'primary', onclick: watchAsGuest }, 'Watch as a guest')) : null),
     tournamentsCard());
     renderTournaments();
     refreshTournaments();
@@ -459,6 +463,13 @@ function route() {
     renderLobby();
     refreshRooms();
   }
+}
+
+/** Picks a guest display name (kept like a chosen one) and opens the room the page points at. */
+function watchAsGuest() {
+  const name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  document.getElementById('name-input').value = name;
+  document.getElementById('name-form').requestSubmit();
 }
 
 function leaveWatch(id) {

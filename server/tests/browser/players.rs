@@ -347,3 +347,78 @@ async fn controls_show_only_where_they_do_something() {
     assert_eq!(js(&watcher, &absent("#bots-note")).await, true);
     assert_eq!(js(&page, &absent("#start-now")).await, true);
 }
+
+/// Item 7: a visitor without a name who follows a room's link (the tournament's Watch link) is
+/// told a match is there to watch, and watches it with one click.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_link_lets_a_visitor_watch_at_once() {
+    use skirmish_games::gomoku::{self, Rule};
+    use skirmish_protocol::{ClientMsg, GameConfig, RoomConfig, ServerMsg};
+    use skirmish_server::testing::TestClient;
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let (mut black, _) = TestClient::join(&server.ws_url(), "Black").await;
+    let (mut white, _) = TestClient::join(&server.ws_url(), "White").await;
+    let config = RoomConfig {
+        name: Some("On show".into()),
+        game: GameConfig::Gomoku(gomoku::Config {
+            size: 15,
+            rule: Rule::Freestyle,
+            ..gomoku::Config::default()
+        }),
+        clock: None,
+        on_drop: None,
+    };
+    let reply = black.request(ClientMsg::CreateRoom { config, sit: true }).await;
+    let ServerMsg::RoomCreated { room, .. } = reply else { panic!("created: {reply:?}") };
+    white.request(ClientMsg::JoinRoom { room, seat: None }).await;
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    page.goto(&format!("{}room/{room}", base(&server))).await.expect("the room's link");
+    let text = find(&page, "#welcome").await.text().await.expect("text");
+    assert!(text.contains("watch"), "the page says there is a match to watch: {text}");
+    click(&page, "#watch-guest").await;
+    let s = wait_gomoku(&page, "the match, watched", |s| s["page"] == "gomoku" && s["phase"] == "play").await;
+    assert!(s["you"].is_null(), "a spectator: {s}");
+    find(&page, "[data-spectator]").await;
+}
+
+/// Item 9: at the end of a match the winner is not marked "out", and the totals and wins come
+/// right after the names, in view without scrolling the table sideways.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_final_scoreboard_shows_totals_first_and_no_winner_out() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    room_with_bot(&page, &server, "classic", 1).await;
+    deploy_random(&page).await;
+    let start = Instant::now();
+    let mut pick = 0;
+    loop {
+        assert!(start.elapsed() < Duration::from_secs(90), "the match took too long");
+        let s = state(&page).await;
+        if s["phase"] == "over" {
+            break;
+        }
+        if my_turn(&s) {
+            pick += 13;
+            fire_somewhere(&page, &s, pick).await;
+        } else {
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+    find(&page, "#final").await;
+    let v = js(
+        &page,
+        "const heads = [...document.querySelectorAll('#scoreboard thead th')].map((e) => e.textContent);
+         const winner = document.getElementById('final').dataset.winner;
+         const row = document.querySelector(`[data-score-row=\"${winner}\"]`);
+         return [heads, row.querySelector('.badge.out') !== null];",
+    )
+    .await;
+    assert_eq!(v[0][1], "Total", "{v}");
+    assert_eq!(v[0][2], "Wins", "{v}");
+    assert_eq!(v[1], false, "the winner is not marked out: {v}");
+}

@@ -184,6 +184,9 @@ async fn a_phone_deploys_by_tapping() {
     find(&page, &format!("{}[data-plane=\"own\"][data-facing=\"right\"]", cell("E5"))).await;
     let arrow = find(&page, &cell("E5")).await.text().await.expect("text");
     assert_eq!(arrow, "▶", "the head's arrow points where the plane faces");
+    fire_somewhere(&page, &s, 40).await;
+    js(&page, "window.scrollTo(0, 0); return true").await;
+    crate::harness::screenshot(&page, "phone").await;
 }
 
 /// Item 4: a reload mid-match keeps the event log (the shots) and the clock.

@@ -109,6 +109,17 @@ pub enum ClientMsg {
         /// The room.
         room: RoomId,
     },
+    /// Says a line in a room's chat: the players' chat for a seated player, the spectators' chat
+    /// for a spectator (each chat reaches only its own members). At most [`MAX_CHAT_CHARS`]
+    /// characters; control characters become spaces. At most [`CHAT_BURST`] lines per
+    /// [`CHAT_WINDOW_MS`]. Answered by `done`; `bad_chat`, `chat_too_fast` or `not_seated`
+    /// otherwise.
+    Chat {
+        /// The room.
+        room: RoomId,
+        /// What to say.
+        text: String,
+    },
     /// Plays an action in a room where this client holds the seat to act. No answer on success:
     /// the resulting `event`s are the confirmation; `error` otherwise.
     Act {
@@ -207,6 +218,21 @@ pub enum ServerMsg {
         seq: u64,
         /// What happened.
         event: GameEvent,
+    },
+    /// A line of a room's chat, sent to the members of that chat only.
+    Chat {
+        /// The room.
+        room: RoomId,
+        /// Whose chat: the players' or the spectators'.
+        channel: ChatChannel,
+        /// The speaker's seat, in the players' chat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The speaker's display name, as the server knows it (a client cannot choose it per
+        /// line). Text, never markup.
+        name: String,
+        /// What was said (text, never markup).
+        text: String,
     },
     /// This seat must act now.
     YourTurn {
@@ -553,6 +579,25 @@ pub struct RoomSnapshot {
     pub deadlines_ms: Vec<Option<u64>>,
 }
 
+/// Which chat of a room: the seated players' or the spectators'.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    /// The seated players (bots included).
+    Players,
+    /// The spectators.
+    Spectators,
+}
+
+/// The longest chat line, in characters (Unicode scalar values): a short remark, as on lichess.
+pub const MAX_CHAT_CHARS: usize = 200;
+
+/// How many chat lines one player may say in a room per [`CHAT_WINDOW_MS`].
+pub const CHAT_BURST: usize = 5;
+
+/// The window of the chat's rate limit, in milliseconds: [`CHAT_BURST`] lines per 10 s.
+pub const CHAT_WINDOW_MS: u64 = 10_000;
+
 /// How many past events a `room` snapshot carries at most ([`RoomSnapshot::history`]): the
 /// web client's event log keeps 300 lines; a plane battle round has about 100 events.
 pub const SNAPSHOT_HISTORY: usize = 300;
@@ -618,6 +663,11 @@ pub mod codes {
     pub const BAD_CONFIG: &str = "bad_config";
     /// Too many messages too fast.
     pub const RATE_LIMITED: &str = "rate_limited";
+    /// A chat line that is empty or longer than [`MAX_CHAT_CHARS`](crate::MAX_CHAT_CHARS).
+    pub const BAD_CHAT: &str = "bad_chat";
+    /// More chat lines than [`CHAT_BURST`](crate::CHAT_BURST) in
+    /// [`CHAT_WINDOW_MS`](crate::CHAT_WINDOW_MS).
+    pub const CHAT_TOO_FAST: &str = "chat_too_fast";
     /// The server is shutting down or the room is gone.
     pub const UNAVAILABLE: &str = "unavailable";
 }
@@ -724,6 +774,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "add_bot",
     "start",
     "act",
+    "chat",
     "ping",
 ];
 

@@ -56,6 +56,12 @@ pub enum ServerError {
     /// The room's actor is gone (server shutting down).
     #[error("the room is not available")]
     Unavailable,
+    /// A chat line that is empty or too long.
+    #[error("{0}")]
+    BadChat(String),
+    /// Too many chat lines too fast.
+    #[error("too many chat lines: at most {burst} per {seconds} s", burst = skirmish_protocol::CHAT_BURST, seconds = skirmish_protocol::CHAT_WINDOW_MS / 1000)]
+    ChatTooFast,
 }
 
 impl ServerError {
@@ -76,6 +82,8 @@ impl ServerError {
             ServerError::Rule { code, .. } => code,
             ServerError::TooManyRooms(_) => codes::TOO_MANY_ROOMS,
             ServerError::Unavailable => codes::UNAVAILABLE,
+            ServerError::BadChat(_) => codes::BAD_CHAT,
+            ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
         }
     }
 

@@ -11,6 +11,7 @@
 //! /rules` (docs/rules.md as a page), and the web client's static files at `/`.
 
 mod api;
+mod chat;
 pub mod error;
 pub mod journal;
 pub mod lobby;

@@ -21,7 +21,7 @@ use rand::{Rng, SeedableRng};
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::tournament::{Forfeit, MatchResult};
 use skirmish_protocol::{
-    Action, AfterGrace, Commitment, DropPolicy, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId,
+    Action, AfterGrace, ChatChannel, Commitment, DropPolicy, GameEvent, Occupant, PlayerId, Reveal, RoomConfig, RoomId,
     NumberedEvent, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
@@ -29,6 +29,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
 
+use crate::chat::{ChatLimiter, clean_line};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
 use crate::lobby::{BotPick, Lobby};
@@ -89,6 +90,11 @@ enum Command {
     },
     Start {
         by: PlayerId,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Chat {
+        player: PlayerId,
+        text: String,
         reply: oneshot::Sender<Result<(), ServerError>>,
     },
     Act {
@@ -209,6 +215,16 @@ impl RoomHandle {
         self.ask(|reply| Command::Start { by, reply }).await
     }
 
+    /// Says `text` in the room's chat that `player` belongs to: the players' chat for a seated
+    /// player, the spectators' for a spectator.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] when the player neither sits nor watches here,
+    /// [`ServerError::BadChat`], [`ServerError::ChatTooFast`].
+    pub async fn chat(&self, player: PlayerId, text: String) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Chat { player, text, reply }).await
+    }
+
     /// Plays `player`'s action in `seat` (or, when absent, in the player's seat whose turn it is).
     ///
     /// # Errors
@@ -262,6 +278,8 @@ struct Room {
     sealed: Vec<Reveal>,
     /// Every reveal sent so far, in order.
     reveals: Vec<Reveal>,
+    /// Each player's recent chat lines, for the chat's rate limit.
+    chat: ChatLimiter,
     /// The newest events with their audiences (at most [`HISTORY`]), for snapshots'
     /// [`RoomSnapshot::history`].
     history: VecDeque<(Audience, NumberedEvent)>,
@@ -507,6 +525,7 @@ impl Room {
             sealed: Vec::new(),
             reveals: Vec::new(),
             history: VecDeque::new(),
+            chat: ChatLimiter::default(),
             banks: vec![bank; seats],
             turn_started: vec![None; seats],
             dropped: vec![None; seats],
@@ -630,6 +649,9 @@ impl Room {
                     .and_then(|()| self.add_bot(seat, strategy));
                 let _ = reply.send(result);
                 self.start_if_full();
+            }
+            Command::Chat { player, text, reply } => {
+                let _ = reply.send(self.chat(player, &text));
             }
             Command::Start { by, reply } => {
                 let result = self.check_owner_waiting(by).and_then(|()| {
@@ -1173,6 +1195,41 @@ impl Room {
                 }
             }
         }
+    }
+
+    /// Relays a chat line to the members of the speaker's chat only: seated players hear seated
+    /// players, spectators hear spectators. The name is the room's record of the speaker.
+    fn chat(&mut self, player: PlayerId, text: &str) -> Result<(), ServerError> {
+        let (channel, seat, name) = if let Some(seat) = self.seat_of(player) {
+            let holder = self.seats[seat.index()].as_ref().ok_or(ServerError::NotSeated)?;
+            (ChatChannel::Players, Some(seat), holder.member.name.clone())
+        } else if let Some(member) = self.spectators.get(&player) {
+            (ChatChannel::Spectators, None, member.name.clone())
+        } else {
+            return Err(ServerError::NotSeated);
+        };
+        let text = clean_line(text)?;
+        self.chat.allow(player, Instant::now())?;
+        let msg = Arc::new(ServerMsg::Chat {
+            room: self.id,
+            channel,
+            seat,
+            name,
+            text,
+        });
+        match channel {
+            ChatChannel::Players => {
+                for holder in self.seats.iter().flatten().filter(|h| h.connected) {
+                    holder.member.outbox.send_shared(msg.clone());
+                }
+            }
+            ChatChannel::Spectators => {
+                for member in self.spectators.values() {
+                    member.outbox.send_shared(msg.clone());
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Sends `msg` to every connected seat and spectator.

@@ -516,6 +516,10 @@ impl Session {
                 self.room(room)?.start(self.player).await?;
                 self.outbox.send(done);
             }
+            ClientMsg::Chat { room, text } => {
+                self.room(room)?.chat(self.player, text).await?;
+                self.outbox.send(done);
+            }
             ClientMsg::Act { room, seat, action } => {
                 let started = std::time::Instant::now();
                 self.room(room)?.act(self.player, seat, action).await?;

@@ -8,6 +8,7 @@ import * as J from './junqi.js';
 import { h } from './dom.js';
 import * as L from './length.js';
 import * as A from './alert.js';
+import * as C from './chat.js';
 
 const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -382,6 +383,9 @@ function onMessage(msg) {
       break;
     case 'commitment':
       onCommitment(msg);
+      break;
+    case 'chat':
+      C.onChat(roomState(msg.room), msg);
       break;
     case 'reveal':
       onReveal(msg);
@@ -786,6 +790,8 @@ function renderRoom() {
   if (log && stick) log.scrollTop = log.scrollHeight;
   const moves = document.getElementById('moves');
   if (moves) moves.scrollTop = moves.scrollHeight;
+  const chat = document.getElementById('chat-lines');
+  if (chat) chat.scrollTop = chat.scrollHeight;
   tick();
   A.turnAlert(Boolean(document.querySelector('#status.mine, #deploy[data-deploy-state="placing"]')));
 }
@@ -805,7 +811,14 @@ function planeSection(rs) {
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
   phase !== 'waiting' ? legend() : null,
   seatsPanel(rs),
-  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)));
+  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)),
+  chatPanel(rs));
+}
+
+/** The room's chat card (chat.js), sending through the connection. */
+function chatPanel(rs) {
+  return C.chatPanel(rs, h, (text) => S.conn.request({ type: 'chat', room: rs.id, text })
+    .catch((e) => { toast(`Not sent: ${errorText(e)}`); throw e; }));
 }
 
 /**
@@ -861,7 +874,8 @@ function gomokuSection(rs) {
       h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
     : null,
   seatsPanel(rs),
-  logPanel(rs));
+  logPanel(rs),
+  chatPanel(rs));
 }
 
 // ---------------------------------------------------------------- junqi room
@@ -891,7 +905,8 @@ function junqiSection(rs) {
     : null,
   phase === 'over' ? J.layoutsPanel(rs, ui) : null,
   seatsPanel(rs),
-  logPanel(rs));
+  logPanel(rs),
+  chatPanel(rs));
 }
 
 function waitingText(rs) {

@@ -425,3 +425,53 @@ async fn the_final_scoreboard_shows_totals_first_and_no_winner_out() {
     assert_eq!(v[0][2], "Wins", "{v}");
     assert_eq!(v[1], false, "the winner is not marked out: {v}");
 }
+
+/// The chat lines a page shows, as (channel, text).
+async fn chat_lines(page: &Client) -> Vec<(String, String)> {
+    let v = js(
+        page,
+        "return [...document.querySelectorAll('#chat-lines [data-chat-line]')].map((e) => [e.dataset.chatLine, e.textContent])",
+    )
+    .await;
+    v.as_array()
+        .expect("lines")
+        .iter()
+        .map(|l| (l[0].as_str().unwrap_or_default().to_owned(), l[1].as_str().unwrap_or_default().to_owned()))
+        .collect()
+}
+
+/// Item 6: a player's chat line shows, as text, to the players and not to a spectator; a
+/// spectator's shows to spectators and not to the players.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_and_spectators_chat_apart_and_as_text() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    let watcher = driver.browser().await;
+    wait_for_bots_of(&page, &server, "gomoku").await;
+    open_as(&page, &base(&server), "Chatty").await;
+    open_as(&watcher, &base(&server), "Looker").await;
+    let room = create_gomoku_room(&page, 15, "freestyle", "").await;
+    click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+    wait_gomoku(&page, "the game", |s| s["phase"] == "play").await;
+    watcher.goto(&format!("{}room/{room}", base(&server))).await.expect("open the room");
+    wait_gomoku(&watcher, "the spectator's board", |s| s["phase"] == "play").await;
+    find(&page, "[data-chat=\"players\"]").await;
+    find(&watcher, "[data-chat=\"spectators\"]").await;
+    crate::harness::type_into(&page, "#chat-input", "<b>gl</b> hf").await;
+    click(&page, "#chat-send").await;
+    wait_js(&page, "return document.querySelectorAll('#chat-lines li').length === 1", "my line").await;
+    assert_eq!(chat_lines(&page).await, vec![("players".to_owned(), "Chatty: <b>gl</b> hf".to_owned())]);
+    assert_eq!(js(&page, "return document.querySelector('#chat-lines b') === null").await, true, "markup stays text");
+    assert_eq!(js(&page, "return document.getElementById('chat-input').value").await, "", "the input clears");
+    crate::harness::type_into(&watcher, "#chat-input", "nice opening").await;
+    click(&watcher, "#chat-send").await;
+    wait_js(&watcher, "return document.querySelectorAll('#chat-lines li').length === 1", "the spectator's line").await;
+    assert_eq!(chat_lines(&watcher).await, vec![("spectators".to_owned(), "Looker: nice opening".to_owned())]);
+    // A moment for any stray line to arrive, then each side still has only its own.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(chat_lines(&page).await.len(), 1, "the player never sees the spectators' chat");
+    assert_eq!(chat_lines(&watcher).await.len(), 1, "the spectator never sees the players' chat");
+}

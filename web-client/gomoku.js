@@ -227,6 +227,11 @@ export function boardEl(rs, ui) {
     onclick: (e) => {
       const el = e.target.closest('[data-point]');
       if (el && el.dataset.playable) place(rs, el.dataset.point, ui);
+      else if (el && el.dataset.forbidden && playable) {
+        // Say why nothing happens, rather than nothing.
+        rs.notice = `${el.dataset.point} is forbidden for black under renju (a double three, a double four or an overline): choose another point.`;
+        ui.render();
+      }
     },
     onkeydown: (e) => boardKey(e, size, ui),
   }, cells);
@@ -235,7 +240,8 @@ export function boardEl(rs, ui) {
   const focus = grid.querySelector(`[data-point="${ui.focus || last || centre}"]`) || grid.querySelector('[data-point]');
   if (focus) focus.tabIndex = 0;
   return h('figure', { class: 'goban-wrap', 'data-gomoku-board': true },
-    h('figcaption', { class: 'sr-only' }, 'The board'), grid);
+    h('figcaption', { class: 'sr-only' }, 'The board'), grid,
+    h('p', { id: 'gomoku-notice', class: 'notice', role: 'status' }, rs.notice || ''));
 }
 
 function boardKey(e, size, ui) {
@@ -254,6 +260,7 @@ function boardKey(e, size, ui) {
 }
 
 function place(rs, point, ui) {
+  rs.notice = null;
   rs.placing = point;
   ui.setFocus(point);
   ui.act({ game: 'gomoku', kind: 'place', point });

@@ -3,7 +3,7 @@
 import { Connection } from './net.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
-import { checkReveal } from './audit.js';
+import { auditText, checkReveal, roundAudit } from './audit.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
 import * as L from './length.js';
@@ -317,7 +317,14 @@ function onCommitment(msg) {
   rs.commitments = rs.commitments || [];
   if (rs.commitments.some((c) => c.seat === msg.seat && c.round === msg.round)) return;
   rs.commitments.push({ seat: msg.seat, round: msg.round, sha256: msg.sha256 });
-  logLine(rs, `The referee committed to ${seatName(rs, msg.seat)}'s deployment (SHA-256 ${msg.sha256.slice(0, 12)}…).`);
+  const entry = roundAudit(rs, msg.round, auditLabel(rs, msg.round));
+  entry.committed += 1;
+  entry.details.push(`The referee committed to ${seatName(rs, msg.seat)}'s deployment (SHA-256 ${msg.sha256.slice(0, 12)}…).`);
+}
+
+/** What a round's audit line is about: a plane battle round, or junqi's two layouts. */
+function auditLabel(rs, round) {
+  return isJunqi(rs) ? 'Layouts' : `Round ${round + 1}`;
 }
 
 /** The deployment the game itself revealed for `seat` in `round`, if it has. */
@@ -335,11 +342,13 @@ async function onReveal(msg) {
   const check = await checkReveal(rs.commitments || [], msg, gameRevealed(rs, msg.seat, msg.round));
   rs.audit = rs.audit || { verified: 0, failed: 0 };
   const whose = `${seatName(rs, msg.seat)}'s deployment`;
+  const entry = roundAudit(rs, msg.round, auditLabel(rs, msg.round));
   if (check.ok) {
     rs.audit.verified += 1;
-    logLine(rs, `✓ ${whose} matches the referee's commitment.`);
+    entry.verified += 1;
+    entry.details.push(`✓ ${whose} matches the referee's commitment.`);
   } else if (check.ok === null) {
-    logLine(rs, `${whose} was revealed, but ${check.why}.`);
+    entry.details.push(`${whose} was revealed, but ${check.why}.`);
   } else {
     rs.audit.failed += 1;
     logLine(rs, `✗ ${whose}: ${check.why}. The referee cannot be trusted here.`);
@@ -1326,7 +1335,10 @@ function logPanel(rs) {
   return h('div', { class: 'card logcard' },
     h('h2', { id: 'log-title' }, 'Events'),
     h('ol', { id: 'log', class: 'log', role: 'log', 'aria-labelledby': 'log-title' },
-      rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t) : h('li', { 'data-public': t.public ? true : null }, t.text)))));
+      rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t)
+        : t.audit != null ? h('li', { 'data-audit': t.audit, 'data-verified': t.verified, 'data-committed': t.committed },
+          h('details', {}, h('summary', {}, auditText(t)), t.details.map((d) => h('div', { class: 'small' }, d))))
+          : h('li', { 'data-public': t.public ? true : null }, t.text)))));
 }
 
 function finalPanel(rs) {

@@ -41,3 +41,26 @@ function parseOrNull(text) {
 function sameJson(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
 }
+
+/**
+ * The event log's one line per round about the referee's commitments (issue 18: six lines a round
+ * buried the shots): created at the round's first commitment in `log`, and updated as the reveals
+ * are checked. Details (each commitment and each check) are shown on demand.
+ */
+export function roundAudit(rs, round, label) {
+  rs.auditLines = rs.auditLines || new Map();
+  let entry = rs.auditLines.get(round);
+  if (!entry) {
+    entry = { audit: round, label, committed: 0, verified: 0, details: [] };
+    rs.auditLines.set(round, entry);
+    rs.log.push(entry);
+  }
+  return entry;
+}
+
+/** The summary line of a round's audit entry. */
+export function auditText(entry) {
+  const all = entry.verified > 0 && entry.verified === entry.committed;
+  const checked = entry.verified ? `, ${entry.verified} checked against the reveal` : '';
+  return `${all ? '✓' : '·'} ${entry.label}: the referee committed to ${entry.committed} deployment${entry.committed === 1 ? '' : 's'}${checked}.`;
+}

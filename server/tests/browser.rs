@@ -353,13 +353,15 @@ async fn one_person_plays_a_bot() {
         l.iter()
             .any(|t| t.as_str().is_some_and(|t| t.contains("Match over")))
     }));
-    // The round's two deployments were committed to before the shots and checked at its end.
+    // The round's two deployments were committed to before the shots and checked at its end: one
+    // line for the round (issue 18), with each commitment and check in its details.
     let s = wait_state(&page, "both reveals checked", |s| {
         s["log"].as_array().is_some_and(|l| {
-            l.iter()
-                .filter(|t| t.as_str().is_some_and(|t| t.starts_with("✓")))
-                .count()
-                == 2
+            l.iter().any(|t| {
+                t.as_str().is_some_and(|t| {
+                    t.starts_with("✓ Round 1: the referee committed to 2 deployments, 2 checked")
+                })
+            })
         })
     })
     .await;
@@ -371,8 +373,14 @@ async fn one_person_plays_a_bot() {
         .collect();
     assert_eq!(
         log.iter().filter(|t| t.contains("committed to")).count(),
+        1,
+        "one line for the round's commitments: {s}"
+    );
+    let audit = log.iter().find(|t| t.starts_with("✓")).expect("the round's line");
+    assert_eq!(
+        audit.matches("matches the referee's commitment").count(),
         2,
-        "{s}"
+        "each check in the details: {audit}"
     );
     assert!(!log.iter().any(|t| t.starts_with("✗")), "{s}");
     page.close().await.expect("close the browser");
@@ -1475,11 +1483,13 @@ async fn a_person_deploys_and_plays_junqi_against_a_bot() {
         s["log"].as_array().is_some_and(|l| {
             l.iter()
                 .filter(|t| {
-                    t.as_str()
-                        .is_some_and(|t| t.starts_with("✓") && t.contains("matches the referee's commitment"))
+                    t.as_str().is_some_and(|t| {
+                        t.starts_with("✓ Layouts: the referee committed to 2 deployments, 2 checked")
+                            && t.matches("matches the referee's commitment").count() == 2
+                    })
                 })
                 .count()
-                == 2
+                == 1
         })
     })
     .await;

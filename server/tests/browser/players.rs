@@ -275,6 +275,13 @@ async fn junqi_moves_name_own_pieces_and_every_piece_at_the_end() {
         log.as_array().is_some_and(|l| l.iter().any(|t| t.as_str().is_some_and(|t| t.starts_with("Move 1: ") && !t.contains("the piece at G")))),
         "the log names my first move's piece, numbered once: {log}"
     );
+    // Item 10: the piece names' characters come from the page's own font, not the system's.
+    let shipped = js(
+        &page,
+        "return document.fonts.ready.then(() => [...document.fonts].some((f) => f.family.replace(/\"/g, '') === 'Skirmish CJK' && f.status === 'loaded'))",
+    )
+    .await;
+    assert_eq!(shipped, true, "the shipped CJK font is loaded");
     if junqi_phase(&page).await != "over" {
         click(&page, "#resign").await;
         click(&page, "#resign-confirm").await;

@@ -15,7 +15,10 @@ use crate::error::ServerError;
 /// # Errors
 /// [`ServerError::BadChat`] when nothing is left, or more than [`MAX_CHAT_CHARS`] characters are.
 pub(crate) fn clean_line(text: &str) -> Result<String, ServerError> {
-    let line: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let line = line.trim();
     if line.is_empty() {
         return Err(ServerError::BadChat("an empty chat line".to_owned()));
@@ -63,16 +66,26 @@ mod tests {
     #[test]
     fn lines_are_cleaned_and_bounded() {
         assert_eq!(clean_line("  hi\nthere\u{7}  ").as_deref(), Ok("hi there"));
-        assert_eq!(clean_line("<b>x</b>").as_deref(), Ok("<b>x</b>"), "markup stays text; the page shows it as text");
+        assert_eq!(
+            clean_line("<b>x</b>").as_deref(),
+            Ok("<b>x</b>"),
+            "markup stays text; the page shows it as text"
+        );
         assert!(matches!(clean_line(" \n\t "), Err(ServerError::BadChat(_))));
         assert!(clean_line(&"é".repeat(MAX_CHAT_CHARS)).is_ok());
-        assert!(matches!(clean_line(&"é".repeat(MAX_CHAT_CHARS + 1)), Err(ServerError::BadChat(_))));
+        assert!(matches!(
+            clean_line(&"é".repeat(MAX_CHAT_CHARS + 1)),
+            Err(ServerError::BadChat(_))
+        ));
     }
 
     #[test]
     fn a_burst_then_a_wait() {
         let mut limiter = ChatLimiter::default();
-        let (ann, bob) = (PlayerId(uuid::Uuid::from_u128(1)), PlayerId(uuid::Uuid::from_u128(2)));
+        let (ann, bob) = (
+            PlayerId(uuid::Uuid::from_u128(1)),
+            PlayerId(uuid::Uuid::from_u128(2)),
+        );
         let t0 = Instant::now();
         for _ in 0..CHAT_BURST {
             assert_eq!(limiter.allow(ann, t0), Ok(()));

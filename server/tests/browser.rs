@@ -912,7 +912,11 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
     assert_eq!(stones(&after).len(), n, "no stone on a forbidden point: {after}");
     assert_eq!(after["to_move"], 0, "{after}");
     // But the page says why (issue 18: the click did nothing visible).
-    let notice = find(&page, "#gomoku-notice").await.text().await.expect("the notice");
+    let notice = find(&page, "#gomoku-notice")
+        .await
+        .text()
+        .await
+        .expect("the notice");
     assert!(
         notice.contains(anchor.as_str()) && notice.contains("forbidden"),
         "the click on a forbidden point is explained: {notice}"

@@ -54,7 +54,10 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
     join(&mut bob, room).await;
     for w in [&mut watcher, &mut other] {
-        assert!(matches!(w.request(ClientMsg::Spectate { room }).await, ServerMsg::Done { .. }));
+        assert!(matches!(
+            w.request(ClientMsg::Spectate { room }).await,
+            ServerMsg::Done { .. }
+        ));
     }
 
     // A player's line, with a name field of its own making and markup: the server's name, the
@@ -76,15 +79,26 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
     assert_eq!(heard(&bob), vec![line.clone()]);
 
     // A spectator's line reaches spectators, not players.
-    assert!(matches!(watcher.request(say(room, "who wins?")).await, ServerMsg::Done { .. }));
+    assert!(matches!(
+        watcher.request(say(room, "who wins?")).await,
+        ServerMsg::Done { .. }
+    ));
     other.recv_until(|m| matches!(m, ServerMsg::Chat { .. })).await;
     assert_eq!(
         heard(&other),
-        vec![(ChatChannel::Spectators, None, "Watcher".to_owned(), "who wins?".to_owned())]
+        vec![(
+            ChatChannel::Spectators,
+            None,
+            "Watcher".to_owned(),
+            "who wins?".to_owned()
+        )]
     );
 
     // A stranger reaches neither chat; bad lines are refused with stable codes.
-    assert_eq!(code_of(&stranger.request(say(room, "let me in")).await), codes::NOT_SEATED);
+    assert_eq!(
+        code_of(&stranger.request(say(room, "let me in")).await),
+        codes::NOT_SEATED
+    );
     assert_eq!(code_of(&bob.request(say(room, " \n ")).await), codes::BAD_CHAT);
     let long = "x".repeat(MAX_CHAT_CHARS + 1);
     assert_eq!(code_of(&bob.request(say(room, &long)).await), codes::BAD_CHAT);
@@ -94,7 +108,10 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
         let reply = bob.request(say(room, &format!("line {n}"))).await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     }
-    assert_eq!(code_of(&bob.request(say(room, "one too many")).await), codes::CHAT_TOO_FAST);
+    assert_eq!(
+        code_of(&bob.request(say(room, "one too many")).await),
+        codes::CHAT_TOO_FAST
+    );
 
     // Everyone syncs with a ping, then what each heard is checked.
     for c in [&mut alice, &mut bob, &mut watcher, &mut other] {
@@ -103,8 +120,15 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
     let alice_heard = heard(&alice);
     assert_eq!(alice_heard.len(), 1 + CHAT_BURST, "{alice_heard:?}");
     assert_eq!(alice_heard[0], line);
-    assert!(alice_heard.iter().all(|l| l.0 == ChatChannel::Players), "no spectator line reaches a player");
-    assert!(!alice_heard.iter().any(|l| l.3.contains("one too many") || l.3.contains("let me in")));
+    assert!(
+        alice_heard.iter().all(|l| l.0 == ChatChannel::Players),
+        "no spectator line reaches a player"
+    );
+    assert!(
+        !alice_heard
+            .iter()
+            .any(|l| l.3.contains("one too many") || l.3.contains("let me in"))
+    );
     for w in [&watcher, &other] {
         assert!(
             heard(w).iter().all(|l| l.0 == ChatChannel::Spectators),

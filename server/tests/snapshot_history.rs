@@ -19,7 +19,9 @@ async fn snapshot(client: &mut TestClient, room: RoomId) -> RoomSnapshot {
     let msg = client
         .recv_until(|m| matches!(m, ServerMsg::Room(s) if s.room.id == room))
         .await;
-    let ServerMsg::Room(snap) = msg else { unreachable!() };
+    let ServerMsg::Room(snap) = msg else {
+        unreachable!()
+    };
     *snap
 }
 
@@ -59,7 +61,10 @@ async fn a_snapshot_carries_the_viewers_history_and_the_time_left() {
     event(&mut bob, |e| matches!(e, plane::Event::Shot { .. })).await;
     your_turn(&mut bob).await;
     assert!(
-        waiting.history.iter().all(|e| !matches!(e.event, GameEvent::Plane(plane::Event::Shot { .. }))),
+        waiting
+            .history
+            .iter()
+            .all(|e| !matches!(e.event, GameEvent::Plane(plane::Event::Shot { .. }))),
         "a snapshot holds only what happened before it: {:?}",
         waiting.history
     );
@@ -70,23 +75,39 @@ async fn a_snapshot_carries_the_viewers_history_and_the_time_left() {
     assert!(
         seen.history.iter().any(|e| matches!(
             e.event,
-            GameEvent::Plane(plane::Event::Shot { attacker: Seat(0), .. })
+            GameEvent::Plane(plane::Event::Shot {
+                attacker: Seat(0),
+                ..
+            })
         )),
         "the spectator's history has Alice's shot: {:?}",
         seen.history
     );
     assert!(
-        seen.history.iter().any(|e| matches!(e.event, GameEvent::Plane(plane::Event::RoundStarted { .. }))),
+        seen.history
+            .iter()
+            .any(|e| matches!(e.event, GameEvent::Plane(plane::Event::RoundStarted { .. }))),
         "and the round's start: {:?}",
         seen.history
     );
-    assert_eq!(deployments(&seen.history), vec![], "no deployment reaches a spectator");
+    assert_eq!(
+        deployments(&seen.history),
+        vec![],
+        "no deployment reaches a spectator"
+    );
     let mut placements = Vec::new();
     placements_in(&serde_json::to_value(&seen.history).unwrap(), &mut placements);
-    assert!(placements.is_empty(), "no plane in a spectator's history: {placements:?}");
+    assert!(
+        placements.is_empty(),
+        "no plane in a spectator's history: {placements:?}"
+    );
     let seqs: Vec<u64> = seen.history.iter().map(|e| e.seq).collect();
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "in order: {seqs:?}");
-    assert!(seqs.last().is_some_and(|&last| last <= seen.seq), "{seqs:?} up to {}", seen.seq);
+    assert!(
+        seqs.last().is_some_and(|&last| last <= seen.seq),
+        "{seqs:?} up to {}",
+        seen.seq
+    );
     // Bob is to fire: his clock runs (at most the 30 s a shot), Alice's does not.
     assert_eq!(seen.deadlines_ms.len(), 2, "{:?}", seen.deadlines_ms);
     assert_eq!(seen.deadlines_ms[0], None);

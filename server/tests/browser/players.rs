@@ -11,8 +11,8 @@ use skirmish_server::testing::TestServer;
 
 use super::{Bots, SERIAL, base, cells_of, fire_somewhere, play_a_move, wait_for_bots, wait_for_bots_of};
 use crate::harness::{
-    Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, my_turn, open_as, state,
-    wait_gomoku, wait_junqi, wait_state,
+    Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, my_turn, open_as,
+    state, wait_gomoku, wait_junqi, wait_state,
 };
 
 /// Runs `script` (a function body) in the page and returns its value.
@@ -29,7 +29,10 @@ async fn wait_js(page: &Client, script: &str, what: &str) {
         if js(page, script).await == Value::Bool(true) {
             return;
         }
-        assert!(start.elapsed() < crate::harness::WAIT, "timed out waiting for {what}");
+        assert!(
+            start.elapsed() < crate::harness::WAIT,
+            "timed out waiting for {what}"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -39,11 +42,14 @@ async fn room_with_bot(page: &Client, server: &TestServer, variant: &str, rounds
     wait_for_bots(page, server).await;
     open_as(page, &base(server), "Pat").await;
     let room = create_room(page, 2, variant, rounds).await;
-    find(page, "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]")
-        .await
-        .click()
-        .await
-        .expect("pick a strategy");
+    find(
+        page,
+        "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
+    )
+    .await
+    .click()
+    .await
+    .expect("pick a strategy");
     click(page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
     wait_state(page, "deployment", |s| s["phase"] == "deploy").await;
     room
@@ -78,23 +84,42 @@ async fn the_create_form_names_match_lengths_and_their_duration() {
     let v = js(&page, form).await;
     assert_eq!(v[0], "full", "{v}");
     assert_eq!(v[1], "18", "18 rounds stay the default: {v}");
-    assert!(v[2].as_str().is_some_and(|t| t.contains("35–45 min")), "the measured length: {v}");
-    find(&page, "#create-format").await.select_by_value("short").await.expect("pick Short");
+    assert!(
+        v[2].as_str().is_some_and(|t| t.contains("35–45 min")),
+        "the measured length: {v}"
+    );
+    find(&page, "#create-format")
+        .await
+        .select_by_value("short")
+        .await
+        .expect("pick Short");
     let v = js(&page, form).await;
     assert_eq!(v[1], "6", "{v}");
     assert!(v[2].as_str().is_some_and(|t| t.contains("11–15 min")), "{v}");
     // Fewer players, shorter match; typed rounds pick the format they name, or Custom.
-    find(&page, "#create-players").await.select_by_value("2").await.expect("2 seats");
+    find(&page, "#create-players")
+        .await
+        .select_by_value("2")
+        .await
+        .expect("2 seats");
     let v = js(&page, form).await;
     assert!(v[2].as_str().is_some_and(|t| t.contains("5–8 min")), "{v}");
     crate::harness::type_into(&page, "#create-rounds", "3").await;
     assert_eq!(js(&page, form).await[0], "quick");
     crate::harness::type_into(&page, "#create-rounds", "5").await;
     assert_eq!(js(&page, form).await[0], "custom");
-    find(&page, "#create-format").await.select_by_value("short").await.expect("pick Short");
+    find(&page, "#create-format")
+        .await
+        .select_by_value("short")
+        .await
+        .expect("pick Short");
     click(&page, "#create-submit").await;
     let s = wait_state(&page, "the new room", |s| s["page"] == "room" && s["you"] == 0).await;
-    let rounds = js(&page, "return window.skirmish.roomStates.get(window.skirmish.roomId).summary.config.game.format.rounds").await;
+    let rounds = js(
+        &page,
+        "return window.skirmish.roomStates.get(window.skirmish.roomId).summary.config.game.format.rounds",
+    )
+    .await;
     assert_eq!(rounds, 6, "the room plays the chosen format: {s}");
 }
 
@@ -103,17 +128,36 @@ async fn the_create_form_names_match_lengths_and_their_duration() {
 async fn boards_first(page: &Client, seat: u64, what: &str) {
     js(page, "window.scrollTo(0, 0); return true").await;
     let (top, bottom, _, _, height, _) = rect(page, &format!("[data-board=\"{seat}\"]")).await;
-    assert!(top >= 0.0 && bottom <= height, "{what}: the own board is in the first screen ({top}..{bottom} of {height})");
+    assert!(
+        top >= 0.0 && bottom <= height,
+        "{what}: the own board is in the first screen ({top}..{bottom} of {height})"
+    );
     let (_, deploy_bottom, ..) = rect(page, "#deploy").await;
-    assert!(deploy_bottom > bottom, "{what}: the deploy controls come after the board");
-    js(page, "window.scrollTo(0, document.documentElement.scrollHeight); return true").await;
+    assert!(
+        deploy_bottom > bottom,
+        "{what}: the deploy controls come after the board"
+    );
+    js(
+        page,
+        "window.scrollTo(0, document.documentElement.scrollHeight); return true",
+    )
+    .await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     let scrolled = js(page, "return window.scrollY").await.as_f64().unwrap_or(0.0);
-    assert!(scrolled > 100.0, "{what}: the page is long enough to scroll ({scrolled})");
+    assert!(
+        scrolled > 100.0,
+        "{what}: the page is long enough to scroll ({scrolled})"
+    );
     let (top, bottom, ..) = rect(page, "#status").await;
-    assert!(top >= 0.0 && bottom <= height, "{what}: the status bar stays in view ({top}..{bottom})");
+    assert!(
+        top >= 0.0 && bottom <= height,
+        "{what}: the status bar stays in view ({top}..{bottom})"
+    );
     let clock = js(page, "return document.getElementById('clock').textContent").await;
-    assert!(clock.as_str().is_some_and(|c| c.contains(':')), "{what}: the clock runs: {clock}");
+    assert!(
+        clock.as_str().is_some_and(|c| c.contains(':')),
+        "{what}: the clock runs: {clock}"
+    );
 }
 
 /// Item 2: at 1280x900 and on a phone (390x844) the board comes first, the deploy controls after
@@ -130,11 +174,17 @@ async fn the_boards_come_first_and_the_clock_stays_in_view() {
     boards_first(&page, 0, "desktop").await;
     page.set_window_size(390, 844).await.expect("phone size");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let width = js(&page, "return window.innerWidth").await.as_f64().unwrap_or(0.0);
+    let width = js(&page, "return window.innerWidth")
+        .await
+        .as_f64()
+        .unwrap_or(0.0);
     assert!(width <= 400.0, "a phone-sized viewport: {width}");
     boards_first(&page, 0, "phone").await;
     let (_, _, left, right, _, width) = rect(&page, "[data-board=\"0\"]").await;
-    assert!(left >= 0.0 && right <= width, "the board fits the phone's width ({left}..{right} of {width})");
+    assert!(
+        left >= 0.0 && right <= width,
+        "the board fits the phone's width ({left}..{right} of {width})"
+    );
 }
 
 /// Item 3: on a phone, a tap puts a plane's head on the cell, a tap on the head turns the plane,
@@ -159,17 +209,26 @@ async fn a_phone_deploys_by_tapping() {
     let right = cells_of(&state(&page).await, 0, "pending");
     assert_eq!(right.len(), 10);
     assert_ne!(up, right, "the plane turned");
-    assert!(right.contains("B5") && !right.contains("E8"), "facing right, its tail to the left: {right:?}");
+    assert!(
+        right.contains("B5") && !right.contains("E8"),
+        "facing right, its tail to the left: {right:?}"
+    );
     // A tap on its body picks it up; tapping again puts it back (facing up), then turns it.
     click(&page, &cell("C5")).await;
-    wait_state(&page, "the plane picked up", |s| cells_of(s, 0, "pending").is_empty()).await;
+    wait_state(&page, "the plane picked up", |s| {
+        cells_of(s, 0, "pending").is_empty()
+    })
+    .await;
     click(&page, &cell("E5")).await;
     click(&page, &cell("E5")).await;
     find(&page, &format!("{}[data-facing=\"right\"]", cell("E5"))).await;
     click(&page, &cell("G1")).await;
     find(&page, &format!("{}[data-facing=\"up\"]", cell("G1"))).await;
     let hint = js(&page, "return document.getElementById('deploy-hint').textContent").await;
-    assert!(hint.as_str().is_some_and(|t| t.contains("G1")), "the hint says what the tap did: {hint}");
+    assert!(
+        hint.as_str().is_some_and(|t| t.contains("G1")),
+        "the hint says what the tap did: {hint}"
+    );
     click(&page, "#deploy-ready").await;
     let s = wait_state(&page, "the battle", |s| s["phase"] == "attack").await;
     let mut heads: Vec<String> = s["boards"][0]["planes"]
@@ -181,7 +240,11 @@ async fn a_phone_deploys_by_tapping() {
         .collect();
     heads.sort();
     assert_eq!(heads, vec!["E5".to_owned(), "G1".to_owned()], "{s}");
-    find(&page, &format!("{}[data-plane=\"own\"][data-facing=\"right\"]", cell("E5"))).await;
+    find(
+        &page,
+        &format!("{}[data-plane=\"own\"][data-facing=\"right\"]", cell("E5")),
+    )
+    .await;
     let arrow = find(&page, &cell("E5")).await.text().await.expect("text");
     assert_eq!(arrow, "▶", "the head's arrow points where the plane faces");
     fire_somewhere(&page, &s, 40).await;
@@ -213,7 +276,12 @@ async fn a_reload_keeps_the_event_log_and_the_clock() {
         }
     }
     let before = wait_state(&page, "the log", |s| {
-        s["log"].as_array().is_some_and(|l| l.iter().filter(|t| t.as_str().is_some_and(|t| t.contains("fired at"))).count() >= 3)
+        s["log"].as_array().is_some_and(|l| {
+            l.iter()
+                .filter(|t| t.as_str().is_some_and(|t| t.contains("fired at")))
+                .count()
+                >= 3
+        })
     })
     .await;
     page.refresh().await.expect("reload");
@@ -222,10 +290,20 @@ async fn a_reload_keeps_the_event_log_and_the_clock() {
     })
     .await;
     let lines = |s: &Value| -> Vec<String> {
-        s["log"].as_array().expect("log").iter().filter_map(|t| t.as_str().map(str::to_owned)).collect()
+        s["log"]
+            .as_array()
+            .expect("log")
+            .iter()
+            .filter_map(|t| t.as_str().map(str::to_owned))
+            .collect()
     };
     let (was, now) = (lines(&before), lines(&after));
-    let shots = |l: &[String]| l.iter().filter(|t| t.contains("fired at")).cloned().collect::<Vec<_>>();
+    let shots = |l: &[String]| {
+        l.iter()
+            .filter(|t| t.contains("fired at"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
     assert!(now.iter().any(|t| t.contains("Round 1 starts")), "{now:?}");
     let (shots_was, shots_now) = (shots(&was), shots(&now));
     assert!(
@@ -234,7 +312,10 @@ async fn a_reload_keeps_the_event_log_and_the_clock() {
     );
     if after["phase"] == "attack" {
         let clock = js(&page, "return document.getElementById('clock').textContent").await;
-        assert!(clock.as_str().is_some_and(|c| c.contains(':')), "the clock, not '—': {clock}");
+        assert!(
+            clock.as_str().is_some_and(|c| c.contains(':')),
+            "the clock, not '—': {clock}"
+        );
     }
 }
 
@@ -263,16 +344,26 @@ async fn junqi_moves_name_own_pieces_and_every_piece_at_the_end() {
     for m in moves {
         let text = m[4].as_str().expect("text");
         if m[0] == 0 {
-            let rank = m[1].as_str().unwrap_or_else(|| panic!("my move without my piece's rank: {during}"));
-            assert!(!text.contains(&format!("the piece at")) || m[2] != "moved", "named: {text}");
+            let rank = m[1]
+                .as_str()
+                .unwrap_or_else(|| panic!("my move without my piece's rank: {during}"));
+            assert!(
+                !text.contains(": the piece at"),
+                "my moving piece is named: {text}"
+            );
             assert!(!rank.is_empty());
         } else {
-            assert!(m[1].is_null(), "the bot's piece stays hidden while playing: {during}");
+            assert!(
+                m[1].is_null(),
+                "the bot's piece stays hidden while playing: {during}"
+            );
         }
     }
     let log = state(&page).await["log"].clone();
     assert!(
-        log.as_array().is_some_and(|l| l.iter().any(|t| t.as_str().is_some_and(|t| t.starts_with("Move 1: ") && !t.contains("the piece at G")))),
+        log.as_array().is_some_and(|l| l.iter().any(|t| t
+            .as_str()
+            .is_some_and(|t| t.starts_with("Move 1: ") && !t.contains("the piece at G")))),
         "the log names my first move's piece, numbered once: {log}"
     );
     // Item 10: the piece names' characters come from the page's own font, not the system's.
@@ -297,7 +388,11 @@ async fn junqi_moves_name_own_pieces_and_every_piece_at_the_end() {
 }
 
 async fn junqi_phase(page: &Client) -> String {
-    js(page, "return document.getElementById('room').dataset.phase").await.as_str().unwrap_or_default().to_owned()
+    js(page, "return document.getElementById('room').dataset.phase")
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// Item 6: while the player must act, the tab's title and icon say so; the icon is served
@@ -312,11 +407,19 @@ async fn the_tab_title_and_icon_show_the_turn() {
     room_with_bot(&page, &server, "classic", 1).await;
     let alert = "return [document.title, document.querySelector('link[rel=icon]').getAttribute('href')]";
     let v = js(&page, alert).await;
-    assert!(v[0].as_str().is_some_and(|t| t.starts_with("▶ Your turn")), "deploying is my turn: {v}");
+    assert!(
+        v[0].as_str().is_some_and(|t| t.starts_with("▶ Your turn")),
+        "deploying is my turn: {v}"
+    );
     assert_eq!(v[1], "/favicon-turn.svg", "{v}");
     find(&page, "#sound-toggle").await;
     click(&page, "#room-leave").await;
-    wait_js(&page, "return !document.title.startsWith('▶')", "the title back to normal").await;
+    wait_js(
+        &page,
+        "return !document.title.startsWith('▶')",
+        "the title back to normal",
+    )
+    .await;
     let v = js(&page, alert).await;
     assert_eq!(v[1], "/favicon.svg", "{v}");
     for path in ["/favicon.ico", "/favicon.svg", "/favicon-turn.svg"] {
@@ -343,17 +446,35 @@ async fn controls_show_only_where_they_do_something() {
     click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
     wait_gomoku(&page, "the game", |s| s["phase"] == "play").await;
     let absent = |css: &str| format!("return document.querySelector({css:?}) === null");
-    assert_eq!(js(&page, &absent("#start-now")).await, true, "no Start now during the match");
+    assert_eq!(
+        js(&page, &absent("#start-now")).await,
+        true,
+        "no Start now during the match"
+    );
     assert_eq!(js(&page, &absent("[data-action=\"add-bot\"]")).await, true);
-    watcher.goto(&format!("{}room/{room}", base(&server))).await.expect("open the room");
+    watcher
+        .goto(&format!("{}room/{room}", base(&server)))
+        .await
+        .expect("open the room");
     wait_gomoku(&watcher, "the spectator's board", |s| s["phase"] == "play").await;
-    assert_eq!(js(&watcher, &absent("#bots-note")).await, true, "no bot note for a spectator mid-match");
+    assert_eq!(
+        js(&watcher, &absent("#bots-note")).await,
+        true,
+        "no bot note for a spectator mid-match"
+    );
     click(&page, "#resign").await;
     click(&page, "#resign-confirm").await;
     wait_gomoku(&page, "the result", |s| s["phase"] == "over").await;
-    wait_gomoku(&watcher, "the spectator's result", |s| s["phase"] == "over" && s["result"].is_object()).await;
+    wait_gomoku(&watcher, "the spectator's result", |s| {
+        s["phase"] == "over" && s["result"].is_object()
+    })
+    .await;
     find(&page, "#rematch").await;
-    assert_eq!(js(&watcher, &absent("#rematch")).await, true, "no Rematch for a spectator");
+    assert_eq!(
+        js(&watcher, &absent("#rematch")).await,
+        true,
+        "no Rematch for a spectator"
+    );
     assert_eq!(js(&watcher, &absent("#bots-note")).await, true);
     assert_eq!(js(&page, &absent("#start-now")).await, true);
 }
@@ -380,15 +501,25 @@ async fn a_room_link_lets_a_visitor_watch_at_once() {
         on_drop: None,
     };
     let reply = black.request(ClientMsg::CreateRoom { config, sit: true }).await;
-    let ServerMsg::RoomCreated { room, .. } = reply else { panic!("created: {reply:?}") };
+    let ServerMsg::RoomCreated { room, .. } = reply else {
+        panic!("created: {reply:?}")
+    };
     white.request(ClientMsg::JoinRoom { room, seat: None }).await;
     let mut driver = Driver::start().await;
     let page = driver.browser().await;
-    page.goto(&format!("{}room/{room}", base(&server))).await.expect("the room's link");
+    page.goto(&format!("{}room/{room}", base(&server)))
+        .await
+        .expect("the room's link");
     let text = find(&page, "#welcome").await.text().await.expect("text");
-    assert!(text.contains("watch"), "the page says there is a match to watch: {text}");
+    assert!(
+        text.contains("watch"),
+        "the page says there is a match to watch: {text}"
+    );
     click(&page, "#watch-guest").await;
-    let s = wait_gomoku(&page, "the match, watched", |s| s["page"] == "gomoku" && s["phase"] == "play").await;
+    let s = wait_gomoku(&page, "the match, watched", |s| {
+        s["page"] == "gomoku" && s["phase"] == "play"
+    })
+    .await;
     assert!(s["you"].is_null(), "a spectator: {s}");
     find(&page, "[data-spectator]").await;
 }
@@ -407,7 +538,10 @@ async fn the_final_scoreboard_shows_totals_first_and_no_winner_out() {
     let start = Instant::now();
     let mut pick = 0;
     loop {
-        assert!(start.elapsed() < Duration::from_secs(90), "the match took too long");
+        assert!(
+            start.elapsed() < Duration::from_secs(90),
+            "the match took too long"
+        );
         let s = state(&page).await;
         if s["phase"] == "over" {
             break;
@@ -443,7 +577,12 @@ async fn chat_lines(page: &Client) -> Vec<(String, String)> {
     v.as_array()
         .expect("lines")
         .iter()
-        .map(|l| (l[0].as_str().unwrap_or_default().to_owned(), l[1].as_str().unwrap_or_default().to_owned()))
+        .map(|l| {
+            (
+                l[0].as_str().unwrap_or_default().to_owned(),
+                l[1].as_str().unwrap_or_default().to_owned(),
+            )
+        })
         .collect()
 }
 
@@ -463,22 +602,57 @@ async fn players_and_spectators_chat_apart_and_as_text() {
     let room = create_gomoku_room(&page, 15, "freestyle", "").await;
     click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
     wait_gomoku(&page, "the game", |s| s["phase"] == "play").await;
-    watcher.goto(&format!("{}room/{room}", base(&server))).await.expect("open the room");
+    watcher
+        .goto(&format!("{}room/{room}", base(&server)))
+        .await
+        .expect("open the room");
     wait_gomoku(&watcher, "the spectator's board", |s| s["phase"] == "play").await;
     find(&page, "[data-chat=\"players\"]").await;
     find(&watcher, "[data-chat=\"spectators\"]").await;
     crate::harness::type_into(&page, "#chat-input", "<b>gl</b> hf").await;
     click(&page, "#chat-send").await;
-    wait_js(&page, "return document.querySelectorAll('#chat-lines li').length === 1", "my line").await;
-    assert_eq!(chat_lines(&page).await, vec![("players".to_owned(), "Chatty: <b>gl</b> hf".to_owned())]);
-    assert_eq!(js(&page, "return document.querySelector('#chat-lines b') === null").await, true, "markup stays text");
-    assert_eq!(js(&page, "return document.getElementById('chat-input').value").await, "", "the input clears");
+    wait_js(
+        &page,
+        "return document.querySelectorAll('#chat-lines li').length === 1",
+        "my line",
+    )
+    .await;
+    assert_eq!(
+        chat_lines(&page).await,
+        vec![("players".to_owned(), "Chatty: <b>gl</b> hf".to_owned())]
+    );
+    assert_eq!(
+        js(&page, "return document.querySelector('#chat-lines b') === null").await,
+        true,
+        "markup stays text"
+    );
+    assert_eq!(
+        js(&page, "return document.getElementById('chat-input').value").await,
+        "",
+        "the input clears"
+    );
     crate::harness::type_into(&watcher, "#chat-input", "nice opening").await;
     click(&watcher, "#chat-send").await;
-    wait_js(&watcher, "return document.querySelectorAll('#chat-lines li').length === 1", "the spectator's line").await;
-    assert_eq!(chat_lines(&watcher).await, vec![("spectators".to_owned(), "Looker: nice opening".to_owned())]);
+    wait_js(
+        &watcher,
+        "return document.querySelectorAll('#chat-lines li').length === 1",
+        "the spectator's line",
+    )
+    .await;
+    assert_eq!(
+        chat_lines(&watcher).await,
+        vec![("spectators".to_owned(), "Looker: nice opening".to_owned())]
+    );
     // A moment for any stray line to arrive, then each side still has only its own.
     tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(chat_lines(&page).await.len(), 1, "the player never sees the spectators' chat");
-    assert_eq!(chat_lines(&watcher).await.len(), 1, "the spectator never sees the players' chat");
+    assert_eq!(
+        chat_lines(&page).await.len(),
+        1,
+        "the player never sees the spectators' chat"
+    );
+    assert_eq!(
+        chat_lines(&watcher).await.len(),
+        1,
+        "the spectator never sees the players' chat"
+    );
 }

@@ -135,10 +135,11 @@ function who(rs, seat) {
 
 /**
  * Adds a line to the room's event log. `opts.public`: the line names a rank everyone may know (a
- * revealed junqi flag), so the page marks it as such.
+ * revealed junqi flag); `opts.mine`: it names ranks of the player's own pieces only; the page marks
+ * either as such.
  */
 function logLine(rs, text, opts = {}) {
-  rs.log.push(opts.public ? { text, public: true } : text);
+  rs.log.push(opts.public || opts.mine ? { text, public: Boolean(opts.public), mine: Boolean(opts.mine) } : text);
   if (rs.log.length > 300) rs.log.splice(0, rs.log.length - 300);
 }
 
@@ -1338,7 +1339,7 @@ function logPanel(rs) {
       rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t)
         : t.audit != null ? h('li', { 'data-audit': t.audit, 'data-verified': t.verified, 'data-committed': t.committed },
           h('details', {}, h('summary', {}, auditText(t)), t.details.map((d) => h('div', { class: 'small' }, d))))
-          : h('li', { 'data-public': t.public ? true : null }, t.text)))));
+          : h('li', { 'data-public': t.public ? true : null, 'data-mine': t.mine ? true : null }, t.text)))));
 }
 
 function finalPanel(rs) {

@@ -394,7 +394,8 @@ const HANDLERS = {
     rs.placing = null;
     localOf(rs).selected = null;
     const named = movesWithRanks(v, rs.you).find((m) => m.number === ev.number) || ev;
-    ui.log(`Move ${ev.number}: ${moveText(named, ui)}`);
+    // Before the end a named rank is the player's own (`data-mine`); after it, all are public.
+    ui.log(`Move ${ev.number}: ${moveText(named, ui)}`, { mine: Boolean(named.rank || named.met) });
   },
   flag_revealed(rs, v, ev, clock, ui) {
     v.revealed_flags[ev.seat] = ev.post;
@@ -777,7 +778,7 @@ export function moveList(rs, ui) {
     v.moves.length
       ? h('ol', { id: 'moves', class: 'moves jq-moves', 'aria-labelledby': 'moves-title' },
         movesWithRanks(v, rs.you).map((m) => h('li', { 'data-move': m.number, 'data-seat': m.seat, 'data-from': m.from, 'data-to': m.to, 'data-result': m.result,
-          'data-rank': m.rank, 'data-met': m.met, class: `owner-${m.seat}` },
+          'data-rank': m.rank, 'data-met': m.met, 'data-mine': !v.outcome && (m.rank || m.met) ? 'true' : null, class: `owner-${m.seat}` },
           moveText(m, ui))))
       : h('p', { class: 'empty' }, v.phase === 'deploying' ? 'The battle starts once both sides have deployed.' : 'No moves yet.'));
 }

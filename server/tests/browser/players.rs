@@ -247,7 +247,18 @@ async fn a_phone_deploys_by_tapping() {
     .await;
     let arrow = find(&page, &cell("E5")).await.text().await.expect("text");
     assert_eq!(arrow, "▶", "the head's arrow points where the plane faces");
-    fire_somewhere(&page, &s, 40).await;
+    // A shot from the phone (the cell brought to the middle of the screen, clear of the bar).
+    let target = "[data-board=\"1\"] [data-cell=\"E5\"]";
+    js(
+        &page,
+        &format!("document.querySelector({target:?}).scrollIntoView({{ block: 'center' }}); return true"),
+    )
+    .await;
+    click(&page, target).await;
+    wait_state(&page, "the shot", |s| {
+        s["boards"][1]["shots"].as_array().is_some_and(|a| !a.is_empty())
+    })
+    .await;
     js(&page, "window.scrollTo(0, 0); return true").await;
     crate::harness::screenshot(&page, "phone").await;
 }

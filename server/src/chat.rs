@@ -32,6 +32,9 @@ pub(crate) fn clean_line(text: &str) -> Result<String, ServerError> {
     Ok(line.to_owned())
 }
 
+/// How many speakers the limiter holds before it forgets the quiet ones.
+const PRUNE_AT: usize = 64;
+
 /// Each player's recent chat lines in one room, for the rate limit: at most [`CHAT_BURST`] lines
 /// in any [`CHAT_WINDOW_MS`].
 #[derive(Debug, Default)]
@@ -47,6 +50,12 @@ impl ChatLimiter {
     /// window; the refused line does not count.
     pub(crate) fn allow(&mut self, player: PlayerId, now: Instant) -> Result<(), ServerError> {
         let window = Duration::from_millis(CHAT_WINDOW_MS);
+        // Spectators come and go with fresh ids: forget whoever has said nothing in the window,
+        // so the map stays as small as the room's recent speakers.
+        if self.said.len() >= PRUNE_AT {
+            self.said
+                .retain(|_, times| times.back().is_some_and(|t| now.duration_since(*t) < window));
+        }
         let times = self.said.entry(player).or_default();
         while times.front().is_some_and(|t| now.duration_since(*t) >= window) {
             times.pop_front();
@@ -94,5 +103,22 @@ mod tests {
         assert_eq!(limiter.allow(bob, t0), Ok(()), "each player has their own limit");
         let later = t0 + Duration::from_millis(CHAT_WINDOW_MS);
         assert_eq!(limiter.allow(ann, later), Ok(()));
+    }
+
+    #[test]
+    fn quiet_speakers_are_forgotten() {
+        let mut limiter = ChatLimiter::default();
+        let t0 = Instant::now();
+        for n in 0..1000u128 {
+            let _ = limiter.allow(
+                PlayerId(uuid::Uuid::from_u128(n)),
+                t0 + Duration::from_millis(CHAT_WINDOW_MS) * u32::try_from(n).unwrap(),
+            );
+        }
+        assert!(
+            limiter.said.len() <= PRUNE_AT,
+            "{} speakers kept",
+            limiter.said.len()
+        );
     }
 }

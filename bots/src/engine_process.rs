@@ -4,10 +4,16 @@
 //! [`EngineProcess::spawn`] starts the program with piped stdio; a reader thread forwards its
 //! stdout line by line (each cut to [`MAX_LINE_BYTES`]) and another logs its stderr, so that a
 //! driver waits for a line with a deadline ([`EngineProcess::next_line`]) and never blocks on a
-//! silent or chatty engine. The process is killed and reaped when dropped.
+//! silent or chatty engine.
+//!
+//! The engine runs as the leader of a process group of its own (`setpgid(0, 0)` at spawn), and
+//! killing it sends `SIGKILL` to that whole group: helpers an engine forks (a search worker, a
+//! shell wrapper's child) die with it instead of living on as orphans (issue 19 found 22 after a
+//! bench run). The process is killed and reaped when dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
@@ -121,11 +127,13 @@ pub(crate) struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `program` with `args`, its stdin, stdout and stderr piped; `name` names it in logs
-    /// and thread names.
+    /// Starts `program` with `args`, its stdin, stdout and stderr piped, as the leader of a new
+    /// process group (so that [`EngineProcess::kill`] reaches whatever it forks); `name` names it
+    /// in logs and thread names.
     pub(crate) fn spawn(program: &Path, args: &[String], name: &str) -> Result<EngineProcess, ProcessError> {
         let mut child = Command::new(program)
             .args(args)
+            .process_group(0)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -245,8 +253,10 @@ impl EngineProcess {
         self.kill();
     }
 
-    /// Kills the process and reaps it.
+    /// Kills the process's whole group (the engine and everything it forked that did not leave
+    /// the group) and reaps the engine.
     pub(crate) fn kill(&mut self) {
+        kill_group(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
         debug!(engine = %self.name, pid = self.child.id(), "engine stopped");
@@ -254,10 +264,26 @@ impl EngineProcess {
 }
 
 impl Drop for EngineProcess {
+    /// Kills the engine if it still runs, and in any case what is left of its process group (an
+    /// engine that exited may have left children behind).
     fn drop(&mut self) {
         if let Ok(None) = self.child.try_wait() {
             self.kill();
+        } else {
+            kill_group(&self.child);
         }
+    }
+}
+
+/// Sends `SIGKILL` to the process group `child` leads (its id is the group's, see
+/// [`EngineProcess::spawn`]). A group already gone (`ESRCH`) is not an error: there is nothing
+/// left to kill.
+fn kill_group(child: &Child) {
+    let group = rustix::process::Pid::from_child(child);
+    if let Err(err) = rustix::process::kill_process_group(group, rustix::process::Signal::KILL)
+        && err != rustix::io::Errno::SRCH
+    {
+        debug!(pid = child.id(), cause = %err, "cannot kill the engine's process group");
     }
 }
 

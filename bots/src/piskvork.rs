@@ -8,8 +8,13 @@
 //! the view's minus that stone) or the whole position (`BOARD` ... `DONE`, after `RESTART` when the
 //! engine already holds a game), and checks the engine's `x,y` answer against the position.
 //!
+//! An engine that answers `TURN` with `ERROR` or `UNKNOWN` (one that still counted itself as
+//! thinking when the `TURN` came, say) is sent the same `TURN` again after [`RETRY_PAUSE`], at
+//! most [`TURN_RETRIES`] times, within the move's time. `INFO max_memory` tells it
+//! [`DEFAULT_MAX_MEMORY`] unless [`PiskvorkStrategy::max_memory`] says otherwise.
+//!
 //! The engine's failures never reach the referee as illegal moves and never hang a seat: when the
-//! engine cannot be started, exits, says `ERROR`, answers something that is not a legal point, or
+//! engine cannot be started, exits, says `ERROR` (past the retries), answers something that is not a legal point, or
 //! does not answer within its time plus a grace, the strategy kills it and resigns with the reason
 //! ([`Action::Resign`], at most [`MAX_REASON_BYTES`] bytes). `act` blocks its thread for at most
 //! the engine's turn time plus the grace (and the engine's start, at most [`START_TIMEOUT`]).
@@ -33,6 +38,18 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Piskvork's line end, for what the driver writes.
 const LINE_END: &str = "\r\n";
+
+/// The memory an engine is told it may use (`INFO max_memory`, in bytes) unless
+/// [`PiskvorkStrategy::max_memory`] says otherwise: 350 MB, Gomocup's limit since 2015 ("memory
+/// limit is determined to 350MB", gomocup.org, "Gomocup 2016 Announcement").
+pub const DEFAULT_MAX_MEMORY: u64 = 350 * 1024 * 1024;
+
+/// How many times a `TURN` answered by `ERROR` or `UNKNOWN` is sent again before the seat resigns.
+pub const TURN_RETRIES: u32 = 2;
+
+/// The pause before a refused `TURN` is sent again: long enough for an engine that was still
+/// finishing its last move (the race issue 19 met took 1-2 ms) to be ready.
+pub const RETRY_PAUSE: Duration = Duration::from_millis(20);
 
 pub use crate::engine_process::TurnLimits;
 
@@ -74,6 +91,8 @@ pub struct PiskvorkStrategy {
     args: Vec<String>,
     /// The engine's name in resignation reasons and logs: its file name.
     name: String,
+    /// What `INFO max_memory` says, in bytes (0: no limit).
+    max_memory: u64,
     engine: Option<Engine>,
 }
 
@@ -104,8 +123,17 @@ impl PiskvorkStrategy {
             program,
             args,
             name,
+            max_memory: DEFAULT_MAX_MEMORY,
             engine: None,
         }
+    }
+
+    /// Tells the engine it may use `bytes` of memory (`INFO max_memory`; 0 means no limit) instead
+    /// of [`DEFAULT_MAX_MEMORY`]. The protocol leaves enforcing it to the engine.
+    #[must_use]
+    pub fn max_memory(mut self, bytes: u64) -> PiskvorkStrategy {
+        self.max_memory = bytes;
+        self
     }
 
     /// The engine's process id while it runs.
@@ -133,8 +161,7 @@ impl PiskvorkStrategy {
                 &self.program,
                 &self.args,
                 &self.name,
-                view.size,
-                view.rule,
+                (view.size, view.rule, self.max_memory),
                 start_deadline,
             )?);
         }
@@ -152,13 +179,16 @@ impl PiskvorkStrategy {
             engine.turn_ms = Some(limits.turn_ms);
         }
         engine.drain();
+        let mut turn = None;
         let in_sync = view.moves.len() == engine.known.len() + 1
             && view.moves.starts_with(&engine.known)
             && view.moves.last().is_some_and(|m| m.stone != own);
         if in_sync {
             let last = view.moves.last().expect("in sync means one new stone");
             let (x, y) = to_piskvork(last.point, view.size);
-            engine.send(&format!("TURN {x},{y}"))?;
+            let command = format!("TURN {x},{y}");
+            engine.send(&command)?;
+            turn = Some(command);
         } else {
             if !engine.known.is_empty()
                 && !engine.restart(cap(Instant::now() + START_TIMEOUT, act_deadline))?
@@ -169,8 +199,7 @@ impl PiskvorkStrategy {
                     &self.program,
                     &self.args,
                     &self.name,
-                    view.size,
-                    view.rule,
+                    (view.size, view.rule, self.max_memory),
                     cap(Instant::now() + START_TIMEOUT, act_deadline),
                 )?);
             }
@@ -193,7 +222,7 @@ impl PiskvorkStrategy {
             }
         }
         let engine = self.engine.as_mut().expect("the engine runs");
-        let point = engine.answer(view, own, limits)?;
+        let point = engine.answer(view, own, limits, turn.as_deref())?;
         engine.known = view.moves.clone();
         engine.known.push(Move { stone: own, point });
         Ok(point)
@@ -281,16 +310,18 @@ struct Engine {
     known: Vec<Move>,
     /// The `timeout_turn` last sent.
     turn_ms: Option<u64>,
+    /// `INFO` lines sent since the engine's last move: an `UNKNOWN` may answer one of them (engines answer in order, so none is pending once a move came back).
+    unanswered_infos: u32,
 }
 
 impl Engine {
-    /// Starts `program`, says `START size` and waits for `OK`, then sends the game's `INFO`.
+    /// Starts `program`, says `START size` and waits for `OK`, then sends the game's `INFO`
+    /// (`game` is the board size, the rule and the memory limit in bytes).
     fn start(
         program: &Path,
         args: &[String],
         name: &str,
-        size: u8,
-        rule: Rule,
+        (size, rule, max_memory): (u8, Rule, u64),
         deadline: Instant,
     ) -> Result<Engine, Failure> {
         let process = EngineProcess::spawn(program, args, name)?;
@@ -301,8 +332,9 @@ impl Engine {
             rule,
             known: Vec::new(),
             turn_ms: None,
+            unanswered_infos: 0,
         };
-        let ok = engine.start_game(deadline);
+        let ok = engine.start_game(deadline, max_memory);
         match ok {
             Ok(()) => Ok(engine),
             Err(failure) => {
@@ -312,7 +344,7 @@ impl Engine {
         }
     }
 
-    fn start_game(&mut self, deadline: Instant) -> Result<(), Failure> {
+    fn start_game(&mut self, deadline: Instant, max_memory: u64) -> Result<(), Failure> {
         self.send(&format!("START {}", self.size))?;
         let line = self.reply(deadline, "waiting for START's OK")?;
         if keyword(&line) != "OK" {
@@ -322,7 +354,7 @@ impl Engine {
             });
         }
         self.send(&format!(
-            "INFO timeout_match 0\nINFO max_memory 0\nINFO game_type 1\nINFO rule {}",
+            "INFO timeout_match 0\nINFO max_memory {max_memory}\nINFO game_type 1\nINFO rule {}",
             rule_code(self.rule)
         ))
     }
@@ -343,6 +375,8 @@ impl Engine {
 
     /// Writes `text` and a line end.
     fn send(&mut self, text: &str) -> Result<(), Failure> {
+        let infos = text.lines().filter(|l| keyword(l) == "INFO").count();
+        self.unanswered_infos += u32::try_from(infos).unwrap_or(u32::MAX);
         Ok(self.process.send(text, LINE_END)?)
     }
 
@@ -357,8 +391,17 @@ impl Engine {
         }
     }
 
-    /// Reads the engine's move and checks it is a legal point for `own` in `view`.
-    fn answer(&mut self, view: &View, own: Stone, limits: TurnLimits) -> Result<Point, Failure> {
+    /// Reads the engine's move and checks it is a legal point for `own` in `view`. `turn` is the
+    /// `TURN` command the engine is answering, if that is what it was sent: an `ERROR` or
+    /// `UNKNOWN` answer to it (not to a pending `INFO`) has it sent again, up to
+    /// [`TURN_RETRIES`] times.
+    fn answer(
+        &mut self,
+        view: &View,
+        own: Stone,
+        limits: TurnLimits,
+        turn: Option<&str>,
+    ) -> Result<Point, Failure> {
         let deadline = Instant::now() + limits.wait();
         let board = view.board();
         let check = |line: &str| -> Result<Point, Failure> {
@@ -379,17 +422,30 @@ impl Engine {
             }
             Ok(point)
         };
+        let mut retries = 0;
         loop {
             let line = self.reply(deadline, "waiting for a move")?;
             match keyword(&line).as_str() {
-                // Some engines answer `UNKNOWN` to an `INFO` key they do not know.
-                "UNKNOWN" => warn!(engine = %self.name, %line, "engine did not understand a command"),
-                "ERROR" => {
-                    return Err(Failure::Refused {
-                        command: "to move",
-                        line,
-                    });
+                // Some engines answer `UNKNOWN` to an `INFO` key they do not know; they answer
+                // in order, so such a line comes before the move.
+                "UNKNOWN" if self.unanswered_infos > 0 => {
+                    self.unanswered_infos -= 1;
+                    warn!(engine = %self.name, %line, "engine did not take an INFO");
                 }
+                "UNKNOWN" | "ERROR" => match turn {
+                    Some(command) if retries < TURN_RETRIES && Instant::now() + RETRY_PAUSE < deadline => {
+                        retries += 1;
+                        warn!(engine = %self.name, %line, retries, "engine refused TURN: sending it again");
+                        std::thread::sleep(RETRY_PAUSE);
+                        self.send(command)?;
+                    }
+                    _ => {
+                        return Err(Failure::Refused {
+                            command: "to move",
+                            line,
+                        });
+                    }
+                },
                 "SUGGEST" => {
                     // The engine proposes a move and waits for the manager to confirm it with
                     // `PLAY`, which it answers with the same coordinates.
@@ -398,7 +454,10 @@ impl Engine {
                     let (x, y) = to_piskvork(point, view.size);
                     self.send(&format!("PLAY {x},{y}"))?;
                 }
-                _ => return check(&line),
+                _ => {
+                    self.unanswered_infos = 0;
+                    return check(&line);
+                }
             }
         }
     }

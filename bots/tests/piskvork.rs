@@ -316,6 +316,8 @@ elif cmd == 'END':
     );
     let mut strategy = PiskvorkStrategy::new(&engine);
     let mut rng = SmallRng::seed_from_u64(13);
+    let default_memory = skirmish_bots::piskvork::DEFAULT_MAX_MEMORY;
+    assert_eq!(default_memory, 350 * 1024 * 1024);
     // Black b2 (1,13), white h8 (7,7), black c3 (2,12): white to move.
     let (mut game, _) = Gomoku::new(Config {
         rule: Rule::Renju,
@@ -349,7 +351,7 @@ elif cmd == 'END':
     let expected = [
         "START 15",
         "INFO timeout_match 0",
-        "INFO max_memory 0",
+        "INFO max_memory 367001600",
         "INFO game_type 1",
         "INFO rule 4",
         "INFO timeout_turn 250",
@@ -366,7 +368,7 @@ elif cmd == 'END':
         "END",
         "START 15",
         "INFO timeout_match 0",
-        "INFO max_memory 0",
+        "INFO max_memory 367001600",
         "INFO game_type 1",
         "INFO rule 4",
         "INFO timeout_turn 300",
@@ -376,6 +378,121 @@ elif cmd == 'END':
     ];
     assert_eq!(input(&dir), expected);
     assert!(!alive(&dir));
+}
+
+/// Black h8, white g7 answered by the engine, black a1: white to move, so that a driver in step
+/// with the engine sends `TURN 0,14`.
+fn after_one_exchange(strategy: &mut PiskvorkStrategy, rng: &mut SmallRng) -> (Gomoku, Action) {
+    let mut game = game(15, Rule::Freestyle, "h8");
+    let action = strategy.act(&view_to_move(&game), budget(500), rng);
+    assert_eq!(place(&action), "g7".parse().unwrap());
+    game.apply(Seat(1), action).unwrap();
+    game.apply(
+        Seat(0),
+        Action::Place {
+            point: "a1".parse().unwrap(),
+        },
+    )
+    .unwrap();
+    let action = strategy.act(&view_to_move(&game), budget(500), rng);
+    (game, action)
+}
+
+/// The body of a fake engine that plays g7 (6,8) to its first `TURN`, answers the next
+/// `refusals` with `ERROR Unknown command: <coordinates>` (an engine that still counted itself as
+/// thinking, issue 19), then plays f6 (5,9).
+fn refusing_engine(refusals: u32) -> String {
+    format!(
+        r#"if cmd == 'START':
+    say('OK')
+elif cmd == 'TURN':
+    turns = globals().get('turns', 0) + 1
+    if turns == 1:
+        say('6,8')
+    elif turns <= 1 + {refusals}:
+        say('ERROR Unknown command: ' + line.split(' ')[1])
+    else:
+        say('5,9')"#
+    )
+}
+
+/// An `ERROR` answer to `TURN` gets the same `TURN` again, and the engine's move then stands.
+#[test]
+fn a_refused_turn_is_sent_again_and_the_move_stands() {
+    let dir = scratch("retry");
+    let engine = fake_engine(&dir, "pbrain-race", &refusing_engine(2));
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let mut rng = SmallRng::seed_from_u64(21);
+    let (_, action) = after_one_exchange(&mut strategy, &mut rng);
+    assert_eq!(place(&action), "f6".parse().unwrap());
+    let turns: Vec<String> = input(&dir).into_iter().filter(|l| l.starts_with("TURN")).collect();
+    assert_eq!(turns, ["TURN 7,7", "TURN 0,14", "TURN 0,14", "TURN 0,14"]);
+}
+
+/// The retries are bounded: an engine that refuses every `TURN` resigns after
+/// `1 + TURN_RETRIES` of them, with its answer as the reason.
+#[test]
+fn an_engine_that_keeps_refusing_turn_resigns_after_the_retries() {
+    let dir = scratch("refuse");
+    let engine = fake_engine(&dir, "pbrain-refuse", &refusing_engine(99));
+    let mut strategy = PiskvorkStrategy::new(&engine);
+    let mut rng = SmallRng::seed_from_u64(22);
+    let (_, action) = after_one_exchange(&mut strategy, &mut rng);
+    assert_eq!(
+        reason(action),
+        "pbrain-refuse: refused to move: `ERROR Unknown command: 0,14`"
+    );
+    let turns = input(&dir).iter().filter(|l| l.as_str() == "TURN 0,14").count();
+    assert_eq!(turns, 1 + skirmish_bots::piskvork::TURN_RETRIES as usize);
+    assert!(!alive(&dir));
+}
+
+/// `INFO max_memory` carries the limit the strategy was given (0: none).
+#[test]
+fn the_memory_limit_is_an_option() {
+    for (bytes, line) in [(64 << 20, "INFO max_memory 67108864"), (0, "INFO max_memory 0")] {
+        let dir = scratch(&format!("memory-{bytes}"));
+        let engine = fake_engine(&dir, "pbrain-memory", "if cmd == 'START':\n    say('OK')\nelif cmd == 'TURN':\n    say('6,8')");
+        let mut strategy = PiskvorkStrategy::new(&engine).max_memory(bytes);
+        let action = strategy.act(&white_to_move(), budget(500), &mut SmallRng::seed_from_u64(23));
+        assert_eq!(place(&action), "g7".parse().unwrap());
+        drop(strategy);
+        assert!(input(&dir).iter().any(|l| l == line), "{:?}", input(&dir));
+    }
+}
+
+/// An engine that forks a helper (here `sleep 600`, its pid in `child`) dies with its helper when
+/// its seat ends, whether it is stopped (dropped) or killed after a failure (a timeout): no
+/// orphan survives.
+#[test]
+fn an_engines_children_die_with_it() {
+    for failing in [false, true] {
+        let dir = scratch(&format!("fork-{failing}"));
+        let answer = if failing { "pass" } else { "say('6,8')" };
+        let engine = fake_engine(
+            &dir,
+            "pbrain-fork",
+            &format!(
+                "if cmd == 'START':\n    import subprocess\n    c = subprocess.Popen(['sleep', '600'])\n    open({:?}, 'w').write(str(c.pid))\n    say('OK')\nelif cmd == 'TURN':\n    {answer}",
+                dir.join("child").display().to_string()
+            ),
+        );
+        let mut strategy = PiskvorkStrategy::new(&engine);
+        let action = strategy.act(&white_to_move(), budget(200), &mut SmallRng::seed_from_u64(24));
+        let child: u32 = std::fs::read_to_string(dir.join("child")).unwrap().trim().parse().unwrap();
+        if failing {
+            assert!(reason(action).contains("timed out"));
+        } else {
+            assert_eq!(place(&action), "g7".parse().unwrap());
+            assert!(common::running(child), "the helper runs while its engine plays");
+            drop(strategy);
+        }
+        assert!(
+            common::gone_within(child, Duration::from_secs(3)),
+            "the engine's helper {child} outlived it"
+        );
+        assert!(!alive(&dir));
+    }
 }
 
 /// Bot processes, killed when dropped.

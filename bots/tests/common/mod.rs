@@ -65,6 +65,24 @@ pub fn alive(dir: &Path) -> bool {
     std::fs::read_to_string(dir.join("pid")).is_ok_and(|pid| Path::new("/proc").join(pid.trim()).exists())
 }
 
+/// Whether process `pid` runs (exists and is not a zombie waiting for a parent to reap it).
+pub fn running(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|stat| stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"))
+}
+
+/// Whether process `pid` stops running within `limit` (polled every 20 ms).
+pub fn gone_within(pid: u32, limit: std::time::Duration) -> bool {
+    let until = std::time::Instant::now() + limit;
+    while running(pid) {
+        if std::time::Instant::now() > until {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    true
+}
+
 /// Every line the engine in `dir` was sent so far.
 pub fn input(dir: &Path) -> Vec<String> {
     std::fs::read_to_string(dir.join("input.log"))

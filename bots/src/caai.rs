@@ -23,7 +23,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use rand::RngCore;
-use skirmish_games::junqi::{Action, Layout, MAX_REASON_BYTES, Move, MoveRecord, Outcome, Phase, Post, View};
+use skirmish_games::junqi::{
+    Action, Layout, MAX_REASON_BYTES, Move, MoveRecord, MoveResult, Outcome, Phase, Post, Rank, View,
+};
 use skirmish_games::{Seat, Viewer};
 use tracing::{debug, warn};
 
@@ -71,6 +73,32 @@ pub fn go_line(record: Option<&MoveRecord>, flag: Option<Post>, seat: Seat) -> S
 /// The `RESULT` line telling the engine of `seat` what its own move `record` did.
 pub fn result_line(record: &MoveRecord, flag: Option<Post>, seat: Seat) -> String {
     format!("RESULT {} {}", record.result.caai_digit(), flag_field(flag, seat))
+}
+
+/// Whether the opponent's flag, found revealed when the engine is next told the news, belongs in
+/// the `RESULT` of the engine's own move rather than in the `GO` of the opponent's reply: whether
+/// that move, and not the reply, can have killed the opponent's field marshal (the flag is
+/// revealed when it falls; RULES.md section 3).
+///
+/// Only a trade can kill a field marshal that the engine's move meets (nothing outranks it), and
+/// only when the engine's piece was its own field marshal or a bomb (`mover`). The reply kills
+/// its field marshal by attacking a landmine (`Lost`) or by a trade with the engine's field
+/// marshal or a bomb (`defender`, the engine's piece it attacked). When both could have, the
+/// driver cannot tell which did and tells the flag with the reply, a message late rather than
+/// early.
+pub fn flag_in_result(
+    mover: Option<Rank>,
+    result: MoveResult,
+    reply: Option<(MoveResult, Option<Rank>)>,
+) -> bool {
+    let trades_marshal = |rank: Option<Rank>| matches!(rank, Some(Rank::FieldMarshal | Rank::Bomb));
+    let mine = result == MoveResult::Traded && trades_marshal(mover);
+    let theirs = reply.is_some_and(|(result, defender)| match result {
+        MoveResult::Lost => defender == Some(Rank::Landmine),
+        MoveResult::Traded => trades_marshal(defender),
+        MoveResult::Moved | MoveResult::Won => false,
+    });
+    mine && !theirs
 }
 
 /// The `END` digit for `seat` in `outcome`: 1 won, 0 lost, 2 otherwise (a draw: the protocol has
@@ -171,6 +199,7 @@ impl CaaiStrategy {
             seat,
             told: 0,
             awaiting_result: None,
+            own_ranks: Vec::new(),
             flag_known: false,
         });
         engine.send(&format!("INFO {PROTOCOL_VERSION}"))?;
@@ -223,18 +252,33 @@ impl CaaiStrategy {
             ))
         })?;
         let mut new = new.iter();
-        if let Some(mine) = engine.awaiting_result {
-            let record = new
-                .next()
-                .filter(|r| r.seat == seat && r.from == mine.from && r.to == mine.to)
-                .ok_or_else(|| Failure::OutOfSync(format!("its move {mine} is not in the record")))?;
-            // The flag belongs with this RESULT if it was known before, or if this move's
-            // collision may have revealed it (else the opponent's reply revealed it, and its GO
-            // carries it).
-            let known = engine.flag_known || record.result.collided();
+        let mine = match engine.awaiting_result {
+            Some(mine) => Some(
+                new.next()
+                    .filter(|r| r.seat == seat && r.from == mine.from && r.to == mine.to)
+                    .ok_or_else(|| Failure::OutOfSync(format!("its move {mine} is not in the record")))?,
+            ),
+            None => None,
+        };
+        let reply = new.next();
+        if let Some(record) = mine {
+            // The flag belongs with this RESULT if it was known before, or if this move (and not
+            // the reply) revealed it; else the reply's GO carries it.
+            let rank_at = |post: Post| engine.own_ranks.iter().find(|(p, _)| *p == post).map(|(_, r)| *r);
+            let mover = rank_at(record.from);
+            let defender = reply.map(|r| {
+                if matches!(record.result, MoveResult::Moved | MoveResult::Won) && r.to == record.to {
+                    mover
+                } else if r.to == record.from {
+                    None
+                } else {
+                    rank_at(r.to)
+                }
+            });
+            let known = engine.flag_known
+                || flag_in_result(mover, record.result, reply.map(|r| r.result).zip(defender));
             engine.send(&result_line(record, flag.filter(|_| known), seat))?;
         }
-        let reply = new.next();
         if new.next().is_some() {
             return Err(Failure::OutOfSync(
                 "more moves than one reply since its last".into(),
@@ -275,6 +319,12 @@ impl CaaiStrategy {
                 })
             })?;
         engine.awaiting_result = Some(mv);
+        engine.own_ranks = view
+            .pieces
+            .iter()
+            .filter(|p| p.owner == seat)
+            .filter_map(|p| Some((p.post, p.rank?)))
+            .collect();
         Ok(mv)
     }
 
@@ -400,6 +450,9 @@ struct Engine {
     told: usize,
     /// Its last move (absolute frame), whose `RESULT` it has not been told yet.
     awaiting_result: Option<Move>,
+    /// Its own pieces' posts and ranks when it made that move, to tell which move revealed a flag
+    /// ([`flag_in_result`]).
+    own_ranks: Vec<(Post, Rank)>,
     /// Whether its last `GO` carried the opponent's flag.
     flag_known: bool,
 }
@@ -462,6 +515,29 @@ mod tests {
             result_line(&own, Some("A1".parse().expect("a post")), Seat(0)),
             "RESULT 1 A1"
         );
+    }
+
+    /// Issue 19: `BESTMOVE G2F2` won (`RESULT 1`), then the opponent's field marshal died attacking
+    /// a landmine: the CAAI referee says `RESULT 1 00` and `GO F1F2 0 A3`, not `RESULT 1 A3`.
+    #[test]
+    fn the_flag_is_told_with_the_move_that_revealed_it() {
+        use MoveResult::{Lost, Moved, Traded, Won};
+        use Rank::{Bomb, Captain, FieldMarshal, Landmine};
+        // The engine's move won or moved: it cannot have killed the marshal.
+        assert!(!flag_in_result(Some(Captain), Won, Some((Lost, Some(Landmine)))));
+        assert!(!flag_in_result(Some(FieldMarshal), Moved, None));
+        assert!(!flag_in_result(Some(FieldMarshal), Won, Some((Moved, None))));
+        // A trade of the engine's marshal or bomb, and a quiet reply: the RESULT tells it.
+        assert!(flag_in_result(Some(FieldMarshal), Traded, Some((Moved, None))));
+        assert!(flag_in_result(Some(Bomb), Traded, Some((Won, Some(Captain)))));
+        assert!(flag_in_result(Some(Bomb), Traded, None));
+        // A trade of a lesser piece cannot involve the marshal.
+        assert!(!flag_in_result(Some(Captain), Traded, Some((Moved, None))));
+        // Both could have: the reply's GO tells it (a message late, never early).
+        assert!(!flag_in_result(Some(Bomb), Traded, Some((Lost, Some(Landmine)))));
+        assert!(!flag_in_result(Some(FieldMarshal), Traded, Some((Traded, Some(Bomb)))));
+        // A reply that lost against a piece other than a landmine did not lose the marshal.
+        assert!(flag_in_result(Some(Bomb), Traded, Some((Lost, Some(Captain)))));
     }
 
     #[test]

@@ -535,7 +535,11 @@ mod tests {
         assert!(!flag_in_result(Some(Captain), Traded, Some((Moved, None))));
         // Both could have: the reply's GO tells it (a message late, never early).
         assert!(!flag_in_result(Some(Bomb), Traded, Some((Lost, Some(Landmine)))));
-        assert!(!flag_in_result(Some(FieldMarshal), Traded, Some((Traded, Some(Bomb)))));
+        assert!(!flag_in_result(
+            Some(FieldMarshal),
+            Traded,
+            Some((Traded, Some(Bomb)))
+        ));
         // A reply that lost against a piece other than a landmine did not lose the marshal.
         assert!(flag_in_result(Some(Bomb), Traded, Some((Lost, Some(Captain)))));
     }

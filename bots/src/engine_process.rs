@@ -12,8 +12,8 @@
 //! bench run). The process is killed and reaped when dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
 use std::os::unix::process::CommandExt;
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};

@@ -425,7 +425,10 @@ fn a_refused_turn_is_sent_again_and_the_move_stands() {
     let mut rng = SmallRng::seed_from_u64(21);
     let (_, action) = after_one_exchange(&mut strategy, &mut rng);
     assert_eq!(place(&action), "f6".parse().unwrap());
-    let turns: Vec<String> = input(&dir).into_iter().filter(|l| l.starts_with("TURN")).collect();
+    let turns: Vec<String> = input(&dir)
+        .into_iter()
+        .filter(|l| l.starts_with("TURN"))
+        .collect();
     assert_eq!(turns, ["TURN 7,7", "TURN 0,14", "TURN 0,14", "TURN 0,14"]);
 }
 
@@ -452,7 +455,11 @@ fn an_engine_that_keeps_refusing_turn_resigns_after_the_retries() {
 fn the_memory_limit_is_an_option() {
     for (bytes, line) in [(64 << 20, "INFO max_memory 67108864"), (0, "INFO max_memory 0")] {
         let dir = scratch(&format!("memory-{bytes}"));
-        let engine = fake_engine(&dir, "pbrain-memory", "if cmd == 'START':\n    say('OK')\nelif cmd == 'TURN':\n    say('6,8')");
+        let engine = fake_engine(
+            &dir,
+            "pbrain-memory",
+            "if cmd == 'START':\n    say('OK')\nelif cmd == 'TURN':\n    say('6,8')",
+        );
         let mut strategy = PiskvorkStrategy::new(&engine).max_memory(bytes);
         let action = strategy.act(&white_to_move(), budget(500), &mut SmallRng::seed_from_u64(23));
         assert_eq!(place(&action), "g7".parse().unwrap());
@@ -479,7 +486,11 @@ fn an_engines_children_die_with_it() {
         );
         let mut strategy = PiskvorkStrategy::new(&engine);
         let action = strategy.act(&white_to_move(), budget(200), &mut SmallRng::seed_from_u64(24));
-        let child: u32 = std::fs::read_to_string(dir.join("child")).unwrap().trim().parse().unwrap();
+        let child: u32 = std::fs::read_to_string(dir.join("child"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
         if failing {
             assert!(reason(action).contains("timed out"));
         } else {

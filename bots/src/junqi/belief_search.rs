@@ -32,6 +32,10 @@ const MAX_SAMPLES: usize = 400;
 /// The share of [`Budget::think`] the sampling loop may use; the rest is margin.
 const TIME_SHARE: f64 = 0.7;
 
+/// Moves scored between two looks at the clock inside a sample (a move's two-ply search takes
+/// tens of microseconds).
+const CLOCK_EVERY: usize = 4;
+
 /// The determinised two-ply searcher (module docs).
 #[derive(Clone, Debug, Default)]
 pub struct BeliefSearch {
@@ -40,8 +44,10 @@ pub struct BeliefSearch {
 
 impl BeliefSearch {
     /// A searcher that draws samples until 70% of the think time is spent (at least 4, at most
-    /// 400), and stops after the first sample that ends past the whole think time (never more than
-    /// 900 ms), so a loaded machine costs samples rather than time.
+    /// 400), and never past the whole think time (at most 900 ms): the clock is read inside each
+    /// sample too, every few moves scored, and a sample the think time cuts short is dropped (the
+    /// first one's partial scores decide when nothing else is left), so a loaded machine costs
+    /// samples rather than time.
     pub fn new() -> BeliefSearch {
         BeliefSearch { samples: None }
     }
@@ -173,18 +179,16 @@ impl JunqiStrategy for BeliefSearch {
         let think = budget.think.min(Duration::from_millis(900));
         let deadline = start + think.mul_f64(TIME_SHARE);
         let limit = view.no_attack_limit;
+        let hard = self.samples.is_none().then_some(start + think);
+        let past_hard = || hard.is_some_and(|h| Instant::now() >= h);
         let mut totals = vec![0f64; moves.len()];
+        let mut scores = vec![0f64; moves.len()];
         let mut replies = Vec::with_capacity(64);
         let mut drawn = 0;
         loop {
             let enough = match self.samples {
                 Some(n) => drawn >= n,
-                None => {
-                    let now = Instant::now();
-                    drawn >= MAX_SAMPLES
-                        || (drawn >= 4 && now >= deadline)
-                        || (drawn >= 1 && now >= start + think)
-                }
+                None => drawn >= MAX_SAMPLES || (drawn >= 4 && Instant::now() >= deadline) || past_hard(),
             };
             if enough {
                 break;
@@ -193,8 +197,25 @@ impl JunqiStrategy for BeliefSearch {
                 break;
             };
             let position = belief.position(&sample, me, view.quiet_moves);
-            for (total, &mv) in totals.iter_mut().zip(&moves) {
-                *total += f64::from(score_move(&position, mv, me, limit, &mut replies));
+            let mut scored = moves.len();
+            for (i, (score, &mv)) in scores.iter_mut().zip(&moves).enumerate() {
+                if i % CLOCK_EVERY == CLOCK_EVERY - 1 && past_hard() {
+                    scored = i;
+                    break;
+                }
+                *score = f64::from(score_move(&position, mv, me, limit, &mut replies));
+            }
+            if scored < moves.len() {
+                if drawn == 0 {
+                    // Nothing else to go on: the moves scored so far, the others last.
+                    for (i, (total, score)) in totals.iter_mut().zip(&scores).enumerate() {
+                        *total = if i < scored { *score } else { f64::NEG_INFINITY };
+                    }
+                }
+                break;
+            }
+            for (total, score) in totals.iter_mut().zip(&scores) {
+                *total += *score;
             }
             drawn += 1;
         }

@@ -21,6 +21,8 @@
 //! - **Deployment**: uniformly random among legal ones (against an attacker that assumes a uniform
 //!   prior, any bias can only help it).
 
+use std::time::{Duration, Instant};
+
 use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::plane::{BoardView, Cell, Placement, Variant, View, random_deployment};
@@ -43,10 +45,26 @@ pub fn two_plane_estimate(n: usize) -> f64 {
     2.0 + 0.6 * (n.max(1) as f64).log2()
 }
 
+/// The longest one decision of [`Bayes::default`] takes, in wall time (plus well under a
+/// millisecond). Plane battle rooms have no per-move think time for bots to share, so this is the
+/// strategy's own: the first 7x7 decision, which solves the fresh board exactly, takes about
+/// 100 ms on an idle machine, every later one a few.
+pub const DECISION_BUDGET: Duration = Duration::from_millis(300);
+
 /// The `bayes` strategy; caches its single-plane solver (a memo of exact values) across turns.
-#[derive(Default)]
 pub struct Bayes {
     solver: Option<Solver>,
+    /// The time one decision may take (`None`: no limit, deterministic).
+    budget: Option<Duration>,
+    /// When the current decision must end.
+    deadline: Option<Instant>,
+}
+
+impl Default for Bayes {
+    /// A `bayes` that decides within [`DECISION_BUDGET`].
+    fn default() -> Bayes {
+        Bayes::with_budget(Some(DECISION_BUDGET))
+    }
 }
 
 /// One board as `bayes` sees it.
@@ -70,6 +88,31 @@ impl BoardState {
 }
 
 impl Bayes {
+    /// A `bayes` whose decisions take at most `budget` of wall time (plus well under a
+    /// millisecond): past it, exact single-plane values give way to the fitted estimates and the
+    /// second step of look-ahead is dropped. `None`: no limit, so play depends on the random
+    /// source alone (benchmarks and tests that check the exact optimum use this).
+    pub fn with_budget(budget: Option<Duration>) -> Bayes {
+        Bayes {
+            solver: None,
+            budget,
+            deadline: None,
+        }
+    }
+
+    /// Starts a decision's clock.
+    fn start_clock(&mut self) {
+        self.deadline = self.budget.map(|b| Instant::now() + b);
+        if let Some(solver) = self.solver.as_mut() {
+            solver.set_deadline(self.deadline);
+        }
+    }
+
+    /// Whether the current decision's time is up.
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     fn solver(&mut self, universe: &'static Universe) -> &mut Solver {
         if self
             .solver
@@ -80,7 +123,9 @@ impl Bayes {
                 Variant::Classic => u32::MAX,
                 Variant::Double => DOUBLE_EXACT_CAP,
             };
-            self.solver = Some(Solver::new(universe, cap));
+            let mut solver = Solver::new(universe, cap);
+            solver.set_deadline(self.deadline);
+            self.solver = Some(solver);
         }
         self.solver.as_mut().expect("just set")
     }
@@ -110,7 +155,12 @@ impl Bayes {
         let u = state.universe;
         let width = LOOKAHEAD_WIDTH;
         let n = state.alive.len() as f64;
+        let one_step = ranked.clone();
         for entry in ranked.iter_mut().take(width) {
+            if self.out_of_time() {
+                // Half refined is not comparable: keep the one-step ranking.
+                return one_step;
+            }
             let c = entry.0;
             let bit = 1u128 << c;
             let public = state.knowledge.public | bit;
@@ -255,6 +305,7 @@ impl PlaneStrategy for Bayes {
     }
 
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell) {
+        self.start_clock();
         let variant = view.config.variant;
         let boards = targets(view);
         let mut states: Vec<(Seat, BoardState)> = boards

@@ -6,6 +6,7 @@
 //! probe shots and its 3-player safe/risky mix) and `random`. Each works from the seat's own
 //! [`View`] alone, so a strategy handed any view (after a reconnect, say) acts correctly.
 
+pub mod arena;
 pub mod bayes;
 pub mod belief;
 mod deploy;

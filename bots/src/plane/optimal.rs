@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::time::Instant;
 
 use super::belief::{PlacementSet, Universe};
 
@@ -39,6 +40,10 @@ type Memo = HashMap<PlacementSet, (f64, bool), BuildHasherDefault<SetHasher>>;
 /// Entries kept before the memo is cleared (about 40 bytes each).
 const MEMO_LIMIT: usize = 4_000_000;
 
+/// How many set visits of the exact search pass between two looks at the clock (one visit takes
+/// well under a microsecond, so the deadline is overrun by far less than a millisecond).
+const CLOCK_EVERY: u32 = 256;
+
 /// The fitted expected number of shots to down one plane among `n` equally likely placements when
 /// the set is too large to solve exactly: `1 + 0.6 log2 n` (exact values of 9x9 sets lie close to
 /// it; a least-squares fit of the shots `bayes` still needed gives `0.9 + 0.59 log2 n`).
@@ -53,6 +58,12 @@ pub struct Solver {
     /// Sets larger than this are estimated with [`one_plane_estimate`] instead of solved
     /// (`u32::MAX`: always exact).
     cap: u32,
+    /// When the current decision must end: past it, sets are estimated, not solved.
+    deadline: Option<Instant>,
+    /// Set visits since the clock was last read.
+    visits: u32,
+    /// Whether the deadline passed (sticky until [`Solver::set_deadline`]).
+    timed_out: bool,
 }
 
 impl Solver {
@@ -62,7 +73,38 @@ impl Solver {
             universe,
             memo: Memo::default(),
             cap,
+            deadline: None,
+            visits: 0,
+            timed_out: false,
         }
+    }
+
+    /// Sets the deadline of the decision that starts now (`None`: none). Past it, [`Solver::child`]
+    /// and [`Solver::value`] fall back to [`one_plane_estimate`] and an exact search under way
+    /// stops at once, keeping in the memo only what it finished; values are then approximate.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.visits = 0;
+        self.timed_out = false;
+    }
+
+    /// Whether the deadline set by [`Solver::set_deadline`] has passed (read every
+    /// [`CLOCK_EVERY`] set visits, and at each call here).
+    pub fn timed_out(&mut self) -> bool {
+        if !self.timed_out && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out = true;
+        }
+        self.timed_out
+    }
+
+    /// Counts one set visit; whether the search must stop.
+    fn tick(&mut self) -> bool {
+        self.visits += 1;
+        if self.visits >= CLOCK_EVERY {
+            self.visits = 0;
+            return self.timed_out();
+        }
+        self.timed_out
     }
 
     /// The universe solved over.
@@ -96,7 +138,7 @@ impl Solver {
         if n <= 1 {
             return f64::from(n);
         }
-        if n > self.cap {
+        if n > self.cap || self.timed_out() {
             return self.best(set).1;
         }
         self.exact(set)
@@ -106,11 +148,16 @@ impl Solver {
     /// [`one_plane_estimate`]. 0 for the empty set.
     pub fn child(&mut self, set: PlacementSet) -> f64 {
         let n = set.count_ones();
-        if n <= self.cap {
-            self.exact(set)
-        } else {
-            one_plane_estimate(n)
+        if n <= 1 {
+            return f64::from(n);
         }
+        if n <= self.cap && !self.timed_out {
+            let v = self.exact(set);
+            if !self.timed_out {
+                return v;
+            }
+        }
+        one_plane_estimate(n)
     }
 
     /// Every informative cell of `set` with its expected shots (this shot included), best first
@@ -194,6 +241,10 @@ impl Solver {
             }
             floor = v;
         }
+        if self.tick() {
+            // Out of time: the answer no longer matters (the caller estimates instead).
+            return floor;
+        }
         let nf = f64::from(n);
         // Candidate cells, most balanced split first so the bound bites early.
         let mut support = self.support(set);
@@ -233,6 +284,10 @@ impl Solver {
                 best = v;
                 found = true;
             }
+        }
+        if self.timed_out {
+            // Cut short: neither an exact value nor a proven bound; remember nothing.
+            return if found { best } else { beta.max(lowest) };
         }
         if self.memo.len() >= MEMO_LIMIT {
             self.memo.clear();

@@ -67,8 +67,12 @@ pub fn alive(dir: &Path) -> bool {
 
 /// Whether process `pid` runs (exists and is not a zombie waiting for a parent to reap it).
 pub fn running(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .is_ok_and(|stat| stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().next()) != Some("Z"))
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        stat.rsplit(')')
+            .next()
+            .and_then(|rest| rest.split_whitespace().next())
+            != Some("Z")
+    })
 }
 
 /// Whether process `pid` stops running within `limit` (polled every 20 ms).

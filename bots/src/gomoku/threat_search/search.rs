@@ -546,8 +546,8 @@ impl Searcher {
     }
 }
 
-/// Work left for a threat solver: nodes, and optionally a wall-clock deadline (checked every
-/// 256 nodes) after which it gives up.
+/// Work left for a threat solver: nodes, and optionally a wall-clock deadline (checked each time
+/// the work left crosses a multiple of 256 nodes) after which it gives up.
 pub(crate) struct Work {
     pub(crate) left: u64,
     pub(crate) deadline: Option<Instant>,
@@ -559,8 +559,11 @@ impl Work {
     }
 
     fn spend(&mut self, n: u64) {
-        self.left = self.left.saturating_sub(n);
-        if self.left.is_multiple_of(256) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+        let before = self.left;
+        self.left = before.saturating_sub(n);
+        // A VCT spends a whole sub-search at once, which can step over a multiple of 256: the
+        // clock is read whenever one is crossed, not only when one is hit.
+        if before / 256 != self.left / 256 && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.left = 0;
         }
     }
@@ -590,5 +593,33 @@ fn from_tt(v: i32, ply: usize) -> i32 {
         v + ply as i32
     } else {
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spending in steps that never land on a multiple of 256 still reads the clock: a past
+    /// deadline stops the work at the first multiple crossed.
+    #[test]
+    fn the_clock_is_read_when_the_work_crosses_a_multiple_of_256() {
+        let mut work = Work {
+            left: 1000,
+            deadline: Some(Instant::now()),
+        };
+        let mut steps = 0;
+        while !work.done() {
+            work.spend(7);
+            steps += 1;
+        }
+        // 1000 - 7k first drops below 768 at k = 34.
+        assert_eq!(steps, 34);
+        let mut unlimited = Work {
+            left: 1000,
+            deadline: None,
+        };
+        unlimited.spend(7);
+        assert_eq!(unlimited.left, 993);
     }
 }

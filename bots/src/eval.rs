@@ -33,6 +33,17 @@ pub struct EvalArgs {
     /// Board variant: `classic` (7x7, one plane), `double` (9x9, two planes) or `both`.
     #[arg(long, default_value = "both")]
     pub variant: String,
+    /// 1: each strategy clears boards alone (shots to clear); 3: 3-player matches through the
+    /// referee, the first of `--strategies` against the other two (default `bayes,seed-cv,seed-cv`),
+    /// its seat rotating, and its share of the points is reported.
+    #[arg(long, default_value_t = 1)]
+    pub players: u8,
+    /// 3-player matches to play.
+    #[arg(long, default_value_t = 36)]
+    pub matches: usize,
+    /// Rounds per 3-player match.
+    #[arg(long, default_value_t = 18)]
+    pub rounds: u32,
 }
 
 /// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
@@ -214,6 +225,12 @@ pub fn evaluate(name: &str, variant: Variant, boards: usize, seed: u64) -> anyho
 /// # Errors
 /// An unknown strategy or variant name.
 pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
+    if args.players == 3 {
+        return run_matches(args);
+    }
+    if args.players != 1 {
+        bail!("--players is 1 (boards alone) or 3 (matches)");
+    }
     let variants = match args.variant.as_str() {
         "classic" => vec![Variant::Classic],
         "double" => vec![Variant::Double],
@@ -258,6 +275,58 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
                 worst.as_secs_f64() * 1e3
             );
         }
+    }
+    Ok(())
+}
+
+/// `eval --players 3`: the candidate's share of the points against two opponents, per variant.
+fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
+    let names: Vec<String> = if args.strategies.is_empty() {
+        vec!["bayes".into(), "seed-cv".into(), "seed-cv".into()]
+    } else {
+        args.strategies.clone()
+    };
+    if names.len() != 3 {
+        bail!("--players 3 takes three strategies: the candidate and its two opponents");
+    }
+    for name in &names {
+        if strategy(name).is_none() {
+            bail!("unknown strategy `{name}`");
+        }
+    }
+    let variants = match args.variant.as_str() {
+        "classic" => vec![Variant::Classic],
+        "double" | "both" => vec![Variant::Double],
+        other => bail!("unknown variant `{other}`: expected classic or double"),
+    };
+    println!("| candidate | opponents | variant | matches | share of points (95%) | first places (95% Wilson) |");
+    println!("|---|---|---|---|---|---|");
+    for variant in variants {
+        let config = Config {
+            variant,
+            players: 3,
+            format: MatchFormat::Rounds(args.rounds),
+            first_attacker: FirstAttacker::Rotating,
+        };
+        let series = crate::plane::arena::series(config, args.matches, args.seed, |i| {
+            strategy(&names[i]).expect("checked above")
+        })
+        .map_err(anyhow::Error::msg)?;
+        let (share, lo, hi) = series.share();
+        let (first, flo, fhi) = series.first_rate();
+        println!(
+            "| {} | {}, {} | {variant:?} | {} | {:.1}% [{:.1}, {:.1}] | {:.1}% [{:.1}, {:.1}] |",
+            names[0],
+            names[1],
+            names[2],
+            series.matches,
+            share * 100.0,
+            lo * 100.0,
+            hi * 100.0,
+            first * 100.0,
+            flo * 100.0,
+            fhi * 100.0
+        );
     }
     Ok(())
 }

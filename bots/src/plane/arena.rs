@@ -74,3 +74,82 @@ pub fn play_match(
         }
     }
 }
+
+/// What `candidate` scored over a series of matches against two opponents.
+#[derive(Clone, Debug)]
+pub struct Series {
+    /// Matches played.
+    pub matches: usize,
+    /// The candidate's share of all points scored in each match (0 to 1).
+    pub shares: Vec<f64>,
+    /// Matches the candidate won (first place).
+    pub firsts: usize,
+}
+
+impl Series {
+    /// The mean share of the points and its 95% interval (normal approximation over matches).
+    pub fn share(&self) -> (f64, f64, f64) {
+        let n = self.shares.len().max(1) as f64;
+        let mean = self.shares.iter().sum::<f64>() / n;
+        let var = self.shares.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let half = 1.96 * (var / n).sqrt();
+        (mean, mean - half, mean + half)
+    }
+
+    /// The share of first places and its 95% Wilson interval.
+    pub fn first_rate(&self) -> (f64, f64, f64) {
+        wilson(self.firsts, self.matches)
+    }
+}
+
+/// A proportion `k / n` and its 95% Wilson score interval.
+pub fn wilson(k: usize, n: usize) -> (f64, f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0, 1.0);
+    }
+    let (k, n) = (k as f64, n as f64);
+    let z = 1.96f64;
+    let p = k / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (p, centre - half, centre + half)
+}
+
+/// Plays `matches` 3-player matches of `config`: `make(0)` (the candidate) against `make(1)` and
+/// `make(2)`, the candidate in seat `m mod 3` of match `m` (so each seat and each order of play
+/// comes round equally), each match's random source seeded by `seed + m`.
+///
+/// # Errors
+/// A refused action (a strategy bug) or a `config` that is not for 3 players.
+pub fn series(
+    config: Config,
+    matches: usize,
+    seed: u64,
+    mut make: impl FnMut(usize) -> Box<dyn PlaneStrategy>,
+) -> Result<Series, String> {
+    use rand::SeedableRng;
+    if config.players != 3 {
+        return Err("a series is for 3 players".into());
+    }
+    let mut out = Series {
+        matches,
+        shares: Vec::with_capacity(matches),
+        firsts: 0,
+    };
+    for m in 0..matches {
+        let me = m % 3;
+        let mut others = [1, 2].into_iter();
+        let mut players: Vec<Box<dyn PlaneStrategy>> = (0..3)
+            .map(|seat| make(if seat == me { 0 } else { others.next().expect("two opponents") }))
+            .collect();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed.wrapping_add(m as u64));
+        let outcome = play_match(config, &mut players, &mut rng, |_| {})?;
+        let total: u32 = outcome.totals.0.iter().sum();
+        let mine = outcome.totals.0[me];
+        out.shares.push(f64::from(mine) / f64::from(total.max(1)));
+        if outcome.winner == Seat(u8::try_from(me).expect("3 seats")) {
+            out.firsts += 1;
+        }
+    }
+    Ok(out)
+}

@@ -68,14 +68,14 @@ impl Default for Bayes {
 }
 
 /// One board as `bayes` sees it.
-struct BoardState {
-    universe: &'static Universe,
-    knowledge: Knowledge,
-    alive: Vec<u16>,
+pub(super) struct BoardState {
+    pub(super) universe: &'static Universe,
+    pub(super) knowledge: Knowledge,
+    pub(super) alive: Vec<u16>,
 }
 
 impl BoardState {
-    fn new(variant: Variant, board: &BoardView) -> BoardState {
+    pub(super) fn new(variant: Variant, board: &BoardView) -> BoardState {
         let universe = Universe::of(variant);
         let knowledge = Knowledge::of_board(universe, board);
         let alive = knowledge.consistent(universe);
@@ -101,7 +101,7 @@ impl Bayes {
     }
 
     /// Starts a decision's clock.
-    fn start_clock(&mut self) {
+    pub(super) fn start_clock(&mut self) {
         self.deadline = self.budget.map(|b| Instant::now() + b);
         if let Some(solver) = self.solver.as_mut() {
             solver.set_deadline(self.deadline);
@@ -132,7 +132,7 @@ impl Bayes {
 
     /// Every informative cell of a board with its expected shots to clear (this shot included),
     /// best first. Empty when no deployment is consistent (which the referee never allows).
-    fn ranked(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
+    pub(super) fn ranked(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
         let u = state.universe;
         if state.alive.is_empty() {
             return Vec::new();
@@ -248,7 +248,7 @@ impl Bayes {
     }
 
     /// The cell to fire at on one board: a best cell, ties at random.
-    fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
+    pub(super) fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
         let u = state.universe;
         let ranked = self.ranked(state);
         match ranked.first() {
@@ -270,7 +270,7 @@ impl Bayes {
     }
 
     /// Points per expected shot to the next downed plane on a board (3 for a knockout, else 1).
-    fn rate(&mut self, state: &BoardState) -> f64 {
+    pub(super) fn rate(&mut self, state: &BoardState) -> f64 {
         let u = state.universe;
         let left = state.knowledge.planes_left(u);
         let (points, shots) = if left <= 1 {

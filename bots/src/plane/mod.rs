@@ -11,6 +11,7 @@ pub mod bayes;
 pub mod belief;
 mod deploy;
 pub mod optimal;
+pub mod points;
 pub mod random;
 pub mod seed_cv;
 
@@ -31,12 +32,17 @@ pub trait PlaneStrategy: Send {
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell);
 }
 
-/// Strategy names, strongest first: "bayes", "seed-cv", "random".
-pub const STRATEGIES: &[&str] = &["bayes", "seed-cv", "random"];
+/// Strategy names, strongest first: "points", "bayes", "seed-cv", "random". [`strategy`] also
+/// knows `points/deploy` and `points/target`, `points` with one of its two choices only (for
+/// measuring each alone).
+pub const STRATEGIES: &[&str] = &["points", "bayes", "seed-cv", "random"];
 
 /// A fresh strategy by name, or None for an unknown name.
 pub fn strategy(name: &str) -> Option<Box<dyn PlaneStrategy>> {
     match name {
+        "points" => Some(Box::new(points::Points::default())),
+        "points/deploy" => Some(Box::new(points::Points::new(true, false))),
+        "points/target" => Some(Box::new(points::Points::new(false, true))),
         "bayes" => Some(Box::new(Bayes::default())),
         "seed-cv" => Some(Box::new(SeedCv)),
         "random" => Some(Box::new(RandomStrategy)),

@@ -299,7 +299,9 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         "double" | "both" => vec![Variant::Double],
         other => bail!("unknown variant `{other}`: expected classic or double"),
     };
-    println!("| candidate | opponents | variant | matches | share of points (95%) | first places (95% Wilson) |");
+    println!(
+        "| candidate | opponents | variant | matches | share of points (95%) | first places (95% Wilson) |"
+    );
     println!("|---|---|---|---|---|---|");
     for variant in variants {
         let config = Config {

@@ -76,9 +76,11 @@ impl Drop for Load {
     }
 }
 
-/// The worst of `times`, with how many there were, for the failure message.
+/// The worst of `times`, with how many there were (also printed: `--nocapture` shows it).
 fn worst(times: &[Duration]) -> (Duration, usize) {
-    (times.iter().copied().max().unwrap_or_default(), times.len())
+    let worst = times.iter().copied().max().unwrap_or_default();
+    eprintln!("worst of {} decisions: {worst:?}", times.len());
+    (worst, times.len())
 }
 
 #[test]

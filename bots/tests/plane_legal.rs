@@ -62,6 +62,7 @@ fn three_player_matches_play_legally() {
             play(variant, &["bayes", "seed-cv", "random"], 4, seed);
             play(variant, &["random", "bayes", "seed-cv"], 4, seed + 10);
             play(variant, &["seed-cv", "seed-cv", "bayes"], 4, seed + 20);
+            play(variant, &["points", "seed-cv", "bayes"], 4, seed + 30);
         }
     }
 }

@@ -140,7 +140,13 @@ pub fn series(
         let me = m % 3;
         let mut others = [1, 2].into_iter();
         let mut players: Vec<Box<dyn PlaneStrategy>> = (0..3)
-            .map(|seat| make(if seat == me { 0 } else { others.next().expect("two opponents") }))
+            .map(|seat| {
+                make(if seat == me {
+                    0
+                } else {
+                    others.next().expect("two opponents")
+                })
+            })
             .collect();
         let mut rng = rand::rngs::SmallRng::seed_from_u64(seed.wrapping_add(m as u64));
         let outcome = play_match(config, &mut players, &mut rng, |_| {})?;

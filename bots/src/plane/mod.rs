@@ -1,6 +1,7 @@
 //! Plane battle strategies (docs/rules.md, plane battle): how a seat deploys its planes and where it fires.
 //!
-//! Three strategies, strongest first ([`STRATEGIES`]): `bayes` (exact Bayesian filtering over every
+//! Four strategies, strongest first ([`STRATEGIES`]): `points` (`bayes`'s attack, deployments that
+//! hide from the CV prior), `bayes` (exact Bayesian filtering over every
 //! deployment consistent with the public results, and shots chosen to minimise the expected number
 //! of shots to clear a board), `seed-cv` (the seed paper's "cube value" heuristic with its two
 //! probe shots and its 3-player safe/risky mix) and `random`. Each works from the seat's own
@@ -32,17 +33,13 @@ pub trait PlaneStrategy: Send {
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell);
 }
 
-/// Strategy names, strongest first: "points", "bayes", "seed-cv", "random". [`strategy`] also
-/// knows `points/deploy` and `points/target`, `points` with one of its two choices only (for
-/// measuring each alone).
+/// Strategy names, strongest first: "points", "bayes", "seed-cv", "random".
 pub const STRATEGIES: &[&str] = &["points", "bayes", "seed-cv", "random"];
 
 /// A fresh strategy by name, or None for an unknown name.
 pub fn strategy(name: &str) -> Option<Box<dyn PlaneStrategy>> {
     match name {
         "points" => Some(Box::new(points::Points::default())),
-        "points/deploy" => Some(Box::new(points::Points::new(true, false))),
-        "points/target" => Some(Box::new(points::Points::new(false, true))),
         "bayes" => Some(Box::new(Bayes::default())),
         "seed-cv" => Some(Box::new(SeedCv)),
         "random" => Some(Box::new(RandomStrategy)),

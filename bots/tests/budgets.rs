@@ -1,5 +1,5 @@
 //! Every searching strategy keeps its time budget on a loaded machine (issue 19): each test runs
-//! busy threads on every core (two per core, at the test's own priority) while the strategy plays,
+//! a busy thread on every core (at the test's own priority) while the strategy plays,
 //! measures its worst decision, not its median, and asserts it stays within the budget plus
 //! [`MARGIN`].
 //!
@@ -45,7 +45,7 @@ impl Load {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let cores = std::thread::available_parallelism().map_or(2, usize::from);
         let stop = Arc::new(AtomicBool::new(false));
-        let threads = (0..2 * cores)
+        let threads = (0..cores)
             .map(|_| {
                 let stop = Arc::clone(&stop);
                 std::thread::spawn(move || {

@@ -45,11 +45,14 @@ pub fn two_plane_estimate(n: usize) -> f64 {
     2.0 + 0.6 * (n.max(1) as f64).log2()
 }
 
-/// The longest one decision of [`Bayes::default`] takes, in wall time (plus well under a
-/// millisecond). Plane battle rooms have no per-move think time for bots to share, so this is the
-/// strategy's own: the first 7x7 decision, which solves the fresh board exactly, takes about
-/// 100 ms on an idle machine, every later one a few.
+/// The longest one decision of [`Bayes::default`] takes, in wall time: its search stops at
+/// [`TIME_SHARE`] of it. Plane battle rooms have no per-move think time for bots to share, so
+/// this is the strategy's own. The slowest decision is a fresh strategy's first on 7x7, which
+/// solves the whole board from a cold memo; later ones reuse the memo.
 pub const DECISION_BUDGET: Duration = Duration::from_millis(300);
+
+/// The share of the budget the search may use before it falls back to the estimates.
+pub const TIME_SHARE: f64 = 0.75;
 
 /// The `bayes` strategy; caches its single-plane solver (a memo of exact values) across turns.
 pub struct Bayes {
@@ -68,14 +71,14 @@ impl Default for Bayes {
 }
 
 /// One board as `bayes` sees it.
-pub(super) struct BoardState {
-    pub(super) universe: &'static Universe,
-    pub(super) knowledge: Knowledge,
-    pub(super) alive: Vec<u16>,
+struct BoardState {
+    universe: &'static Universe,
+    knowledge: Knowledge,
+    alive: Vec<u16>,
 }
 
 impl BoardState {
-    pub(super) fn new(variant: Variant, board: &BoardView) -> BoardState {
+    fn new(variant: Variant, board: &BoardView) -> BoardState {
         let universe = Universe::of(variant);
         let knowledge = Knowledge::of_board(universe, board);
         let alive = knowledge.consistent(universe);
@@ -88,8 +91,8 @@ impl BoardState {
 }
 
 impl Bayes {
-    /// A `bayes` whose decisions take at most `budget` of wall time (plus well under a
-    /// millisecond): past it, exact single-plane values give way to the fitted estimates and the
+    /// A `bayes` whose decisions take at most `budget` of wall time (its search stops at
+    /// [`TIME_SHARE`] of it): past that, exact single-plane values give way to the fitted estimates and the
     /// second step of look-ahead is dropped. `None`: no limit, so play depends on the random
     /// source alone (benchmarks and tests that check the exact optimum use this).
     pub fn with_budget(budget: Option<Duration>) -> Bayes {
@@ -100,9 +103,10 @@ impl Bayes {
         }
     }
 
-    /// Starts a decision's clock.
-    pub(super) fn start_clock(&mut self) {
-        self.deadline = self.budget.map(|b| Instant::now() + b);
+    /// Starts a decision's clock: the search stops at [`TIME_SHARE`] of the budget, the rest is
+    /// left for what follows (ranking with the estimates) and a busy machine's scheduling.
+    fn start_clock(&mut self) {
+        self.deadline = self.budget.map(|b| Instant::now() + b.mul_f64(TIME_SHARE));
         if let Some(solver) = self.solver.as_mut() {
             solver.set_deadline(self.deadline);
         }
@@ -132,7 +136,7 @@ impl Bayes {
 
     /// Every informative cell of a board with its expected shots to clear (this shot included),
     /// best first. Empty when no deployment is consistent (which the referee never allows).
-    pub(super) fn ranked(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
+    fn ranked(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
         let u = state.universe;
         if state.alive.is_empty() {
             return Vec::new();
@@ -248,7 +252,7 @@ impl Bayes {
     }
 
     /// The cell to fire at on one board: a best cell, ties at random.
-    pub(super) fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
+    fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
         let u = state.universe;
         let ranked = self.ranked(state);
         match ranked.first() {
@@ -270,7 +274,7 @@ impl Bayes {
     }
 
     /// Points per expected shot to the next downed plane on a board (3 for a knockout, else 1).
-    pub(super) fn rate(&mut self, state: &BoardState) -> f64 {
+    fn rate(&mut self, state: &BoardState) -> f64 {
         let u = state.universe;
         let left = state.knowledge.planes_left(u);
         let (points, shots) = if left <= 1 {

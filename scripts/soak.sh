@@ -8,9 +8,13 @@
 # connections each); threshold-percent: the most the server's resident memory may grow from the
 # middle third of the run to the last (default 10); csv: where the samples go (default a new file
 # in /tmp). SOAK_THINK_MS (default 1000) is each player's pause before each move, SOAK_WARMUP
-# (default 60) the seconds left out of the summary at the start.
+# (default 60) the seconds left out of the summary at the start. SOAK_BOTS (default 2, the server's
+# own default) is the server's --bots: its built-in pool, a process of its own; while the run lasts,
+# scripts/soak_bot_rooms.py keeps SOAK_BOT_ROOMS (default 20) rooms of those bots playing (3-player
+# plane battle, a new room when one ends), so that the default server is soaked with its pool at
+# work. SOAK_BOTS=0 gives the earlier soak of people's rooms alone.
 #
-# It builds the release programs, starts a server (no built-in bots, a fresh database in a
+# It builds the release programs, starts a server (SOAK_BOTS built-in bots, a fresh database in a
 # temporary folder, a free port, and the per-connection limits raised as in docs/performance.md so
 # that one load generator may hold thousands of connections from one address), and runs
 # `skirmish-bots load` against it: `rooms` rooms of 2-player plane battle played by `random`
@@ -31,8 +35,10 @@ threshold=${3:-10}
 csv=${4:-$(mktemp /tmp/skirmish-soak-XXXXXX.csv)}
 think_ms=${SOAK_THINK_MS:-1000}
 warmup=${SOAK_WARMUP:-60}
+bots=${SOAK_BOTS:-2}
+bot_rooms=${SOAK_BOT_ROOMS:-20}
 interval=5
-for n in "$seconds" "$rooms" "$threshold" "$think_ms" "$warmup"; do
+for n in "$seconds" "$rooms" "$threshold" "$think_ms" "$warmup" "$bots" "$bot_rooms"; do
     [[ $n =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "usage: scripts/soak.sh [seconds] [rooms] [threshold-percent] [csv]; not a number: $n" >&2; exit 2; }
 done
 
@@ -50,14 +56,16 @@ dir=$(mktemp -d)
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 server=
 sampler=
+driver=
 cleanup() {
+    [ -n "$driver" ] && kill "$driver" 2>/dev/null || true
     [ -n "$sampler" ] && kill "$sampler" 2>/dev/null || true
     [ -n "$server" ] && kill "$server" 2>/dev/null || true
     rm -rf "$dir"
 }
 trap cleanup EXIT
 
-"$bin/skirmish-server" --port "$port" --bots 0 --database "$dir/soak.db" --log warn \
+"$bin/skirmish-server" --port "$port" --bots "$bots" --database "$dir/soak.db" --log warn \
     --messages-per-second 1000000 --message-burst 1000000 --connections-per-address 100000 \
     2> "$dir/server.log" &
 server=$!
@@ -89,6 +97,11 @@ echo "seconds,rss_kib,rooms_waiting,rooms_playing,rooms_finished,connections" > 
 ) &
 sampler=$!
 
+if [ "$bots" -gt 0 ] && [ "$bot_rooms" -gt 0 ]; then
+    python3 scripts/soak_bot_rooms.py "ws://127.0.0.1:$port/ws" "$bot_rooms" "$seconds" > "$dir/bot_rooms.txt" 2>&1 &
+    driver=$!
+fi
+
 echo "soak: $rooms rooms of plane2 for $seconds s at $think_ms ms a move; server pid $server, port $port; samples in $csv" >&2
 "$bin/skirmish-bots" --log warn load --url "ws://127.0.0.1:$port/ws" --server-pid "$server" \
     --game plane2 --rooms "$rooms" --seconds "$seconds" --warmup-seconds 0 --think-ms "$think_ms" \
@@ -101,6 +114,11 @@ fi
 kill "$sampler" 2>/dev/null || true
 wait "$sampler" 2>/dev/null || true
 sampler=
+if [ -n "$driver" ]; then
+    wait "$driver" || echo "soak: the bot-room driver failed" >&2
+    driver=
+    cat "$dir/bot_rooms.txt"
+fi
 
 python3 - "$csv" "$dir/load.json" "$warmup" "$threshold" "$rooms" <<'PY'
 import csv, json, statistics, sys

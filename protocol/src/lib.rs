@@ -267,6 +267,17 @@ pub enum ServerMsg {
         /// The request answered.
         req: Option<u64>,
     },
+    /// A room closed before its match was played: sent to everyone seated in it or watching it,
+    /// who no longer hold a seat there. `code` says why: [`codes::ROOM_EXPIRED`] for a room that
+    /// waited longer than the server's `--room-expiry-ms` without starting.
+    RoomClosed {
+        /// The room, now gone from the lobby.
+        room: RoomId,
+        /// Why it closed, a stable snake_case code.
+        code: String,
+        /// A message for people.
+        message: String,
+    },
 }
 
 /// A seat held by a player.
@@ -296,10 +307,75 @@ pub struct BotOffer {
 }
 
 impl BotOffer {
+    /// The most strategies a bot may offer for one game (16; the built-in bots offer at most 7).
+    pub const MAX_STRATEGIES: usize = 16;
+    /// The longest strategy name or version, in characters (32, as a display name).
+    pub const MAX_LABEL_CHARS: usize = 32;
+
     /// The strategies offered for `game`, strongest first (empty when the game is not offered).
     pub fn strategies(&self, game: GameKind) -> &[String] {
         self.games.get(&game).map_or(&[], Vec::as_slice)
     }
+
+    /// Checks the offer's size: at most [`Self::MAX_STRATEGIES`] strategies per game, each name
+    /// (and the version) 1 to [`Self::MAX_LABEL_CHARS`] characters with no control or
+    /// bidirectional-formatting character, no name twice for one game. So an offer is at most
+    /// about 3 games x 16 x 32 characters: a server keeps it while the bot is connected.
+    ///
+    /// # Errors
+    /// What is wrong, for people; the server answers it with [`codes::BAD_OFFER`].
+    pub fn check(&self) -> Result<(), String> {
+        let label_ok = |s: &str| {
+            let n = s.chars().count();
+            (1..=Self::MAX_LABEL_CHARS).contains(&n) && s.chars().all(|c| !is_hidden_char(c))
+        };
+        for (game, strategies) in &self.games {
+            if strategies.len() > Self::MAX_STRATEGIES {
+                return Err(format!(
+                    "at most {} strategies per game; {} offered for {game:?}",
+                    Self::MAX_STRATEGIES,
+                    strategies.len()
+                ));
+            }
+            for (i, name) in strategies.iter().enumerate() {
+                if !label_ok(name) {
+                    return Err(format!(
+                        "a strategy name has 1 to {} printable characters",
+                        Self::MAX_LABEL_CHARS
+                    ));
+                }
+                if strategies[..i].contains(name) {
+                    return Err(format!("strategy `{name}` offered twice for {game:?}"));
+                }
+            }
+        }
+        if let Some(version) = &self.version
+            && !label_ok(version)
+        {
+            return Err(format!(
+                "a version has 1 to {} printable characters",
+                Self::MAX_LABEL_CHARS
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `c` is a character a name the server repeats must not carry: a control character
+/// (newlines, tabs, ESC and the other C0/C1 codes, which can rewrite a terminal or a log line) or
+/// a bidirectional formatting character (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+/// U+2069, which reorder the text shown around them, as in Trojan Source, CVE-2021-42574).
+pub fn is_hidden_char(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// A name as the server repeats it (player, bot, room and tournament names): every
+/// [`is_hidden_char`] removed, then spaces trimmed at both ends. The caller checks the length of
+/// what is left.
+pub fn clean_name(name: &str) -> String {
+    let kept: String = name.chars().filter(|&c| !is_hidden_char(c)).collect();
+    kept.trim().to_owned()
 }
 
 /// A connected bot, as `list_bots` shows it.
@@ -619,11 +695,11 @@ pub mod codes {
     pub const BAD_MESSAGE: &str = "bad_message";
     /// A `type` this protocol does not have.
     pub const UNKNOWN_TYPE: &str = "unknown_type";
-    /// A frame over [`MAX_FRAME_BYTES`](crate::MAX_FRAME_BYTES), or a binary frame.
+    /// A frame over [`MAX_FRAME_BYTES`](crate::MAX_FRAME_BYTES).
     pub const FRAME_TOO_LARGE: &str = "frame_too_large";
     /// The frame nests JSON arrays and objects deeper than the server reads.
     pub const TOO_DEEP: &str = "too_deep";
-    /// The connection already has as many open rooms (waiting or playing) as it may create.
+    /// The player already has as many open rooms (waiting or playing) as one player may create.
     pub const TOO_MANY_ROOMS: &str = "too_many_rooms";
     /// Binary frames are not part of the protocol.
     pub const BINARY_FRAME: &str = "binary_frame";
@@ -670,6 +746,12 @@ pub mod codes {
     pub const CHAT_TOO_FAST: &str = "chat_too_fast";
     /// The server is shutting down or the room is gone.
     pub const UNAVAILABLE: &str = "unavailable";
+    /// A bot's offer over the size limits ([`BotOffer::check`](crate::BotOffer::check)).
+    pub const BAD_OFFER: &str = "bad_offer";
+    /// The address already has as many open rooms as the server lets one address create.
+    pub const TOO_MANY_ROOMS_FROM_ADDRESS: &str = "too_many_rooms_from_address";
+    /// A room waited longer than the server's expiry without starting (in `room_closed`).
+    pub const ROOM_EXPIRED: &str = "room_expired";
 }
 
 /// Why a text frame could not be read as a [`ClientFrame`].

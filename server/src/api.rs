@@ -67,6 +67,15 @@ impl IntoResponse for TournamentError {
     }
 }
 
+/// The credentials of an `Authorization` header in the `Bearer` scheme (RFC 6750), whose name is
+/// read without regard to case (RFC 7235, section 2.1): `bearer KEY` and `BEARER KEY` too.
+fn bearer(header: &str) -> Option<&str> {
+    let (scheme, credentials) = header.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| credentials.trim())
+}
+
 /// Refuses a request without the server's tournament key, when it has one.
 fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
     let Some(required) = &state.limits.tournament_key else {
@@ -75,8 +84,8 @@ fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
     let offered = headers
         .get(axum::http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|v| v.trim().parse::<AccessKey>().ok());
+        .and_then(bearer)
+        .and_then(|v| v.parse::<AccessKey>().ok());
     if required.admits(offered.as_ref()) {
         Ok(())
     } else {

@@ -50,9 +50,12 @@ pub enum ServerError {
         /// The engine's explanation.
         message: String,
     },
-    /// The connection has as many open rooms as it may create.
-    #[error("you have {0} open rooms, the most one connection may create; finish or leave one first")]
+    /// The player has as many open rooms as one player may create.
+    #[error("you have {0} open rooms, the most one player may create; start one or let it expire first")]
     TooManyRooms(usize),
+    /// The client's address has as many open rooms as one address may create.
+    #[error("your address has {0} open rooms, the most one address may create")]
+    TooManyRoomsFromAddress(usize),
     /// The room's actor is gone (server shutting down).
     #[error("the room is not available")]
     Unavailable,
@@ -81,6 +84,7 @@ impl ServerError {
             ServerError::WrongGame => codes::WRONG_GAME,
             ServerError::Rule { code, .. } => code,
             ServerError::TooManyRooms(_) => codes::TOO_MANY_ROOMS,
+            ServerError::TooManyRoomsFromAddress(_) => codes::TOO_MANY_ROOMS_FROM_ADDRESS,
             ServerError::Unavailable => codes::UNAVAILABLE,
             ServerError::BadChat(_) => codes::BAD_CHAT,
             ServerError::ChatTooFast => codes::CHAT_TOO_FAST,

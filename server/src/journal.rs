@@ -146,6 +146,11 @@ impl Journal {
         self.send(JournalWrite::Close { room });
     }
 
+    /// Deletes `room` and its log: it closed before its match started.
+    pub fn discard(&self, room: RoomId) {
+        self.send(JournalWrite::Discard { room });
+    }
+
     fn send(&self, write: JournalWrite) {
         // The writer only stops once every journal is dropped.
         let _ = self.tx.send(Write::Store(write));

@@ -14,6 +14,7 @@ mod api;
 mod chat;
 pub mod error;
 pub mod journal;
+mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod outbox;
@@ -32,7 +33,6 @@ use axum::Router;
 use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::response::IntoResponse;
 use axum::routing::get;
-use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -101,13 +101,45 @@ pub struct Limits {
         value_parser = clap::value_parser!(u32).range(1..)
     )]
     pub bot_messages_per_second: u32,
-    /// Rooms one connection may have open (waiting or playing) that it created; more are refused
-    /// with `too_many_rooms`.
-    #[arg(long, env = "SKIRMISH_ROOMS_PER_CONNECTION", default_value_t = 8)]
-    pub rooms_per_connection: usize,
+    /// Rooms one player may have open (waiting or playing) that they created, across their
+    /// connections (a reconnect with the resume token keeps the count); more are refused with
+    /// `too_many_rooms`.
+    #[arg(long, env = "SKIRMISH_ROOMS_PER_PLAYER", default_value_t = 8)]
+    pub rooms_per_player: usize,
+    /// Rooms one IP address may have open that were created from it, whoever said hello there
+    /// (a reconnect as a new player keeps the count); more are refused with
+    /// `too_many_rooms_from_address`.
+    #[arg(long, env = "SKIRMISH_ROOMS_PER_ADDRESS", default_value_t = 32)]
+    pub rooms_per_address: usize,
+    /// Milliseconds a room may wait for its players before it closes unstarted: its owner and
+    /// everyone in it get `room_closed` with `room_expired`, and it leaves the lobby and the
+    /// database (0: rooms wait for ever).
+    #[arg(long, env = "SKIRMISH_ROOM_EXPIRY_MS", default_value_t = 600_000)]
+    pub room_expiry_ms: u64,
     /// WebSocket connections one IP address may hold at once; more are refused with HTTP 429.
     #[arg(long, env = "SKIRMISH_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
     pub connections_per_address: usize,
+    /// WebSocket connections one IP address may hold that have not said `hello` yet; more are
+    /// refused with HTTP 429 (each is closed with 4001 after `--hello-timeout-ms`).
+    #[arg(long, env = "SKIRMISH_UPGRADES_PER_ADDRESS", default_value_t = 8)]
+    pub upgrades_per_address: usize,
+    /// HTTP connections (TCP connections not upgraded to a WebSocket) one IP address may hold at
+    /// once; a connection over it is closed as soon as it is accepted.
+    #[arg(long, env = "SKIRMISH_HTTP_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
+    pub http_connections_per_address: usize,
+    /// HTTP requests from one IP address the server handles at once, over all its connections;
+    /// one more is answered at once with HTTP 429.
+    #[arg(long, env = "SKIRMISH_REQUESTS_PER_ADDRESS", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
+    pub requests_per_address: u32,
+    /// Milliseconds a connection has to send a request's headers, from when it opens or from
+    /// the end of its previous response; then it is closed without an answer (a connection that
+    /// sends nothing included).
+    #[arg(long, env = "SKIRMISH_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout_ms: u64,
+    /// Milliseconds the server spends on one HTTP request, its body read included; a longer one
+    /// is answered with HTTP 408.
+    #[arg(long, env = "SKIRMISH_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub request_timeout_ms: u64,
     /// Milliseconds a connection may go without sending anything (frames, or the pongs that
     /// answer the server's pings every half of this) before it is closed with code 4000.
     #[arg(long, env = "SKIRMISH_IDLE_TIMEOUT_MS", default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(100..))]
@@ -177,8 +209,15 @@ impl Default for Limits {
             messages_per_second: 20,
             message_burst: 100,
             bot_messages_per_second: 1000,
-            rooms_per_connection: 8,
+            rooms_per_player: 8,
+            rooms_per_address: 32,
+            room_expiry_ms: 600_000,
             connections_per_address: 64,
+            upgrades_per_address: 8,
+            http_connections_per_address: 64,
+            requests_per_address: 16,
+            header_read_timeout_ms: 10_000,
+            request_timeout_ms: 30_000,
             idle_timeout_ms: 120_000,
             default_deploy_ms: 60_000,
             default_move_ms: 30_000,
@@ -187,6 +226,13 @@ impl Default for Limits {
             bot_key: None,
             tournament_key: None,
         }
+    }
+}
+
+impl Limits {
+    /// How long a room may wait for its players ([`Limits::room_expiry_ms`]; `None` for ever).
+    pub fn room_expiry(&self) -> Option<std::time::Duration> {
+        (self.room_expiry_ms > 0).then(|| std::time::Duration::from_millis(self.room_expiry_ms))
     }
 }
 
@@ -199,6 +245,8 @@ pub struct AppState {
     pub metrics: std::sync::Arc<metrics::Metrics>,
     /// Open WebSocket connections per IP address.
     pub addresses: Addresses,
+    /// WebSocket connections that have not said `hello` yet, per IP address.
+    pub unwelcomed: Addresses,
     /// The directory of rooms, players and bots.
     pub lobby: Lobby,
     /// Cancelled when the server shuts down.
@@ -284,6 +332,25 @@ async fn ws(
         },
         None => None,
     };
+    // Counted until the connection says hello (or closes): a stranger's upgraded sockets that
+    // never speak are bounded, each for at most the hello timeout.
+    let unwelcomed = match peer {
+        Some(peer) => match state
+            .unwelcomed
+            .open(peer.ip(), state.limits.upgrades_per_address)
+        {
+            Some(counted) => Some(counted),
+            None => {
+                tracing::info!(%peer, "too many connections without hello from one address");
+                return (
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                    "too many connections that have not said hello from your address",
+                )
+                    .into_response();
+            }
+        },
+        None => None,
+    };
     upgrade
         .max_message_size(MAX_TRANSPORT_BYTES)
         .max_frame_size(MAX_TRANSPORT_BYTES)
@@ -296,7 +363,11 @@ async fn ws(
             let sessions = state.sessions.clone();
             sessions.spawn(
                 async move {
-                    session::run(Box::new(socket), state).await;
+                    let peer = session::Peer {
+                        address: peer.map(|p| p.ip()),
+                        unwelcomed,
+                    };
+                    session::run(Box::new(socket), state, peer).await;
                     drop(held);
                 }
                 .instrument(span),
@@ -401,7 +472,7 @@ pub async fn serve_with_store(
     let mut restored = 0;
     for room in rooms {
         let id = room.id;
-        match room::restore(room, lobby.clone(), journal.clone(), shutdown.clone()) {
+        match room::restore(room, lobby.clone(), journal.clone(), shutdown.clone(), limits.room_expiry()) {
             Ok(Some(_)) => restored += 1,
             Ok(None) => {}
             Err(err) => {
@@ -421,6 +492,7 @@ pub async fn serve_with_store(
         limits,
         metrics: std::sync::Arc::default(),
         addresses: Addresses::default(),
+        unwelcomed: Addresses::default(),
         lobby,
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),
@@ -428,16 +500,17 @@ pub async fn serve_with_store(
         journal: journal.clone(),
     };
     let sessions = state.sessions.clone();
-    // Small frames, one per move: send each at once rather than waiting to fill a segment (Nagle).
-    let listener = listener.tap_io(|tcp| {
-        if let Err(err) = tcp.set_nodelay(true) {
-            tracing::debug!(cause = %err, "TCP_NODELAY not set");
-        }
-    });
-    let app = app(state, web_root).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await?;
+    let limits = state.limits.clone();
+    // Every request is answered (or refused with 408) within the request timeout, its body read
+    // included; the WebSocket upgrade is answered at once and its session is not a request.
+    let request_timeout = std::time::Duration::from_millis(limits.request_timeout_ms);
+    let app = app(state, web_root)
+        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+            axum::http::StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(request_timeout));
+    listener::serve(listener, app, &limits, shutdown.clone()).await;
     sessions.close();
     sessions.wait().await;
     journal.flush().await;

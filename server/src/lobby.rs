@@ -7,10 +7,12 @@
 //! many nodes would put this interface in front of a shared store.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use skirmish_protocol::{
-    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomSummary, Seat, SeatRef,
+    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomStatus, RoomSummary, Seat,
+    SeatRef,
 };
 
 use crate::outbox::Outbox;
@@ -53,7 +55,45 @@ struct Directory {
     players: HashMap<PlayerId, PlayerRecord>,
     /// Players by their resume token's digest.
     tokens: HashMap<String, PlayerId>,
+    /// The address each room was created from (rooms created over a connection).
+    creators: HashMap<RoomId, IpAddr>,
     room_order: u64,
+}
+
+impl Directory {
+    /// Forgets `player` once nothing needs their record: not connected, no seat, and no open room
+    /// of theirs (whose owner may come back to start it). A closed connection then leaves nothing
+    /// behind in the directory (issue 16, finding 1: each closed bot connection kept its record,
+    /// offer included, for the life of the server). Their resume token is forgotten with it: a
+    /// later `hello` with it gets `bad_resume` and a new identity, which has nothing to take back.
+    fn forget_if_idle(&mut self, player: PlayerId) {
+        let Some(record) = self.players.get(&player) else {
+            return;
+        };
+        if record.outbox.is_some() || !record.seats.is_empty() {
+            return;
+        }
+        let owns_open_room = self
+            .rooms
+            .values()
+            .any(|(_, s, _)| s.owner == player && s.status != RoomStatus::Finished);
+        if owns_open_room {
+            return;
+        }
+        if let Some(record) = self.players.remove(&player) {
+            self.tokens.remove(&record.token);
+        }
+    }
+}
+
+/// How many open rooms (waiting or playing) one player and one address have created; what the
+/// room limits count ([`crate::Limits::rooms_per_player`], [`crate::Limits::rooms_per_address`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OpenRooms {
+    /// Open rooms the player owns.
+    pub player: usize,
+    /// Open rooms created from the address.
+    pub address: usize,
 }
 
 /// The shared directory. Cheap to clone.
@@ -133,13 +173,58 @@ impl Lobby {
         Some(record.clone())
     }
 
-    /// Marks a player's connection `conn` as gone (a newer connection is left alone).
+    /// Marks a player's connection `conn` as gone (a newer connection is left alone): a bot's
+    /// offer goes with it, and the player is forgotten altogether when they hold no seat and own
+    /// no open room.
     pub fn disconnected(&self, player: PlayerId, conn: u64) {
         let mut dir = self.lock();
         if let Some(record) = dir.players.get_mut(&player)
             && record.outbox.as_ref().is_some_and(|o| o.conn() == conn)
         {
             record.outbox = None;
+            record.bot = None;
+            dir.forget_if_idle(player);
+        }
+    }
+
+    /// The connection of `player`, if connected.
+    pub fn outbox_of(&self, player: PlayerId) -> Option<Outbox> {
+        self.lock().players.get(&player).and_then(|p| p.outbox.clone())
+    }
+
+    /// Whether the lobby knows `player` (connected, holding a seat, or owning an open room).
+    pub fn knows(&self, player: PlayerId) -> bool {
+        self.lock().players.contains_key(&player)
+    }
+
+    /// How many players the lobby knows (what a closed connection must not add to).
+    pub fn player_count(&self) -> usize {
+        self.lock().players.len()
+    }
+
+    /// The open rooms `player` owns and `address` created.
+    pub fn open_rooms(&self, player: PlayerId, address: Option<IpAddr>) -> OpenRooms {
+        let dir = self.lock();
+        let mut open = OpenRooms::default();
+        for (id, (_, summary, _)) in &dir.rooms {
+            if summary.status == RoomStatus::Finished {
+                continue;
+            }
+            if summary.owner == player {
+                open.player += 1;
+            }
+            if address.is_some() && dir.creators.get(id).copied() == address {
+                open.address += 1;
+            }
+        }
+        open
+    }
+
+    /// Records that room `id` was created from `address`.
+    pub fn created_from(&self, id: RoomId, address: IpAddr) {
+        let mut dir = self.lock();
+        if dir.rooms.contains_key(&id) {
+            dir.creators.insert(id, address);
         }
     }
 
@@ -151,9 +236,14 @@ impl Lobby {
         dir.rooms.insert(summary.id, (handle, summary, order));
     }
 
-    /// Removes a room from the directory (a finished room, some time after its end).
+    /// Removes a room from the directory (a finished room some time after its end, or an expired
+    /// one); its owner is forgotten if nothing else needs their record.
     pub fn remove_room(&self, id: RoomId) {
-        self.lock().rooms.remove(&id);
+        let mut dir = self.lock();
+        dir.creators.remove(&id);
+        if let Some((_, summary, _)) = dir.rooms.remove(&id) {
+            dir.forget_if_idle(summary.owner);
+        }
     }
 
     /// Replaces a room's summary (rooms call this after every change of seats or status).
@@ -191,17 +281,22 @@ impl Lobby {
         }
     }
 
-    /// Records that `player` no longer holds a seat in `room`.
+    /// Records that `player` no longer holds a seat in `room` (forgetting a player who is gone
+    /// and needed no more).
     pub fn unseated(&self, player: PlayerId, room: RoomId) {
-        if let Some(record) = self.lock().players.get_mut(&player) {
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.get_mut(&player) {
             record.seats.retain(|s| s.room != room);
+            dir.forget_if_idle(player);
         }
     }
 
     /// Records that `player` no longer holds `seat` in `room` (their other seats there stay).
     pub fn unseated_from(&self, player: PlayerId, room: RoomId, seat: Seat) {
-        if let Some(record) = self.lock().players.get_mut(&player) {
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.get_mut(&player) {
             record.seats.retain(|s| s.room != room || s.seat != seat);
+            dir.forget_if_idle(player);
         }
     }
 

@@ -1,5 +1,6 @@
 //! What `/metrics` reports, in the Prometheus text format: connections, rooms by game and state,
-//! messages in and out, errors by code, the time to referee a move, and the bot pool's size.
+//! messages in and out, errors by code, the time to referee a move, the bot pool's size and the
+//! players the lobby remembers.
 //!
 //! Counters and the histogram are updated where things happen (sessions); the room and bot gauges
 //! are read from the lobby when `/metrics` is scraped, so they can never drift from it.
@@ -41,6 +42,7 @@ pub struct Metrics {
     move_seconds: Histogram,
     rooms: Family<RoomLabels, Gauge>,
     bots: Gauge,
+    players: Gauge,
 }
 
 impl Default for Metrics {
@@ -55,6 +57,7 @@ impl Default for Metrics {
             move_seconds: Histogram::new(exponential_buckets(0.000_05, 2.0, 16)),
             rooms: Family::default(),
             bots: Gauge::default(),
+            players: Gauge::default(),
         };
         {
             let mut r = metrics.registry.lock().expect("not poisoned");
@@ -84,6 +87,11 @@ impl Default for Metrics {
                 "bots",
                 "Connected bot connections (the bot pool)",
                 metrics.bots.clone(),
+            );
+            r.register(
+                "players",
+                "Players the lobby keeps a record of: connected, holding a seat, or owning an open room",
+                metrics.players.clone(),
             );
         }
         metrics
@@ -142,6 +150,8 @@ impl Metrics {
         }
         self.bots
             .set(i64::try_from(lobby.bots().len()).unwrap_or(i64::MAX));
+        self.players
+            .set(i64::try_from(lobby.player_count()).unwrap_or(i64::MAX));
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &self.registry.lock().expect("not poisoned"))
             .expect("writing to a String does not fail");

@@ -294,6 +294,9 @@ struct Room {
     tournament: Option<MatchRoom>,
     /// When a finished room leaves the lobby and ends.
     closes_at: Option<Instant>,
+    /// When a room still waiting for its players closes ([`crate::Limits::room_expiry_ms`]);
+    /// cleared when its match starts.
+    expires_at: Option<Instant>,
 }
 
 /// What a tournament match room adds to a room.
@@ -335,7 +338,9 @@ pub struct MatchReport {
     pub events: Vec<GameEvent>,
 }
 
-/// Starts a room's actor owned by `owner`.
+/// Starts a room's actor owned by `owner`. If its match has not started after `expiry` (`None`:
+/// no limit), the room closes: everyone in it and its owner get `room_closed`, and it leaves the
+/// lobby and the journal.
 ///
 /// # Errors
 /// [`ServerError::BadConfig`] when the game's config cannot be played.
@@ -345,6 +350,7 @@ pub fn spawn(
     lobby: Lobby,
     journal: Journal,
     shutdown: CancellationToken,
+    expiry: Option<Duration>,
 ) -> Result<RoomHandle, ServerError> {
     let (mut room, (tx, inbox)) = Room::new(
         config,
@@ -353,6 +359,7 @@ pub fn spawn(
         RoomId::random(),
         rand::rng().random(),
     )?;
+    room.expires_at = expiry.map(|e| Instant::now() + e);
     room.open_log(journal);
     Ok(start_room(room, (tx, inbox), &lobby, shutdown))
 }
@@ -382,10 +389,15 @@ pub fn restore(
     lobby: Lobby,
     journal: Journal,
     shutdown: CancellationToken,
+    expiry: Option<Duration>,
 ) -> Result<Option<RoomHandle>, ServerError> {
-    let (room, channel) = Room::rebuild(stored, lobby.clone(), journal, None)?;
+    let (mut room, channel) = Room::rebuild(stored, lobby.clone(), journal, None)?;
     if room.status == RoomStatus::Finished {
         return Ok(None);
+    }
+    if room.status == RoomStatus::Waiting {
+        // A waiting room gets the whole expiry again from the restart: its players were cut off.
+        room.expires_at = expiry.map(|e| Instant::now() + e);
     }
     Ok(Some(start_room(room, channel, &lobby, shutdown)))
 }
@@ -531,6 +543,7 @@ impl Room {
             dropped: vec![None; seats],
             tournament: None,
             closes_at: None,
+            expires_at: None,
         };
         Ok((room, mpsc::channel(256)))
     }
@@ -609,6 +622,10 @@ impl Room {
                 () = sleep_until_some(next_deadline) => self.on_deadline(),
                 () = sleep_until_some(self.closes_at) => {
                     self.lobby.remove_room(self.id);
+                    break;
+                }
+                () = sleep_until_some(self.expires_at) => {
+                    self.expire();
                     break;
                 }
             }
@@ -900,6 +917,7 @@ impl Room {
             return;
         }
         self.status = RoomStatus::Playing;
+        self.expires_at = None;
         self.record(Entry::Started);
         info!("match started");
         let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");
@@ -1375,6 +1393,40 @@ impl Room {
                 view: self.table.view(Viewer::Seat(seat)),
             });
         }
+    }
+
+    /// Closes a room whose match never started, at its expiry: tells its owner and everyone in
+    /// it (`room_closed` with `room_expired`), frees its seats, deletes it from the journal and
+    /// takes it out of the lobby. Waiting rooms were never bounded in time (issue 16, finding 2:
+    /// 2,000 rooms made in 9 s stayed listed and stored for good).
+    fn expire(&mut self) {
+        info!("room expired before its match started");
+        let notice = ServerMsg::RoomClosed {
+            room: self.id,
+            code: skirmish_protocol::codes::ROOM_EXPIRED.to_owned(),
+            message: "the room waited too long for its players and is closed; create another".to_owned(),
+        };
+        let mut told = std::collections::HashSet::new();
+        for holder in self.seats.iter().flatten() {
+            if told.insert(holder.member.id) {
+                holder.member.outbox.send(notice.clone());
+            }
+            self.lobby.unseated(holder.member.id, self.id);
+        }
+        for (id, member) in &self.spectators {
+            if told.insert(*id) {
+                member.outbox.send(notice.clone());
+            }
+        }
+        if told.insert(self.owner)
+            && let Some(outbox) = self.lobby.outbox_of(self.owner)
+        {
+            outbox.send(notice);
+        }
+        if let Some(journal) = &self.journal {
+            journal.discard(self.id);
+        }
+        self.lobby.remove_room(self.id);
     }
 
     fn finish(&mut self) {

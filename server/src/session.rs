@@ -6,14 +6,15 @@
 //! messages so it can be driven without a socket.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
-    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, RoomStatus, ServerMsg, codes,
-    parse_client_frame_within,
+    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, codes,
+    clean_name, parse_client_frame_within,
 };
 use tracing::{Instrument, debug, info};
 
@@ -35,6 +36,37 @@ pub const CLOSE_IDLE: u16 = 4000;
 pub const CLOSE_RATE_LIMITED: u16 = 4029;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
+/// Close code (RFC 6455, section 7.4.1): the client broke the WebSocket protocol (reserved bits
+/// set, an unmasked frame, a bad opcode, a fragmented control frame...).
+pub const CLOSE_PROTOCOL_ERROR: u16 = 1002;
+/// Close code (RFC 6455): a text message that is not UTF-8.
+pub const CLOSE_INVALID_DATA: u16 = 1007;
+/// Close code (RFC 6455): a message over the transport's limit ([`crate::MAX_TRANSPORT_BYTES`]).
+pub const CLOSE_TOO_BIG: u16 = 1009;
+
+/// The close code that answers an error reading the socket: [`CLOSE_INVALID_DATA`] for a text
+/// message that is not UTF-8, [`CLOSE_TOO_BIG`] for a message or frame over the transport's
+/// limit, [`CLOSE_PROTOCOL_ERROR`] for any other breach of RFC 6455, and `None` when the
+/// connection itself failed (an IO error: no close frame can go out). `err` is the error the
+/// socket gave (axum's, which wraps tungstenite's; its sources are searched).
+pub fn close_for(err: &(dyn std::error::Error + 'static)) -> Option<(u16, &'static str)> {
+    use tungstenite::Error;
+    let mut cause = Some(err);
+    while let Some(err) = cause {
+        if let Some(ws) = err.downcast_ref::<Error>() {
+            return match ws {
+                Error::Utf8(_) => Some((CLOSE_INVALID_DATA, "text frames must be UTF-8")),
+                Error::Capacity(_) => Some((CLOSE_TOO_BIG, "message too big")),
+                Error::Protocol(_) | Error::AttackAttempt => {
+                    Some((CLOSE_PROTOCOL_ERROR, "WebSocket protocol error"))
+                }
+                _ => None,
+            };
+        }
+        cause = err.source();
+    }
+    None
+}
 
 /// How long a client closed for being too slow has to take its close frame (30 s) before the
 /// connection is dropped without it. A client that does not read at all holds its seat no longer.
@@ -65,8 +97,8 @@ struct Session {
     name: String,
     outbox: Outbox,
     watching: HashSet<RoomId>,
-    /// Rooms this connection created (some may be over).
-    created: Vec<RoomId>,
+    /// The client's IP address, which the open-room limit per address counts.
+    address: Option<IpAddr>,
     bucket: Bucket,
     /// The bucket's average rate, frames per second (people's or bots').
     rate: u32,
@@ -77,25 +109,38 @@ enum Next {
     Close(u16, &'static str),
 }
 
-/// Runs one connection to its end; `socket` comes boxed so that this future does not keep a dead
-/// copy of it after the split (async functions keep their arguments for their whole life).
-pub async fn run<S, E>(socket: Box<S>, state: AppState)
+/// Who is at the other end of a connection.
+#[derive(Debug, Default)]
+pub struct Peer {
+    /// The client's IP address (what per-address limits count).
+    pub address: Option<IpAddr>,
+    /// Counts the connection among its address's connections without `hello`
+    /// ([`crate::Limits::upgrades_per_address`]) until it is dropped, once the hello is said.
+    pub unwelcomed: Option<crate::AddressGuard>,
+}
+
+/// Runs one connection from `peer` to its end; `socket` comes boxed so that this future does
+/// not keep a dead copy of it after the split (async functions keep their arguments for their
+/// whole life).
+pub async fn run<S, E>(socket: Box<S>, state: AppState, peer: Peer)
 where
     S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
-    E: std::fmt::Display,
+    E: std::error::Error + 'static,
 {
     let (mut sink, mut stream) = (*socket).split();
     let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let _counted = state.metrics.connection();
     let bucket = token_bucket(state.limits.messages_per_second, state.limits.message_burst);
+    let Peer { address, unwelcomed } = peer;
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
-        hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox, bucket)) => match hello {
+        hello = tokio::time::timeout(hello_timeout, hello(&mut sink, &mut stream, &state, outbox, bucket, address)) => match hello {
             Ok(result) => result,
             Err(_) => Err((CLOSE_NO_HELLO, "no hello")),
         },
     };
+    drop(unwelcomed);
     let mut session = match session {
         Ok(session) => session,
         Err((code, reason)) => {
@@ -151,6 +196,16 @@ async fn write_queued<K: Sink<Message> + Unpin>(
     sink.flush().await.is_ok()
 }
 
+/// The answer to a binary frame, which the protocol does not use: an `error` with
+/// [`codes::BINARY_FRAME`]; the connection goes on, as after any other frame it cannot read.
+fn binary_frame_error() -> ServerMsg {
+    ServerMsg::Error {
+        req: None,
+        code: codes::BINARY_FRAME.to_owned(),
+        message: "binary frames are not part of the protocol; send JSON text".to_owned(),
+    }
+}
+
 /// The most frames written with one flush (64: enough for a burst of events from one move, small
 /// enough that the first of them is not held back long).
 const WRITE_BATCH: usize = 64;
@@ -162,21 +217,28 @@ async fn hello<K, S, E>(
     state: &AppState,
     outbox: Outbox,
     bucket: Bucket,
+    address: Option<IpAddr>,
 ) -> Result<Session, (u16, &'static str)>
 where
     K: Sink<Message> + Unpin,
     S: Stream<Item = Result<Message, E>> + Unpin,
+    E: std::error::Error + 'static,
 {
     loop {
         let text = match stream.next().await {
-            Some(Ok(Message::Text(text))) => {
+            Some(Ok(message @ (Message::Text(_) | Message::Binary(_)))) => {
                 state.metrics.message_in();
                 if bucket.check().is_err() {
                     return Err((CLOSE_RATE_LIMITED, "too many messages"));
                 }
+                let Message::Text(text) = message else {
+                    send(sink, &binary_frame_error(), &state.metrics).await;
+                    continue;
+                };
                 text
             }
-            Some(Ok(Message::Close(_)) | Err(_)) | None => return Err((1000, "closed")),
+            Some(Err(err)) => return Err(close_for(&err).unwrap_or((1000, "closed"))),
+            Some(Ok(Message::Close(_))) | None => return Err((1000, "closed")),
             Some(Ok(_)) => continue,
         };
         let frame =
@@ -222,10 +284,13 @@ where
             send(sink, &refuse(codes::BAD_KEY, message), &state.metrics).await;
             continue;
         }
-        // Control characters (newlines, tabs, terminal escapes) are dropped, then spaces trimmed;
-        // what is left must be 1 to 32 characters.
-        let name: String = name.chars().filter(|c| !c.is_control()).collect();
-        let name = name.trim().to_owned();
+        if let Some(Err(message)) = bot.as_ref().map(skirmish_protocol::BotOffer::check) {
+            send(sink, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
+            continue;
+        }
+        // Control and bidirectional-formatting characters (newlines, tabs, terminal escapes,
+        // U+202E...) are dropped, then spaces trimmed; what is left must be 1 to 32 characters.
+        let name = clean_name(&name);
         if name.is_empty() || name.chars().count() > 32 {
             send(
                 sink,
@@ -279,7 +344,7 @@ where
             name,
             outbox,
             watching: HashSet::new(),
-            created: Vec::new(),
+            address,
             bucket: if bot.is_some() {
                 let rate = state.limits.bot_messages_per_second;
                 token_bucket(rate, rate)
@@ -314,7 +379,7 @@ impl Session {
     where
         K: Sink<Message> + Unpin,
         S: Stream<Item = Result<Message, E>> + Unpin,
-        E: std::fmt::Display,
+        E: std::error::Error + 'static,
     {
         let idle = Duration::from_millis(self.state.limits.idle_timeout_ms);
         let mut last_heard = tokio::time::Instant::now();
@@ -374,15 +439,19 @@ impl Session {
                         Next::Continue
                     }
                     Some(Ok(Message::Binary(_))) => {
-                        let message = "binary frames are not part of the protocol; send JSON text".to_owned();
-                        self.outbox.send(ServerMsg::Error { req: None, code: codes::BINARY_FRAME.to_owned(), message });
+                        self.outbox.send(binary_frame_error());
                         Next::Continue
                     }
                     Some(Ok(Message::Close(_))) | None => return,
                     Some(Ok(_)) => Next::Continue,
                     Some(Err(err)) => {
                         debug!(cause = %err, "socket error");
-                        return;
+                        // A breach of the WebSocket protocol gets its close code; a failed
+                        // connection has no one left to tell.
+                        match close_for(&err) {
+                            Some((code, reason)) => Next::Close(code, reason),
+                            None => return,
+                        }
                     }
                     }
                 }
@@ -460,24 +529,17 @@ impl Session {
             }
             ClientMsg::CreateRoom { mut config, sit } => {
                 check_room_config(&mut config, &self.name, &self.state.limits)?;
-                let max = self.state.limits.rooms_per_connection;
-                if self.created.len() >= max {
-                    // Only at the limit is it worth asking which of them are still open:
-                    // `lobby.rooms()` copies every room's summary under the lobby's lock, and
-                    // asking on every create made creating N rooms cost N^2 copies (10,000 rooms
-                    // created at once stalled the server for minutes, docs/performance.md).
-                    let open: HashSet<RoomId> = self
-                        .state
-                        .lobby
-                        .rooms()
-                        .into_iter()
-                        .filter(|r| r.status != RoomStatus::Finished)
-                        .map(|r| r.id)
-                        .collect();
-                    self.created.retain(|id| open.contains(id));
+                // The limits follow the player (a reconnect with the resume token keeps the
+                // count) and the address (a reconnect as a new player does too). Counting scans
+                // the rooms under the lobby's lock without copying them (copying every summary
+                // on every create once made creating N rooms cost N^2, docs/performance.md).
+                let open = self.state.lobby.open_rooms(self.player, self.address);
+                let limits = &self.state.limits;
+                if open.player >= limits.rooms_per_player {
+                    return Err(ServerError::TooManyRooms(limits.rooms_per_player));
                 }
-                if self.created.len() >= max {
-                    return Err(ServerError::TooManyRooms(max));
+                if self.address.is_some() && open.address >= limits.rooms_per_address {
+                    return Err(ServerError::TooManyRoomsFromAddress(limits.rooms_per_address));
                 }
                 let room = room::spawn(
                     config,
@@ -485,8 +547,11 @@ impl Session {
                     self.state.lobby.clone(),
                     self.state.journal.clone(),
                     self.state.shutdown.clone(),
+                    self.state.limits.room_expiry(),
                 )?;
-                self.created.push(room.id());
+                if let Some(address) = self.address {
+                    self.state.lobby.created_from(room.id(), address);
+                }
                 self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
                 if sit {
                     room.join(self.member(), None, req).await?;
@@ -546,10 +611,10 @@ fn check_room_config(
         then: skirmish_protocol::AfterGrace::Bot,
     });
     let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
-    *name = name.trim().to_owned();
+    *name = clean_name(name);
     if name.is_empty() || name.chars().count() > 64 {
         return Err(ServerError::BadConfig(
-            "a room name has 1 to 64 characters".to_owned(),
+            "a room name has 1 to 64 printable characters".to_owned(),
         ));
     }
     let max = limits.max_clock_ms;

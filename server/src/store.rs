@@ -145,6 +145,12 @@ pub enum JournalWrite {
         /// The room.
         room: RoomId,
     },
+    /// The room closed before its match started (it expired): it and its log are deleted, so
+    /// that rooms nobody played leave nothing in the database.
+    Discard {
+        /// The room.
+        room: RoomId,
+    },
 }
 
 /// The `state` of a room still to be restored after a restart.
@@ -416,6 +422,8 @@ impl Store {
                 let mut append = tx
                     .prepare_cached("INSERT OR REPLACE INTO room_log (room, n, entry) VALUES (?1, ?2, ?3)")?;
                 let mut close = tx.prepare_cached("UPDATE rooms SET state = ?2 WHERE id = ?1")?;
+                let mut discard_log = tx.prepare_cached("DELETE FROM room_log WHERE room = ?1")?;
+                let mut discard = tx.prepare_cached("DELETE FROM rooms WHERE id = ?1")?;
                 for write in writes {
                     match write {
                         JournalWrite::Open { room, created_ms } => {
@@ -437,6 +445,10 @@ impl Store {
                         }
                         JournalWrite::Close { room } => {
                             close.execute(params![room.to_string(), ROOM_CLOSED])?;
+                        }
+                        JournalWrite::Discard { room } => {
+                            discard_log.execute(params![room.to_string()])?;
+                            discard.execute(params![room.to_string()])?;
                         }
                     }
                 }

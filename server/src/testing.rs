@@ -66,6 +66,30 @@ impl TestServer {
         }
     }
 
+    /// Starts a server on 127.0.0.1, port 0, with `limits`, storing in `store`.
+    ///
+    /// # Panics
+    /// If no port can be bound.
+    pub async fn start_with_store(limits: crate::Limits, store: crate::store::Store) -> TestServer {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind a loopback port");
+        let addr = listener.local_addr().expect("a bound address");
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(crate::serve_with_store(
+            listener,
+            crate::default_web_root(),
+            limits,
+            store,
+            shutdown.clone(),
+        ));
+        TestServer {
+            addr,
+            shutdown,
+            task: Some(task),
+        }
+    }
+
     /// The WebSocket URL.
     pub fn ws_url(&self) -> String {
         format!("ws://{}/ws", self.addr)

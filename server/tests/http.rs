@@ -26,6 +26,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         limits,
         metrics: std::sync::Arc::default(),
         addresses: skirmish_server::Addresses::default(),
+        unwelcomed: skirmish_server::Addresses::default(),
         lobby,
         shutdown,
         sessions: TaskTracker::new(),
@@ -161,6 +162,23 @@ async fn a_server_with_a_tournament_key_makes_and_cancels_tournaments_only_with_
         (status, code(&body).as_str()),
         (StatusCode::BAD_REQUEST, "too_few_entrants")
     );
+    // The scheme's name is read without regard to case (RFC 7235, section 2.1); the key is not.
+    for (header, expected) in [
+        ("bearer sesame", "too_few_entrants"),
+        ("BEARER sesame", "too_few_entrants"),
+        ("bEaReR  sesame ", "too_few_entrants"),
+        ("Bearer SESAME", "bad_key"),
+        ("Basic sesame", "bad_key"),
+        ("Bearersesame", "bad_key"),
+    ] {
+        let request = Request::post("/api/tournaments")
+            .header("content-type", "application/json")
+            .header("authorization", header)
+            .body(Body::from(gomoku))
+            .unwrap();
+        let (_, body) = send(limits(), request).await;
+        assert_eq!(code(&body), expected, "{header}");
+    }
 }
 
 #[tokio::test]

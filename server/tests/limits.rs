@@ -71,7 +71,7 @@ async fn a_flood_is_cut_off_with_close_code_4029() {
 #[tokio::test]
 async fn a_connection_may_hold_only_so_many_open_rooms() {
     let limits = Limits {
-        rooms_per_connection: 2,
+        rooms_per_player: 2,
         ..Limits::default()
     };
     let server = TestServer::start_with(limits).await;

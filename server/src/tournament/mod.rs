@@ -400,12 +400,7 @@ fn check(config: &mut TournamentConfig) -> Result<(), TournamentError> {
         };
         format!("{game} {format}")
     });
-    *name = name
-        .chars()
-        .filter(|c| !c.is_control())
-        .collect::<String>()
-        .trim()
-        .to_owned();
+    *name = skirmish_protocol::clean_name(name);
     if name.is_empty() || name.chars().count() > 64 {
         return bad("a tournament name has 1 to 64 characters".to_owned());
     }

@@ -508,8 +508,7 @@ pub async fn serve_with_store(
         .layer(tower_http::timeout::TimeoutLayer::with_status_code(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             request_timeout,
-        ))
-        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(request_timeout));
+        ));
     listener::serve(listener, app, &limits, shutdown.clone()).await;
     sessions.close();
     sessions.wait().await;

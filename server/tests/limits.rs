@@ -69,7 +69,7 @@ async fn a_flood_is_cut_off_with_close_code_4029() {
 }
 
 #[tokio::test]
-async fn a_connection_may_hold_only_so_many_open_rooms() {
+async fn a_player_may_hold_only_so_many_open_rooms() {
     let limits = Limits {
         rooms_per_player: 2,
         ..Limits::default()
@@ -90,7 +90,7 @@ async fn a_connection_may_hold_only_so_many_open_rooms() {
         panic!()
     };
     assert_eq!(rooms.len(), 2, "the refused room was not made");
-    // Another connection has its own allowance.
+    // Another player has their own allowance.
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
     create(&mut bob, room_config(Variant::Classic, 2, 1, NO_CLOCK), false).await;
 }

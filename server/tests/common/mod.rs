@@ -339,3 +339,141 @@ pub async fn journaled(database: &std::path::Path, room: RoomId, entries: usize)
     }
     panic!("the journal never held {entries} entries of room {room}");
 }
+
+/// A WebSocket spoken byte by byte, to send what no WebSocket library would (issue 16's
+/// protocol violations) and to see exactly what the server sends back.
+pub mod raw {
+    use std::net::SocketAddr;
+    use std::time::Duration;
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    /// Opens a TCP connection to `addr` and completes a WebSocket handshake on `/ws`.
+    pub async fn upgrade(addr: SocketAddr) -> TcpStream {
+        let mut tcp = TcpStream::connect(addr).await.unwrap();
+        tcp.write_all(upgrade_request(addr).as_bytes()).await.unwrap();
+        let head = read_head(&mut tcp).await;
+        assert!(head.starts_with("HTTP/1.1 101"), "switching protocols: {head}");
+        tcp
+    }
+
+    /// The handshake request a browser sends for `/ws`.
+    pub fn upgrade_request(addr: SocketAddr) -> String {
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: {addr}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        )
+    }
+
+    /// Reads an HTTP response's head, byte by byte (nothing after it is consumed).
+    pub async fn read_head(tcp: &mut TcpStream) -> String {
+        let mut head = Vec::new();
+        while !head.ends_with(b"\r\n\r\n") {
+            let mut byte = [0u8];
+            let n = tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut byte))
+                .await
+                .expect("a response in time")
+                .unwrap();
+            if n == 0 {
+                break;
+            }
+            head.push(byte[0]);
+        }
+        String::from_utf8_lossy(&head).into_owned()
+    }
+
+    /// A client frame: `first` is the first byte (FIN, RSV1-3, opcode), the payload is masked
+    /// with a zero key (so it goes out as is), and its length is `declared` when given (a header
+    /// that promises more than follows).
+    pub fn frame(first: u8, payload: &[u8], declared: Option<u64>) -> Vec<u8> {
+        let len = declared.unwrap_or(payload.len() as u64);
+        let mut out = vec![first];
+        if len < 126 {
+            out.push(0x80 | len as u8);
+        } else if len <= u64::from(u16::MAX) {
+            out.push(0x80 | 126);
+            out.extend_from_slice(&(len as u16).to_be_bytes());
+        } else {
+            out.push(0x80 | 127);
+            out.extend_from_slice(&len.to_be_bytes());
+        }
+        out.extend_from_slice(&[0, 0, 0, 0]);
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// A text frame holding `text`.
+    pub fn text(text: &str) -> Vec<u8> {
+        frame(0x81, text.as_bytes(), None)
+    }
+
+    /// What the server sent, frame by frame.
+    #[derive(Debug, PartialEq, Eq)]
+    pub enum Got {
+        /// A text frame.
+        Text(String),
+        /// A close frame with its code (1005 when it has none).
+        Close(u16),
+        /// The connection ended without a close frame.
+        Eof,
+    }
+
+    /// The next frame from the server (pings are skipped).
+    pub async fn next(tcp: &mut TcpStream) -> Got {
+        loop {
+            let mut head = [0u8; 2];
+            let read = tokio::time::timeout(Duration::from_secs(10), tcp.read_exact(&mut head))
+                .await
+                .expect("a frame in time");
+            if read.is_err() {
+                return Got::Eof;
+            }
+            let mut len = u64::from(head[1] & 0x7f);
+            if len == 126 {
+                let mut ext = [0u8; 2];
+                tcp.read_exact(&mut ext).await.unwrap();
+                len = u64::from(u16::from_be_bytes(ext));
+            } else if len == 127 {
+                let mut ext = [0u8; 8];
+                tcp.read_exact(&mut ext).await.unwrap();
+                len = u64::from_be_bytes(ext);
+            }
+            let mut payload = vec![0u8; usize::try_from(len).unwrap()];
+            if tcp.read_exact(&mut payload).await.is_err() {
+                return Got::Eof;
+            }
+            match head[0] & 0x0f {
+                0x1 => return Got::Text(String::from_utf8(payload).unwrap()),
+                0x8 if payload.len() >= 2 => return Got::Close(u16::from_be_bytes([payload[0], payload[1]])),
+                0x8 => return Got::Close(1005),
+                _ => {}
+            }
+        }
+    }
+
+    /// The close code the server ends with, skipping its text frames.
+    pub async fn close_code(tcp: &mut TcpStream) -> Option<u16> {
+        loop {
+            match next(tcp).await {
+                Got::Text(_) => {}
+                Got::Close(code) => return Some(code),
+                Got::Eof => return None,
+            }
+        }
+    }
+
+    /// Whether the server closes the connection within `within` (reading and dropping whatever
+    /// it sends before).
+    pub async fn closed_within(tcp: &mut TcpStream, within: Duration) -> bool {
+        let mut buf = [0u8; 1024];
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            match tokio::time::timeout_at(deadline, tcp.read(&mut buf)).await {
+                Err(_) => return false,
+                Ok(Ok(0) | Err(_)) => return true,
+                Ok(Ok(_)) => {}
+            }
+        }
+    }
+}

@@ -24,6 +24,7 @@ pub mod session;
 pub mod store;
 mod table;
 pub mod testing;
+pub mod tls;
 pub mod tournament;
 
 use std::net::SocketAddr;
@@ -197,6 +198,17 @@ pub struct Limits {
         help_heading = "Access"
     )]
     pub tournament_key: Option<skirmish_protocol::AccessKey>,
+    /// A PEM file with the server's certificate chain: with `--tls-key`, every connection speaks
+    /// TLS (https and wss). Reloaded when it changes (see `--tls-reload-ms`).
+    #[arg(long, env = "SKIRMISH_TLS_CERT", requires = "tls_key", help_heading = "TLS")]
+    pub tls_cert: Option<PathBuf>,
+    /// A PEM file with the certificate's private key.
+    #[arg(long, env = "SKIRMISH_TLS_KEY", requires = "tls_cert", help_heading = "TLS")]
+    pub tls_key: Option<PathBuf>,
+    /// Milliseconds between two looks at the certificate's files; changed files are loaded for
+    /// the connections that follow (a renewal needs no restart).
+    #[arg(long, env = "SKIRMISH_TLS_RELOAD_MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(10..), help_heading = "TLS")]
+    pub tls_reload_ms: u64,
 }
 
 impl Default for Limits {
@@ -225,6 +237,9 @@ impl Default for Limits {
             grace_ms: 60_000,
             bot_key: None,
             tournament_key: None,
+            tls_cert: None,
+            tls_key: None,
+            tls_reload_ms: 60_000,
         }
     }
 }
@@ -452,7 +467,8 @@ pub async fn serve_with(
 /// the rooms logged last.
 ///
 /// # Errors
-/// An IO error from the listener, or a storage error reading the stored tournaments or rooms.
+/// An IO error from the listener, a storage error reading the stored tournaments or rooms, or TLS
+/// files ([`Limits::tls_cert`]) that do not load.
 pub async fn serve_with_store(
     listener: TcpListener,
     web_root: PathBuf,
@@ -509,7 +525,18 @@ pub async fn serve_with_store(
             axum::http::StatusCode::REQUEST_TIMEOUT,
             request_timeout,
         ));
-    listener::serve(listener, app, &limits, shutdown.clone()).await;
+    let tls = match (&limits.tls_cert, &limits.tls_key) {
+        (Some(cert), Some(key)) => {
+            let files = tls::TlsFiles {
+                cert: cert.clone(),
+                key: key.clone(),
+            };
+            let every = std::time::Duration::from_millis(limits.tls_reload_ms);
+            Some(tls::acceptor(files, every, shutdown.clone())?)
+        }
+        _ => None,
+    };
+    listener::serve(listener, app, &limits, tls, shutdown.clone()).await;
     sessions.close();
     sessions.wait().await;
     journal.flush().await;

@@ -26,7 +26,9 @@ use axum::extract::ConnectInfo;
 use axum::{BoxError, Extension, Router};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -79,6 +81,39 @@ impl Drop for HttpGuard {
     }
 }
 
+/// Serves HTTP/1 (and WebSocket upgrades) on one connection until it ends, or until `shutdown`
+/// lets its request in flight finish.
+async fn serve_connection<I, S>(io: I, service: S, header_timeout: Duration, peer: SocketAddr, shutdown: CancellationToken)
+where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    S: tower::Service<
+            axum::http::Request<hyper::body::Incoming>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+    let connection = http
+        .serve_connection(TokioIo::new(io), TowerToHyperService::new(service))
+        .with_upgrades();
+    let mut connection = std::pin::pin!(connection);
+    let result = tokio::select! {
+        result = connection.as_mut() => result,
+        () = shutdown.cancelled() => {
+            connection.as_mut().graceful_shutdown();
+            connection.await
+        }
+    };
+    if let Err(err) = result {
+        // A header read timeout, a malformed request, a reset: the peer's doing.
+        tracing::debug!(%peer, cause = %err, "HTTP connection ended");
+    }
+}
+
 /// The answer to a request over [`Limits::requests_per_address`] (the load shedder's error).
 async fn too_many_requests(_: BoxError) -> (axum::http::StatusCode, &'static str) {
     (
@@ -92,7 +127,13 @@ async fn too_many_requests(_: BoxError) -> (axum::http::StatusCode, &'static str
 /// longer the listener's: their sessions end on `shutdown` by themselves). An error accepting one
 /// connection (out of file descriptors, a reset before the accept) is logged and the listener
 /// goes on after 50 ms, as `axum::serve` does.
-pub(crate) async fn serve(listener: TcpListener, app: Router, limits: &Limits, shutdown: CancellationToken) {
+pub(crate) async fn serve(
+    listener: TcpListener,
+    app: Router,
+    limits: &Limits,
+    tls: Option<TlsAcceptor>,
+    shutdown: CancellationToken,
+) {
     let per_address = PerAddress::default();
     let connections = TaskTracker::new();
     let header_timeout = Duration::from_millis(limits.header_read_timeout_ms);
@@ -127,24 +168,17 @@ pub(crate) async fn serve(listener: TcpListener, app: Router, limits: &Limits, s
                     .service(app.clone()),
                 guard.requests.clone(),
             ));
-        let mut http = hyper::server::conn::http1::Builder::new();
-        http.timer(TokioTimer::new()).header_read_timeout(header_timeout);
         let shutdown = shutdown.clone();
+        let tls = tls.clone();
         connections.spawn(async move {
-            let connection = http
-                .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
-                .with_upgrades();
-            let mut connection = std::pin::pin!(connection);
-            let result = tokio::select! {
-                result = connection.as_mut() => result,
-                () = shutdown.cancelled() => {
-                    connection.as_mut().graceful_shutdown();
-                    connection.await
-                }
-            };
-            if let Err(err) = result {
-                // A header read timeout, a malformed request, a reset: the peer's doing.
-                tracing::debug!(%peer, cause = %err, "HTTP connection ended");
+            match tls {
+                None => serve_connection(tcp, service, header_timeout, peer, shutdown).await,
+                // The handshake gets the header read timeout too: a silent peer is closed as fast.
+                Some(tls) => match tokio::time::timeout(header_timeout, tls.accept(tcp)).await {
+                    Ok(Ok(stream)) => serve_connection(stream, service, header_timeout, peer, shutdown).await,
+                    Ok(Err(err)) => tracing::debug!(%peer, cause = %err, "TLS handshake failed"),
+                    Err(_) => tracing::debug!(%peer, "TLS handshake not finished in time"),
+                },
             }
             drop(guard);
         });

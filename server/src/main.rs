@@ -104,11 +104,17 @@ async fn stop_signal() -> anyhow::Result<()> {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     init_logs(args.log_format, &args.log)?;
+    // The built-in pool connects over plain ws; skirmish-bots has no TLS client yet.
+    anyhow::ensure!(
+        args.limits.tls_cert.is_none() || args.bots == 0,
+        "the built-in bots do not speak TLS: with --tls-cert, start with --bots 0 (README, \"TLS\")"
+    );
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.addr, args.port))
         .await
         .with_context(|| format!("binding {}:{}", args.addr, args.port))?;
     let local = listener.local_addr()?;
-    info!(addr = %local, "listening: open http://{local}/");
+    let scheme = if args.limits.tls_cert.is_some() { "https" } else { "http" };
+    info!(addr = %local, "listening: open {scheme}://{local}/");
     let shutdown = CancellationToken::new();
     let web_root = args.web_root.unwrap_or_else(skirmish_server::default_web_root);
     let store = skirmish_server::store::Store::open(&args.database)

@@ -71,9 +71,7 @@ impl IntoResponse for TournamentError {
 /// read without regard to case (RFC 7235, section 2.1): `bearer KEY` and `BEARER KEY` too.
 fn bearer(header: &str) -> Option<&str> {
     let (scheme, credentials) = header.trim().split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| credentials.trim())
+    scheme.eq_ignore_ascii_case("bearer").then(|| credentials.trim())
 }
 
 /// Refuses a request without the server's tournament key, when it has one.

@@ -488,7 +488,13 @@ pub async fn serve_with_store(
     let mut restored = 0;
     for room in rooms {
         let id = room.id;
-        match room::restore(room, lobby.clone(), journal.clone(), shutdown.clone(), limits.room_expiry()) {
+        match room::restore(
+            room,
+            lobby.clone(),
+            journal.clone(),
+            shutdown.clone(),
+            limits.room_expiry(),
+        ) {
             Ok(Some(_)) => restored += 1,
             Ok(None) => {}
             Err(err) => {
@@ -520,11 +526,10 @@ pub async fn serve_with_store(
     // Every request is answered (or refused with 408) within the request timeout, its body read
     // included; the WebSocket upgrade is answered at once and its session is not a request.
     let request_timeout = std::time::Duration::from_millis(limits.request_timeout_ms);
-    let app = app(state, web_root)
-        .layer(tower_http::timeout::TimeoutLayer::with_status_code(
-            axum::http::StatusCode::REQUEST_TIMEOUT,
-            request_timeout,
-        ));
+    let app = app(state, web_root).layer(tower_http::timeout::TimeoutLayer::with_status_code(
+        axum::http::StatusCode::REQUEST_TIMEOUT,
+        request_timeout,
+    ));
     let tls = match (&limits.tls_cert, &limits.tls_key) {
         (Some(cert), Some(key)) => {
             let files = tls::TlsFiles {

@@ -28,8 +28,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
-use tokio_rustls::TlsAcceptor;
 use tokio::sync::Semaphore;
+use tokio_rustls::TlsAcceptor;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceBuilder;
@@ -39,7 +39,10 @@ use crate::Limits;
 
 /// Open HTTP connections per address, and the permits for requests in flight they share.
 #[derive(Clone, Debug, Default)]
-struct PerAddress(Arc<Mutex<HashMap<IpAddr, (usize, Arc<Semaphore>)>>>);
+struct PerAddress(Arc<Mutex<HashMap<IpAddr, Held>>>);
+
+/// What one address holds: its open HTTP connections, and its permits for requests in flight.
+type Held = (usize, Arc<Semaphore>);
 
 impl PerAddress {
     /// Counts one more connection from `ip`, unless it holds `max` already; a new address gets
@@ -83,8 +86,13 @@ impl Drop for HttpGuard {
 
 /// Serves HTTP/1 (and WebSocket upgrades) on one connection until it ends, or until `shutdown`
 /// lets its request in flight finish.
-async fn serve_connection<I, S>(io: I, service: S, header_timeout: Duration, peer: SocketAddr, shutdown: CancellationToken)
-where
+async fn serve_connection<I, S>(
+    io: I,
+    service: S,
+    header_timeout: Duration,
+    peer: SocketAddr,
+    shutdown: CancellationToken,
+) where
     I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     S: tower::Service<
             axum::http::Request<hyper::body::Incoming>,
@@ -150,8 +158,7 @@ pub(crate) async fn serve(
                 }
             },
         };
-        let Some(guard) = per_address.open(peer.ip(), limits.http_connections_per_address, requests)
-        else {
+        let Some(guard) = per_address.open(peer.ip(), limits.http_connections_per_address, requests) else {
             tracing::debug!(%peer, "too many HTTP connections from one address: closed");
             continue;
         };

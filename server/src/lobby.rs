@@ -11,8 +11,7 @@ use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use skirmish_protocol::{
-    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomStatus, RoomSummary, Seat,
-    SeatRef,
+    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomStatus, RoomSummary, Seat, SeatRef,
 };
 
 use crate::outbox::Outbox;

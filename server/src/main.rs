@@ -113,7 +113,11 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("binding {}:{}", args.addr, args.port))?;
     let local = listener.local_addr()?;
-    let scheme = if args.limits.tls_cert.is_some() { "https" } else { "http" };
+    let scheme = if args.limits.tls_cert.is_some() {
+        "https"
+    } else {
+        "http"
+    };
     info!(addr = %local, "listening: open {scheme}://{local}/");
     let shutdown = CancellationToken::new();
     let web_root = args.web_root.unwrap_or_else(skirmish_server::default_web_root);

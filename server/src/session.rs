@@ -13,8 +13,8 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
-    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, codes,
-    clean_name, parse_client_frame_within,
+    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, clean_name, codes,
+    parse_client_frame_within,
 };
 use tracing::{Instrument, debug, info};
 

@@ -14,12 +14,12 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime};
 
 use tokio_rustls::TlsAcceptor;
+use tokio_rustls::rustls::ServerConfig;
 use tokio_rustls::rustls::crypto::ring;
 use tokio_rustls::rustls::pki_types::pem::PemObject;
 use tokio_rustls::rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio_rustls::rustls::server::{ClientHello, ResolvesServerCert};
 use tokio_rustls::rustls::sign::CertifiedKey;
-use tokio_rustls::rustls::ServerConfig;
 use tokio_util::sync::CancellationToken;
 
 /// Where the certificate chain and its key are read from.
@@ -98,7 +98,11 @@ impl Reloading {
 ///
 /// # Errors
 /// As [`load`], for the files as they are now.
-pub fn acceptor(files: TlsFiles, every: Duration, shutdown: CancellationToken) -> std::io::Result<TlsAcceptor> {
+pub fn acceptor(
+    files: TlsFiles,
+    every: Duration,
+    shutdown: CancellationToken,
+) -> std::io::Result<TlsAcceptor> {
     let key = load(&files)?;
     let stamped = stamp(&files);
     let resolver = Arc::new(Reloading {

@@ -153,11 +153,19 @@ async fn half_open_peers_are_dropped_within_the_timeout() {
     // A TCP connection that sends nothing.
     let started = Instant::now();
     let mut silent = TcpStream::connect(server.addr).await.unwrap();
-    assert!(raw::closed_within(&mut silent, within).await, "a silent connection is closed");
-    assert!(started.elapsed() >= SHORT - Duration::from_millis(50), "not before the timeout");
+    assert!(
+        raw::closed_within(&mut silent, within).await,
+        "a silent connection is closed"
+    );
+    assert!(
+        started.elapsed() >= SHORT - Duration::from_millis(50),
+        "not before the timeout"
+    );
     // A request whose headers never end, one byte at a time.
     let mut slow = TcpStream::connect(server.addr).await.unwrap();
-    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
     assert!(
         closed_while_trickling(slow, within, b"X-Slow: still coming\r\n").await,
         "a slow-header request is closed"
@@ -217,7 +225,9 @@ async fn an_address_may_hold_only_so_many_http_connections() {
     drop(first);
     for _ in 0..200 {
         let mut tcp = TcpStream::connect(server.addr).await.unwrap();
-        tcp.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        tcp.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+            .await
+            .unwrap();
         if raw::read_head(&mut tcp).await.starts_with("HTTP/1.1 200") {
             return;
         }
@@ -248,7 +258,10 @@ async fn an_address_may_have_only_so_many_requests_in_flight_and_each_has_a_dead
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     let started = Instant::now();
-    assert_eq!(status_of(&server, "/healthz").await, "HTTP/1.1 429 Too Many Requests");
+    assert_eq!(
+        status_of(&server, "/healthz").await,
+        "HTTP/1.1 429 Too Many Requests"
+    );
     for tcp in &mut pending {
         let head = raw::read_head(tcp).await;
         assert!(head.starts_with("HTTP/1.1 408"), "{head}");
@@ -311,7 +324,10 @@ async fn the_open_room_limit_follows_the_player_across_reconnects() {
     let server = TestServer::start_with(limits).await;
     let (mut alice, welcome) = TestClient::join(&server.ws_url(), "Alice").await;
     for _ in 0..2 {
-        assert!(matches!(try_create(&mut alice).await, ServerMsg::RoomCreated { .. }));
+        assert!(matches!(
+            try_create(&mut alice).await,
+            ServerMsg::RoomCreated { .. }
+        ));
     }
     assert!(refused_with(&try_create(&mut alice).await, codes::TOO_MANY_ROOMS));
     drop(alice);
@@ -334,7 +350,10 @@ async fn an_address_may_have_only_so_many_open_rooms_whoever_says_hello() {
     // A spammer reconnecting as a new player each time.
     for i in 0..3 {
         let (mut spammer, _) = TestClient::join(&server.ws_url(), &format!("Spam {i}")).await;
-        assert!(matches!(try_create(&mut spammer).await, ServerMsg::RoomCreated { .. }));
+        assert!(matches!(
+            try_create(&mut spammer).await,
+            ServerMsg::RoomCreated { .. }
+        ));
     }
     let (mut spammer, _) = TestClient::join(&server.ws_url(), "Spam 4").await;
     assert!(refused_with(
@@ -387,7 +406,11 @@ async fn a_waiting_room_expires_its_owner_is_told_and_it_leaves_lobby_and_databa
         panic!()
     };
     let ids: Vec<_> = rooms.iter().map(|r| r.id).collect();
-    assert_eq!(ids, [playing], "the expired room left the lobby; the started one stayed");
+    assert_eq!(
+        ids,
+        [playing],
+        "the expired room left the lobby; the started one stayed"
+    );
     // The guest's seat went with it: they may join another room.
     let third = create(&mut owner, room_config(Variant::Classic, 2, 1, NO_CLOCK), false).await;
     join(&mut guest, third).await;

@@ -104,7 +104,9 @@ async fn https_and_wss_with_a_certificate_renewed_without_a_restart() {
         "the old certificate is no longer served"
     );
     // The WebSocket opened before the renewal goes on.
-    ws.send(Message::text(r#"{"type":"ping","req":2}"#)).await.unwrap();
+    ws.send(Message::text(r#"{"type":"ping","req":2}"#))
+        .await
+        .unwrap();
     let Some(Ok(Message::Text(pong))) = ws.next().await else {
         panic!("a pong")
     };
@@ -113,7 +115,10 @@ async fn https_and_wss_with_a_certificate_renewed_without_a_restart() {
     let other = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
     std::fs::write(dir.join("key.pem"), other.signing_key.serialize_pem()).unwrap();
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert!(connect(&server, &second).await.is_ok(), "the certificate in use stays");
+    assert!(
+        connect(&server, &second).await.is_ok(),
+        "the certificate in use stays"
+    );
     server.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -34,12 +34,28 @@ async fn connection(server: &TestServer, hello: bool) -> tokio::net::TcpStream {
 async fn each_breach_of_the_websocket_protocol_gets_its_close_code() {
     let server = TestServer::start().await;
     let violations: [(&str, Vec<u8>, u16); 5] = [
-        ("a text frame that is not UTF-8", raw::frame(0x81, &[b'{', 0xff, 0xfe, b'}'], None), CLOSE_INVALID_DATA),
-        ("a reserved bit set", raw::frame(0xC1, HELLO.as_bytes(), None), CLOSE_PROTOCOL_ERROR),
-        ("an unknown opcode", raw::frame(0x83, b"x", None), CLOSE_PROTOCOL_ERROR),
+        (
+            "a text frame that is not UTF-8",
+            raw::frame(0x81, &[b'{', 0xff, 0xfe, b'}'], None),
+            CLOSE_INVALID_DATA,
+        ),
+        (
+            "a reserved bit set",
+            raw::frame(0xC1, HELLO.as_bytes(), None),
+            CLOSE_PROTOCOL_ERROR,
+        ),
+        (
+            "an unknown opcode",
+            raw::frame(0x83, b"x", None),
+            CLOSE_PROTOCOL_ERROR,
+        ),
         ("an unmasked frame", vec![0x81, 0x01, b'x'], CLOSE_PROTOCOL_ERROR),
         // Only the header of a 2 MiB frame: refused from its declared length, before its payload.
-        ("a frame over 1 MiB", raw::frame(0x81, b"", Some(2 << 20)), CLOSE_TOO_BIG),
+        (
+            "a frame over 1 MiB",
+            raw::frame(0x81, b"", Some(2 << 20)),
+            CLOSE_TOO_BIG,
+        ),
     ];
     for (what, bytes, code) in violations {
         for hello in [false, true] {
@@ -81,7 +97,11 @@ async fn a_binary_frame_is_answered_with_binary_frame_and_the_connection_goes_on
             other => panic!("an error for the binary frame (after hello: {hello}): {other:?}"),
         }
         // Still open: hello (or a ping after it) is answered.
-        let next = if hello { r#"{"type":"ping","req":7}"# } else { HELLO };
+        let next = if hello {
+            r#"{"type":"ping","req":7}"#
+        } else {
+            HELLO
+        };
         tcp.write_all(&raw::text(next)).await.unwrap();
         match raw::next(&mut tcp).await {
             Got::Text(text) => assert!(text.contains("pong") || text.contains("welcome"), "{text}"),
@@ -116,7 +136,9 @@ async fn names_the_server_repeats_lose_control_and_bidi_characters() {
     assert!(matches!(refused, ServerMsg::Error { ref code, .. } if code == codes::BAD_NAME));
     // A bot's name is cleaned the same way: what list_bots shows.
     let mut bot = TestClient::connect(&server.ws_url()).await;
-    let welcome = bot.request(bot_hello(&format!("bot{HOSTILE}"), offer(1, "random"))).await;
+    let welcome = bot
+        .request(bot_hello(&format!("bot{HOSTILE}"), offer(1, "random")))
+        .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
     let ServerMsg::Bots { bots, .. } = alice.request(ClientMsg::ListBots).await else {
         panic!()
@@ -149,9 +171,16 @@ async fn bot_offers_over_the_size_limits_are_refused_with_bad_offer() {
     let mut versioned = offer(1, "random");
     versioned.version = Some("v".repeat(33));
     let mut twice = offer(1, "random");
-    twice.games.get_mut(&GameKind::Plane).unwrap().push("random0".to_owned());
+    twice
+        .games
+        .get_mut(&GameKind::Plane)
+        .unwrap()
+        .push("random0".to_owned());
     let refused = [
-        ("17 strategies for a game", offer(BotOffer::MAX_STRATEGIES + 1, "s")),
+        (
+            "17 strategies for a game",
+            offer(BotOffer::MAX_STRATEGIES + 1, "s"),
+        ),
         ("a 33-character strategy", offer(1, &"s".repeat(32))),
         ("a 60 KB strategy", offer(1, &huge)),
         ("an escape in a strategy", offer(1, "\u{1b}[2J")),

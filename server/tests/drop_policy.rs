@@ -123,8 +123,15 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
     alice.send(place(room, "A1")).await;
     white_placed(&mut alice, Some(4)).await;
 
-    // Bob comes back too late: he is a player again, but the seat is the bot's.
-    let (mut bob, welcome) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
+    // Bob comes back too late: the seat is the bot's. Holding nothing while away, he was
+    // forgotten with his token (a closed connection leaves nothing behind, issue 16): he is told
+    // `bad_resume` and welcomed as a new player.
+    let (mut bob, refused) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
+    assert!(
+        matches!(&refused, ServerMsg::Error { code, .. } if code == "bad_resume"),
+        "{refused:?}"
+    );
+    let welcome = bob.recv().await;
     let ServerMsg::Welcome { seats, .. } = welcome else {
         panic!("{welcome:?}")
     };

@@ -67,6 +67,7 @@ trap cleanup EXIT
 
 "$bin/skirmish-server" --port "$port" --bots "$bots" --database "$dir/soak.db" --log warn \
     --messages-per-second 1000000 --message-burst 1000000 --connections-per-address 100000 \
+    --upgrades-per-address 100000 --http-connections-per-address 100000 --rooms-per-address 1000000 \
     2> "$dir/server.log" &
 server=$!
 until curl -fsS "http://127.0.0.1:$port/metrics" > /dev/null 2>&1; do

@@ -21,7 +21,7 @@ cargo build --release --quiet -p skirmish-server -p skirmish-bots
 dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 target/release/skirmish-server --port "$port" --bots 0 --database "$dir/bench.db" --log warn \
-    --connections-per-address 1024 --bot-messages-per-second 100000 &
+    --connections-per-address 1024 --upgrades-per-address 1024 --bot-messages-per-second 100000 &
 server=$!
 trap 'kill $server $pool 2>/dev/null || true; rm -rf "$dir"' EXIT
 sleep 1

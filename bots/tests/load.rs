@@ -12,6 +12,9 @@ fn limits() -> skirmish_server::Limits {
         messages_per_second: 1_000_000,
         message_burst: 1_000_000,
         connections_per_address: 10_000,
+        upgrades_per_address: 10_000,
+        http_connections_per_address: 10_000,
+        rooms_per_address: 10_000,
         ..Default::default()
     }
 }

@@ -10,12 +10,27 @@
 //!
 //! Rooms hand their entries to a [`Journal`] without waiting; one writer task stores them in
 //! batches, one SQLite transaction per batch (a batch is whatever queued while the last one was
-//! written). What a SIGKILL can lose is the batch not yet committed: the last milliseconds.
+//! written: a group commit, one sync to the disk for every room that wrote meanwhile). Each write
+//! gets a number; [`Journal::committed`] says up to which number everything is on disk, and rooms
+//! hold every message a write caused until then, so that **every event a player has been sent is
+//! on disk** (docs/reliability.md, "What a player can count on").
+//!
+//! A batch that fails is never dropped: it is retried, first after [`RETRY_FIRST`], then twice as
+//! long each time up to [`RETRY_MAX`] between tries, for as long as it fails. Meanwhile storage is
+//! *unavailable* ([`Journal::available`]): rooms refuse what would write to the log
+//! (`storage_unavailable`), `/healthz` answers 503, and `/metrics` counts each failed try. The
+//! writer also checks every [`FILE_CHECK_EVERY`] that the database file is still the one opened
+//! ([`Store::check_file`]). Once a write goes through, storage is available again and play goes
+//! on by itself.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 use skirmish_protocol::{Action, PlayerId, RoomId, Seat};
-use tokio::sync::{mpsc, oneshot};
-use tracing::error;
+use tokio::sync::{mpsc, oneshot, watch};
+use tracing::{error, info};
 
 use crate::store::{JournalWrite, Store, StoredRoom};
 
@@ -75,21 +90,67 @@ pub enum Entry {
 }
 
 enum Write {
-    Store(JournalWrite),
+    /// A write and its number.
+    Store(u64, JournalWrite),
     Flush(oneshot::Sender<()>),
+}
+
+/// The first wait before a failed batch is tried again: 50 ms.
+pub const RETRY_FIRST: Duration = Duration::from_millis(50);
+/// The longest wait between two tries of a failed batch: 2 s (a lock held by another program,
+/// a full disk freed, a file put back are noticed within it).
+pub const RETRY_MAX: Duration = Duration::from_secs(2);
+/// How often the writer checks, while idle, that the database file is still the one opened:
+/// every second.
+pub const FILE_CHECK_EVERY: Duration = Duration::from_secs(1);
+
+/// Whether storage works, shared by the writer and every reader.
+#[derive(Debug, Default)]
+struct Health {
+    /// Set while the last try to write (or to check the file) failed.
+    failing: AtomicBool,
+    /// Failed tries so far.
+    failures: AtomicU64,
+    /// What failed last, for `/healthz`.
+    cause: Mutex<String>,
+}
+
+impl Health {
+    fn failed(&self, cause: String) {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        *self.cause.lock().expect("not poisoned") = cause;
+        self.failing.store(true, Ordering::Release);
+    }
+
+    fn succeeded(&self) {
+        if self.failing.swap(false, Ordering::AcqRel) {
+            info!("storage works again");
+        }
+    }
+}
+
+/// The sending side: the next write's number and the queue, under one lock so that numbers
+/// follow the queue's order.
+#[derive(Debug)]
+struct Queue {
+    next: u64,
+    tx: mpsc::UnboundedSender<Write>,
 }
 
 /// Where rooms write their logs. Cheap to clone; the writer task ends when every clone is
 /// dropped, after writing everything queued.
 #[derive(Debug, Clone)]
 pub struct Journal {
-    tx: mpsc::UnboundedSender<Write>,
+    queue: Arc<Mutex<Queue>>,
+    committed: watch::Receiver<u64>,
+    health: Arc<Health>,
+    store: Store,
 }
 
 impl std::fmt::Debug for Write {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Write::Store(write) => write.fmt(f),
+            Write::Store(n, write) => write!(f, "{n}: {write:?}"),
             Write::Flush(_) => f.write_str("Flush"),
         }
     }
@@ -101,66 +162,147 @@ const BATCH: usize = 4096;
 impl Journal {
     /// Starts the writer task on `store`.
     pub fn start(store: Store) -> Journal {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Write>();
-        tokio::spawn(async move {
-            let mut queued = Vec::new();
-            while rx.recv_many(&mut queued, BATCH).await > 0 {
-                let mut writes = Vec::with_capacity(queued.len());
-                let mut flushed = Vec::new();
-                for write in queued.drain(..) {
-                    match write {
-                        Write::Store(write) => writes.push(write),
-                        Write::Flush(done) => flushed.push(done),
-                    }
-                }
-                if !writes.is_empty() {
-                    let count = writes.len();
-                    if let Err(err) = store.write_journal(writes).await {
-                        error!(cause = %err, writes = count, "the room journal could not be written");
-                    }
-                }
-                for done in flushed {
-                    let _ = done.send(());
-                }
-            }
-        });
-        Journal { tx }
+        let (tx, rx) = mpsc::unbounded_channel::<Write>();
+        let (committed_tx, committed) = watch::channel(0);
+        let health = Arc::new(Health::default());
+        tokio::spawn(write_all(store.clone(), rx, committed_tx, health.clone()));
+        Journal {
+            queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
+            committed,
+            health,
+            store,
+        }
     }
 
     /// Records a new room (its log empty), made at `created_ms` (milliseconds since the Unix
-    /// epoch).
-    pub fn open(&self, room: StoredRoom, created_ms: u64) {
+    /// epoch). Returns the write's number ([`Journal::committed`]).
+    pub fn open(&self, room: StoredRoom, created_ms: u64) -> u64 {
         self.send(JournalWrite::Open {
             room: Box::new(room),
             created_ms,
-        });
+        })
     }
 
-    /// Records the `n`th entry (from 0) of `room`'s log.
-    pub fn append(&self, room: RoomId, n: u64, entry: Entry) {
-        self.send(JournalWrite::Append { room, n, entry });
+    /// Records the `n`th entry (from 0) of `room`'s log. Returns the write's number.
+    pub fn append(&self, room: RoomId, n: u64, entry: Entry) -> u64 {
+        self.send(JournalWrite::Append { room, n, entry })
     }
 
-    /// Records that `room` is over: it is not restored after a restart.
-    pub fn close(&self, room: RoomId) {
-        self.send(JournalWrite::Close { room });
+    /// Records that `room` is over: it is not restored after a restart. Returns the write's
+    /// number.
+    pub fn close(&self, room: RoomId) -> u64 {
+        self.send(JournalWrite::Close { room })
     }
 
-    /// Deletes `room` and its log: it closed before its match started.
-    pub fn discard(&self, room: RoomId) {
-        self.send(JournalWrite::Discard { room });
+    /// Deletes `room` and its log: it closed before its match started. Returns the write's
+    /// number.
+    pub fn discard(&self, room: RoomId) -> u64 {
+        self.send(JournalWrite::Discard { room })
     }
 
-    fn send(&self, write: JournalWrite) {
+    fn send(&self, write: JournalWrite) -> u64 {
+        let mut queue = self.queue.lock().expect("not poisoned");
+        let n = queue.next;
+        queue.next += 1;
         // The writer only stops once every journal is dropped.
-        let _ = self.tx.send(Write::Store(write));
+        let _ = queue.tx.send(Write::Store(n, write));
+        n
     }
 
     /// Waits until everything handed over before this call is written.
     pub async fn flush(&self) {
         let (done, written) = oneshot::channel();
-        if self.tx.send(Write::Flush(done)).is_ok() {
+        let sent = self
+            .queue
+            .lock()
+            .expect("not poisoned")
+            .tx
+            .send(Write::Flush(done));
+        if sent.is_ok() {
             let _ = written.await;
+        }
+    }
+
+    /// The number of the last write on disk: every write numbered up to it is committed.
+    /// Changes only upwards; `changed`/`wait_for` on it wait for more.
+    pub fn committed(&self) -> watch::Receiver<u64> {
+        self.committed.clone()
+    }
+
+    /// `false` while storage is failing: the last try to write the journal (or to check the
+    /// database file) failed, and it is being tried again.
+    pub fn available(&self) -> bool {
+        !self.health.failing.load(Ordering::Acquire)
+    }
+
+    /// Failed tries to write the journal or to check the database file, and database files
+    /// found deleted (and made again), since the start.
+    pub fn failures(&self) -> u64 {
+        self.health.failures.load(Ordering::Relaxed) + self.store.recreated()
+    }
+
+    /// What failed last (empty if nothing has).
+    pub fn last_failure(&self) -> String {
+        self.health.cause.lock().expect("not poisoned").clone()
+    }
+}
+
+/// The writer task: writes each batch until it is on disk, then says so on `committed`; checks
+/// the database file while idle.
+async fn write_all(
+    store: Store,
+    mut rx: mpsc::UnboundedReceiver<Write>,
+    committed: watch::Sender<u64>,
+    health: Arc<Health>,
+) {
+    let mut queued = Vec::new();
+    let mut check = tokio::time::interval(FILE_CHECK_EVERY);
+    check.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            received = rx.recv_many(&mut queued, BATCH) => if received == 0 { break },
+            _ = check.tick() => {
+                match store.check_file().await {
+                    Ok(()) => health.succeeded(),
+                    Err(err) => {
+                        error!(cause = %err, "the database file is not usable");
+                        health.failed(err.to_string());
+                    }
+                }
+                continue;
+            }
+        }
+        let mut writes = Vec::with_capacity(queued.len());
+        let mut flushed = Vec::new();
+        let mut last = None;
+        for write in queued.drain(..) {
+            match write {
+                Write::Store(n, write) => {
+                    last = Some(n);
+                    writes.push(write);
+                }
+                Write::Flush(done) => flushed.push(done),
+            }
+        }
+        if let Some(last) = last {
+            let writes = Arc::new(writes);
+            let mut wait = RETRY_FIRST;
+            loop {
+                match store.write_journal(writes.clone()).await {
+                    Ok(()) => break,
+                    Err(err) => {
+                        error!(cause = %err, writes = writes.len(), retry_ms = wait.as_millis(), "the room journal could not be written; trying again");
+                        health.failed(err.to_string());
+                        tokio::time::sleep(wait).await;
+                        wait = (wait * 2).min(RETRY_MAX);
+                    }
+                }
+            }
+            health.succeeded();
+            committed.send_replace(last);
+        }
+        for done in flushed {
+            let _ = done.send(());
         }
     }
 }

@@ -42,6 +42,10 @@ use tracing::Instrument;
 
 use crate::lobby::Lobby;
 
+/// How long a stopping server waits for the journal to write what the rooms logged last: 10 s
+/// (storage failing, it would wait forever; what was never written was never sent either).
+const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// The largest WebSocket message the transport accepts, in bytes (1 MiB). Frames over
 /// [`skirmish_protocol::MAX_FRAME_BYTES`] but under this are answered with `frame_too_large`; larger
 /// ones close the connection.
@@ -284,7 +288,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
     let index = ServeFile::new(web_root.join("index.html"));
     Router::new()
         .route("/ws", get(ws))
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route("/rules", get(rules::page))
         .route(
             "/metrics",
@@ -294,7 +298,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
                         axum::http::header::CONTENT_TYPE,
                         "application/openmetrics-text; version=1.0.0; charset=utf-8",
                     )],
-                    state.metrics.render(&state.lobby),
+                    state.metrics.render(&state.lobby, &state.journal),
                 )
             }),
         )
@@ -317,6 +321,21 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
         .route_service("/favicon.ico", ServeFile::new(web_root.join("favicon.svg")))
         .fallback_service(ServeDir::new(web_root))
         .with_state(state)
+}
+
+/// `GET /healthz`: `200 ok`, or `503` with the cause while storage is failing (the room journal
+/// cannot be written, or the database file was deleted or replaced), when rooms refuse actions
+/// with `storage_unavailable`.
+async fn healthz(State(state): State<AppState>) -> axum::response::Response {
+    if state.journal.available() {
+        "ok".into_response()
+    } else {
+        (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            format!("storage unavailable: {}", state.journal.last_failure()),
+        )
+            .into_response()
+    }
 }
 
 async fn ws(
@@ -488,6 +507,7 @@ pub async fn serve_with_store(
     let mut restored = 0;
     for room in rooms {
         let id = room.id;
+        let holders = room::seat_holders(&room);
         match room::restore(
             room,
             lobby.clone(),
@@ -498,8 +518,20 @@ pub async fn serve_with_store(
             Ok(Some(_)) => restored += 1,
             Ok(None) => {}
             Err(err) => {
-                // Kept open in storage, to be looked at; the other rooms go on.
-                tracing::error!(room = %id, cause = %err, "a stored room could not be restored");
+                // Kept in storage, marked broken, to be looked at; its players are told when they
+                // resume; the other rooms go on.
+                tracing::error!(room = %id, cause = %err, players = holders.len(), "a stored room could not be restored; it is kept as broken");
+                let now_ms = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                store
+                    .mark_broken(id, err.to_string(), now_ms)
+                    .await
+                    .map_err(std::io::Error::other)?;
+                for (player, name, token) in holders {
+                    lobby.restore_player(player, &name, &token);
+                    lobby.room_broken(player, id);
+                }
             }
         }
     }
@@ -544,6 +576,14 @@ pub async fn serve_with_store(
     listener::serve(listener, app, &limits, tls, shutdown.clone()).await;
     sessions.close();
     sessions.wait().await;
-    journal.flush().await;
+    if tokio::time::timeout(SHUTDOWN_FLUSH, journal.flush())
+        .await
+        .is_err()
+    {
+        tracing::error!(
+            cause = %journal.last_failure(),
+            "storage is failing: what the rooms logged last could not be written before the exit"
+        );
+    }
     Ok(())
 }

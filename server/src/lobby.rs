@@ -33,6 +33,9 @@ pub struct PlayerRecord {
     /// The SHA-256 of the player's resume token ([`ResumeToken::digest`]), which rooms store
     /// with the seat so that the player can resume it after a restart.
     pub token: String,
+    /// Rooms the player held a seat in that could not be restored after a restart (kept in
+    /// storage for inspection): the player is told of each when they resume (`room_broken`).
+    pub broken: Vec<RoomId>,
 }
 
 /// A bot picked for a seat.
@@ -123,6 +126,7 @@ impl Lobby {
                 bot,
                 seats: Vec::new(),
                 token: digest,
+                broken: Vec::new(),
             },
         );
         (id, token)
@@ -145,8 +149,20 @@ impl Lobby {
                 bot: None,
                 seats: Vec::new(),
                 token: token.to_owned(),
+                broken: Vec::new(),
             },
         );
+    }
+
+    /// Records that `room`, where `player` held a seat, could not be restored after a restart:
+    /// the seat is not theirs any more, and they are told when they resume.
+    pub fn room_broken(&self, player: PlayerId, room: RoomId) {
+        if let Some(record) = self.lock().players.get_mut(&player) {
+            record.seats.retain(|s| s.room != room);
+            if !record.broken.contains(&room) {
+                record.broken.push(room);
+            }
+        }
     }
 
     /// The digest of `player`'s resume token, if the player is known.

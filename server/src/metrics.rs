@@ -1,6 +1,6 @@
 //! What `/metrics` reports, in the Prometheus text format: connections, rooms by game and state,
-//! messages in and out, errors by code, the time to referee a move, the bot pool's size and the
-//! players the lobby remembers.
+//! messages in and out, errors by code, the time to referee a move, the bot pool's size, the
+//! players the lobby remembers, and storage's failures and state.
 //!
 //! Counters and the histogram are updated where things happen (sessions); the room and bot gauges
 //! are read from the lobby when `/metrics` is scraped, so they can never drift from it.
@@ -16,6 +16,7 @@ use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
 use skirmish_protocol::{GameKind, RoomStatus};
 
+use crate::journal::Journal;
 use crate::lobby::Lobby;
 
 /// An error code's label.
@@ -43,6 +44,8 @@ pub struct Metrics {
     rooms: Family<RoomLabels, Gauge>,
     bots: Gauge,
     players: Gauge,
+    storage_failures: Counter,
+    storage_available: Gauge,
 }
 
 impl Default for Metrics {
@@ -58,6 +61,8 @@ impl Default for Metrics {
             rooms: Family::default(),
             bots: Gauge::default(),
             players: Gauge::default(),
+            storage_failures: Counter::default(),
+            storage_available: Gauge::default(),
         };
         {
             let mut r = metrics.registry.lock().expect("not poisoned");
@@ -93,6 +98,16 @@ impl Default for Metrics {
                 "Players the lobby keeps a record of: connected, holding a seat, or owning an open room",
                 metrics.players.clone(),
             );
+            r.register(
+                "storage_failures",
+                "Failed tries to write the room journal or to check the database file",
+                metrics.storage_failures.clone(),
+            );
+            r.register(
+                "storage_available",
+                "1 while storage works, 0 while it fails (rooms then refuse actions with storage_unavailable)",
+                metrics.storage_available.clone(),
+            );
         }
         metrics
     }
@@ -127,8 +142,15 @@ impl Metrics {
         self.move_seconds.observe(elapsed.as_secs_f64());
     }
 
-    /// The metrics in the Prometheus text format, with the room and bot gauges read from `lobby`.
-    pub fn render(&self, lobby: &Lobby) -> String {
+    /// The metrics in the Prometheus text format, with the room and bot gauges read from `lobby`
+    /// and the storage figures from `journal`.
+    pub fn render(&self, lobby: &Lobby, journal: &Journal) -> String {
+        let failures = journal.failures();
+        let counted = self.storage_failures.get();
+        if failures > counted {
+            self.storage_failures.inc_by(failures - counted);
+        }
+        self.storage_available.set(i64::from(journal.available()));
         self.rooms.clear();
         for room in lobby.rooms() {
             let game = match room.config.game.kind() {

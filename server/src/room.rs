@@ -11,7 +11,14 @@
 //! then wait for their players as after any drop: for the grace period of the room's
 //! [`DropPolicy`], after which a bot takes the seat over or the seat forfeits (in a tournament
 //! match, the seat forfeits).
+//!
+//! What a room says (events, snapshots, replies) after writing to its log is held until the
+//! journal has that write on disk ([`Journal::committed`]), then let out in order: every event a
+//! player has been sent is on disk. While storage is failing ([`Journal::available`]) the room
+//! refuses whatever would write to its log with `storage_unavailable`, changing nothing, and its
+//! clocks wait.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
@@ -24,7 +31,7 @@ use skirmish_protocol::{
     Action, AfterGrace, ChatChannel, Commitment, DropPolicy, GameEvent, NumberedEvent, Occupant, PlayerId,
     Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
 };
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
@@ -36,6 +43,34 @@ use crate::lobby::{BotPick, Lobby};
 use crate::outbox::Outbox;
 use crate::store::StoredRoom;
 use crate::table::{Applied, Table, TurnKind};
+
+/// How long a room's clocks wait before looking again when a deadline passes while storage is
+/// failing (the time-out or forfeit would have to be written): 250 ms.
+const STORAGE_WAIT: Duration = Duration::from_millis(250);
+
+/// Something a room said, held until the journal writes it follows are on disk.
+enum Out {
+    /// A message for one connection.
+    Msg(Outbox, Box<ServerMsg>),
+    /// A message shared by several connections.
+    Shared(Outbox, Arc<ServerMsg>),
+    /// The answer to a command.
+    Reply(Box<dyn FnOnce() + Send>),
+}
+
+impl Out {
+    fn let_out(self) {
+        match self {
+            Out::Msg(outbox, msg) => {
+                outbox.send(*msg);
+            }
+            Out::Shared(outbox, msg) => {
+                outbox.send_shared(msg);
+            }
+            Out::Reply(reply) => reply(),
+        }
+    }
+}
 
 /// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
 /// read by spectators) before it is dropped and its memory freed: 10 minutes.
@@ -272,6 +307,13 @@ struct Room {
     journal: Option<Journal>,
     /// Entries written to the log so far.
     logged: u64,
+    /// The number of the last journal write the room made ([`Journal::committed`]).
+    written: u64,
+    /// What the room has said while handling the current command or deadline.
+    said: RefCell<Vec<Out>>,
+    /// What the room said after journal writes not yet on disk: the last write's number, and
+    /// what to let out once it is, oldest first.
+    held: VecDeque<(u64, Vec<Out>)>,
     /// Every commitment made so far, in order.
     commitments: Vec<Commitment>,
     /// Commitments not yet opened, with what opens them.
@@ -352,6 +394,9 @@ pub fn spawn(
     shutdown: CancellationToken,
     expiry: Option<Duration>,
 ) -> Result<RoomHandle, ServerError> {
+    if !journal.available() {
+        return Err(ServerError::StorageUnavailable);
+    }
     let (mut room, (tx, inbox)) = Room::new(
         config,
         owner,
@@ -400,6 +445,34 @@ pub fn restore(
         room.expires_at = expiry.map(|e| Instant::now() + e);
     }
     Ok(Some(start_room(room, channel, &lobby, shutdown)))
+}
+
+/// The players holding a seat at the end of a stored room's log, with their names and token
+/// digests (as the log's `seated` entries give them), whether or not the log replays: whom to
+/// tell when it does not ([`Lobby::room_broken`]).
+pub fn seat_holders(stored: &StoredRoom) -> Vec<(PlayerId, String, String)> {
+    let mut seats: HashMap<Seat, (PlayerId, String, String)> = HashMap::new();
+    for entry in &stored.entries {
+        match entry {
+            Entry::Seated {
+                seat,
+                player,
+                name,
+                token,
+                ..
+            } => {
+                seats.insert(*seat, (*player, name.clone(), token.clone()));
+            }
+            Entry::Unseated { seat } => {
+                seats.remove(seat);
+            }
+            _ => {}
+        }
+    }
+    let mut holders: Vec<_> = seats.into_values().collect();
+    holders.sort_by_key(|h| h.0);
+    holders.dedup_by_key(|h| h.0);
+    holders
 }
 
 /// A room's command channel: its sending and receiving ends.
@@ -533,6 +606,9 @@ impl Room {
             seed,
             journal: None,
             logged: 0,
+            written: 0,
+            said: RefCell::new(Vec::new()),
+            held: VecDeque::new(),
             commitments: Vec::new(),
             sealed: Vec::new(),
             reveals: Vec::new(),
@@ -553,13 +629,14 @@ impl Room {
         let created_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
-        journal.open(
+        self.written = journal.open(
             StoredRoom {
                 id: self.id,
                 config: self.config.clone(),
                 owner: self.owner,
                 seed: self.seed,
                 entries: Vec::new(),
+                unreadable: None,
             },
             created_ms,
         );
@@ -575,12 +652,30 @@ impl Room {
         journal: Journal,
         tournament: Option<MatchRoom>,
     ) -> Result<(Room, Channel), ServerError> {
-        let (mut room, channel) = Room::new(stored.config, stored.owner, lobby, stored.id, stored.seed)?;
+        let (mut room, channel) =
+            Room::new(stored.config.clone(), stored.owner, lobby, stored.id, stored.seed)?;
         room.tournament = tournament;
         let entries = stored.entries.len();
-        for (n, entry) in stored.entries.into_iter().enumerate() {
-            room.replay(entry)
-                .map_err(|e| ServerError::BadConfig(format!("entry {n} of the room's log: {e}")))?;
+        let mut replayed = stored
+            .entries
+            .iter()
+            .cloned()
+            .enumerate()
+            .try_for_each(|(n, entry)| {
+                room.replay(entry)
+                    .map_err(|e| format!("entry {n} of the room's log: {e}"))
+            });
+        if let (Ok(()), Some(unreadable)) = (&replayed, &stored.unreadable) {
+            replayed = Err(format!("the room's log after entry {entries}: {unreadable}"));
+        }
+        // Nobody is connected yet: nothing said while replaying reached anyone.
+        room.said.get_mut().clear();
+        if let Err(err) = replayed {
+            // The seats taken while replaying are not the players' any more.
+            for holder in room.seats.iter().flatten() {
+                room.lobby.unseated(holder.member.id, room.id);
+            }
+            return Err(ServerError::BadConfig(err));
         }
         room.logged = u64::try_from(entries).unwrap_or(u64::MAX);
         if room.status == RoomStatus::Finished {
@@ -606,6 +701,7 @@ impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
         info!(config = ?self.config, "room opened");
         loop {
+            self.let_out();
             let next_deadline = self
                 .deadlines
                 .iter()
@@ -613,6 +709,7 @@ impl Room {
                 .flatten()
                 .min()
                 .copied();
+            let on_disk = self.wait_on_disk();
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 cmd = rx.recv() => match cmd {
@@ -620,7 +717,8 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until_some(next_deadline) => self.on_deadline(),
-                () = sleep_until_some(self.closes_at) => {
+                () = on_disk => {}
+                () = sleep_until_some(self.closes_at.filter(|_| self.held.is_empty())) => {
                     self.lobby.remove_room(self.id);
                     break;
                 }
@@ -642,18 +740,20 @@ impl Room {
                 req,
                 reply,
             } => {
-                let _ = reply.send(self.join(*member, seat, req));
+                let result = self.join(*member, seat, req);
+                self.reply(reply, result);
             }
             Command::Spectate { member, reply } => {
                 self.send_snapshot(&member.outbox, Viewer::Spectator);
                 self.spectators.insert(member.id, *member);
-                let _ = reply.send(Ok(()));
+                self.reply(reply, Ok(()));
                 self.publish_summary();
             }
             Command::Attach { member } => self.attach(*member),
             Command::Detach { player, conn } => self.detach(player, conn),
             Command::Leave { player, reply } => {
-                let _ = reply.send(self.leave(player));
+                let result = self.leave(player);
+                self.reply(reply, result);
             }
             Command::AddBot {
                 by,
@@ -663,21 +763,26 @@ impl Room {
             } => {
                 let result = self
                     .check_owner_waiting(by)
+                    .and_then(|()| self.writable())
                     .and_then(|()| self.add_bot(seat, strategy));
-                let _ = reply.send(result);
+                self.reply(reply, result);
                 self.start_if_full();
             }
             Command::Chat { player, text, reply } => {
-                let _ = reply.send(self.chat(player, &text));
+                let result = self.chat(player, &text);
+                self.reply(reply, result);
             }
             Command::Start { by, reply } => {
-                let result = self.check_owner_waiting(by).and_then(|()| {
-                    while self.seats.iter().any(Option::is_none) {
-                        self.add_bot(None, None)?;
-                    }
-                    Ok(())
-                });
-                let _ = reply.send(result);
+                let result = self
+                    .check_owner_waiting(by)
+                    .and_then(|()| self.writable())
+                    .and_then(|()| {
+                        while self.seats.iter().any(Option::is_none) {
+                            self.add_bot(None, None)?;
+                        }
+                        Ok(())
+                    });
+                self.reply(reply, result);
                 self.start_if_full();
             }
             Command::Act {
@@ -690,7 +795,7 @@ impl Room {
                 if let Err(err) = &result {
                     debug!(player = %player, cause = %err, "action refused");
                 }
-                let _ = reply.send(result);
+                self.reply(reply, result);
             }
         }
     }
@@ -785,7 +890,7 @@ impl Room {
     }
 
     fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
-        outbox.send(self.snapshot(viewer));
+        self.say(outbox, self.snapshot(viewer));
     }
 
     /// Sends every viewer a fresh snapshot (after a change of seats or status).
@@ -801,7 +906,7 @@ impl Room {
         if !self.spectators.is_empty() {
             let snapshot = Arc::new(self.snapshot(Viewer::Spectator));
             for member in self.spectators.values() {
-                member.outbox.send_shared(snapshot.clone());
+                self.say_shared(&member.outbox, snapshot.clone());
             }
         }
         self.publish_summary();
@@ -828,12 +933,16 @@ impl Room {
             return Err(ServerError::AlreadySeated);
         }
         let seat = self.free_seat(wanted)?;
-        member.outbox.send(ServerMsg::Seated {
-            req,
-            room: self.id,
-            seat,
-            strategy: None,
-        });
+        self.writable()?;
+        self.say(
+            &member.outbox,
+            ServerMsg::Seated {
+                req,
+                room: self.id,
+                seat,
+                strategy: None,
+            },
+        );
         self.spectators.remove(&member.id);
         self.lobby.seated(member.id, self.id, seat, None);
         info!(player = %member.id, seat = seat.0, "seated");
@@ -881,12 +990,15 @@ impl Room {
     /// Gives `seat` to the bot picked, telling it which strategy to play; `took_over_from` names
     /// the dropped player it replaces mid-match.
     fn seat_bot(&mut self, seat: Seat, pick: BotPick, took_over_from: Option<String>) {
-        pick.outbox.send(ServerMsg::Seated {
-            req: None,
-            room: self.id,
-            seat,
-            strategy: Some(pick.strategy.clone()),
-        });
+        self.say(
+            &pick.outbox,
+            ServerMsg::Seated {
+                req: None,
+                room: self.id,
+                seat,
+                strategy: Some(pick.strategy.clone()),
+            },
+        );
         self.lobby
             .seated(pick.player, self.id, seat, Some(&pick.strategy));
         info!(bot = %pick.player, seat = seat.0, strategy = %pick.strategy, "bot seated");
@@ -979,6 +1091,7 @@ impl Room {
             return Err(ServerError::NotSeated);
         };
         if self.status == RoomStatus::Waiting {
+            self.writable()?;
             self.seats[seat.index()] = None;
             self.lobby.unseated(player, self.id);
             self.record(Entry::Unseated { seat });
@@ -1017,6 +1130,7 @@ impl Room {
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }
+        self.writable()?;
         let applied = self.table.apply(seat, action.clone())?;
         let spent_ms = self.charge(seat);
         self.record(Entry::Acted {
@@ -1050,8 +1164,87 @@ impl Room {
     /// Writes `entry` to the room's log.
     fn record(&mut self, entry: Entry) {
         if let Some(journal) = &self.journal {
-            journal.append(self.id, self.logged, entry);
+            self.written = journal.append(self.id, self.logged, entry);
             self.logged += 1;
+        }
+    }
+
+    /// `Ok` unless storage is failing: what would write to the log is refused then.
+    fn writable(&self) -> Result<(), ServerError> {
+        match &self.journal {
+            Some(journal) if !journal.available() => Err(ServerError::StorageUnavailable),
+            _ => Ok(()),
+        }
+    }
+
+    /// Says `msg` to `outbox`, once what the room wrote before is on disk.
+    fn say(&self, outbox: &Outbox, msg: ServerMsg) {
+        self.said
+            .borrow_mut()
+            .push(Out::Msg(outbox.clone(), Box::new(msg)));
+    }
+
+    /// Says a message shared by several connections, as [`Room::say`].
+    fn say_shared(&self, outbox: &Outbox, msg: Arc<ServerMsg>) {
+        self.said.borrow_mut().push(Out::Shared(outbox.clone(), msg));
+    }
+
+    /// Answers a command, as [`Room::say`]; a `storage_unavailable` refusal at once, ahead of
+    /// what is held: it tells nothing of the room (only of storage), and the player is not kept
+    /// waiting for storage to come back.
+    fn reply<T: Send + 'static>(
+        &self,
+        reply: oneshot::Sender<Result<T, ServerError>>,
+        result: Result<T, ServerError>,
+    ) {
+        if matches!(result, Err(ServerError::StorageUnavailable)) {
+            let _ = reply.send(result);
+            return;
+        }
+        self.said.borrow_mut().push(Out::Reply(Box::new(move || {
+            let _ = reply.send(result);
+        })));
+    }
+
+    /// Lets out what the room said, in order, as soon as the journal writes before it are on
+    /// disk: at once when they are, else once [`Room::wait_on_disk`] sees them there.
+    fn let_out(&mut self) {
+        let said = std::mem::take(self.said.get_mut());
+        if !said.is_empty() {
+            self.held.push_back((self.written, said));
+        }
+        let Some(journal) = &self.journal else {
+            self.held
+                .drain(..)
+                .flat_map(|(_, out)| out)
+                .for_each(Out::let_out);
+            return;
+        };
+        let committed = *journal.committed().borrow();
+        while self
+            .held
+            .front()
+            .is_some_and(|(written, _)| *written <= committed)
+        {
+            let (_, out) = self.held.pop_front().expect("a front");
+            out.into_iter().for_each(Out::let_out);
+        }
+    }
+
+    /// Resolves once the journal has the write the oldest held output follows on disk; never
+    /// when nothing is held.
+    fn wait_on_disk(&self) -> impl std::future::Future<Output = ()> + use<> {
+        let wanted = self.held.front().map(|(written, _)| *written);
+        let committed: Option<watch::Receiver<u64>> = self.journal.as_ref().map(Journal::committed);
+        async move {
+            match (wanted, committed) {
+                (Some(wanted), Some(mut committed)) => {
+                    if committed.wait_for(|c| *c >= wanted).await.is_err() {
+                        std::future::pending::<()>().await;
+                    }
+                }
+                _ => std::future::pending().await,
+            }
         }
     }
 
@@ -1192,6 +1385,15 @@ impl Room {
 
     fn on_deadline(&mut self) {
         let now = Instant::now();
+        if self.writable().is_err() {
+            // A time-out or forfeit would have to be written: the clocks wait for storage.
+            for deadline in self.deadlines.iter_mut().chain(self.dropped.iter_mut()).flatten() {
+                if *deadline <= now {
+                    *deadline = now + STORAGE_WAIT;
+                }
+            }
+            return;
+        }
         for seat in Seat::all(self.seats.len()) {
             if self.dropped[seat.index()].is_some_and(|d| d <= now) {
                 self.dropped[seat.index()] = None;
@@ -1238,12 +1440,12 @@ impl Room {
         match channel {
             ChatChannel::Players => {
                 for holder in self.seats.iter().flatten().filter(|h| h.connected) {
-                    holder.member.outbox.send_shared(msg.clone());
+                    self.say_shared(&holder.member.outbox, msg.clone());
                 }
             }
             ChatChannel::Spectators => {
                 for member in self.spectators.values() {
-                    member.outbox.send_shared(msg.clone());
+                    self.say_shared(&member.outbox, msg.clone());
                 }
             }
         }
@@ -1260,7 +1462,7 @@ impl Room {
             .filter(|h| h.connected)
             .map(|h| &h.member);
         for member in seated.chain(self.spectators.values()) {
-            member.outbox.send_shared(msg.clone());
+            self.say_shared(&member.outbox, msg.clone());
         }
     }
 
@@ -1320,12 +1522,12 @@ impl Room {
                     .as_ref()
                     .filter(|h| h.connected && audience.includes(viewer))
                 {
-                    h.member.outbox.send_shared(msg.clone());
+                    self.say_shared(&h.member.outbox, msg.clone());
                 }
             }
             if audience == Audience::Everyone {
                 for member in self.spectators.values() {
-                    member.outbox.send_shared(msg.clone());
+                    self.say_shared(&member.outbox, msg.clone());
                 }
             }
             while let Some((_, seat, round, deployment)) = sealed.next_if(|s| s.0 == index) {
@@ -1386,12 +1588,15 @@ impl Room {
             let deadline_ms = self.deadlines[seat.index()].map(|d| {
                 u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
             });
-            h.member.outbox.send(ServerMsg::YourTurn {
-                room: self.id,
-                seat,
-                deadline_ms,
-                view: self.table.view(Viewer::Seat(seat)),
-            });
+            self.say(
+                &h.member.outbox,
+                ServerMsg::YourTurn {
+                    room: self.id,
+                    seat,
+                    deadline_ms,
+                    view: self.table.view(Viewer::Seat(seat)),
+                },
+            );
         }
     }
 
@@ -1444,7 +1649,7 @@ impl Room {
         }
         info!("match finished");
         if let Some(journal) = &self.journal {
-            journal.close(self.id);
+            self.written = journal.close(self.id);
         }
         self.publish_summary();
         if let Some(m) = self.tournament.as_mut()

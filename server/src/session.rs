@@ -320,11 +320,11 @@ where
             )
             .await;
         }
-        let (player, token, seats): (PlayerId, ResumeToken, _) = match resumed {
-            Some((record, token)) => (record.id, token, record.seats),
+        let (player, token, seats, broken): (PlayerId, ResumeToken, _, _) = match resumed {
+            Some((record, token)) => (record.id, token, record.seats, record.broken),
             None => {
                 let (id, token) = state.lobby.register(name.clone(), bot.clone(), outbox.clone());
-                (id, token, Vec::new())
+                (id, token, Vec::new(), Vec::new())
             }
         };
         info!(player = %player, name = %name, bot = bot.is_some(), resumed = !seats.is_empty(), "hello");
@@ -337,6 +337,19 @@ where
         };
         if !send(sink, &welcome, &state.metrics).await {
             return Err((1000, "closed"));
+        }
+        // A seat lost with a room that could not be restored is never dropped in silence.
+        for room in broken {
+            let notice = ServerMsg::Error {
+                req: None,
+                code: crate::error::ROOM_BROKEN.to_owned(),
+                message: format!(
+                    "room {room} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
+                ),
+            };
+            if !send(sink, &notice, &state.metrics).await {
+                return Err((1000, "closed"));
+            }
         }
         let session = Session {
             state: state.clone(),

@@ -18,7 +18,6 @@
 //! refuses whatever would write to its log with `storage_unavailable`, changing nothing, and its
 //! clocks wait.
 
-use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,11 +30,14 @@ use skirmish_protocol::{
     Action, AfterGrace, ChatChannel, Commitment, DropPolicy, GameEvent, NumberedEvent, Occupant, PlayerId,
     Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
 };
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
 
+mod held;
+
+use self::held::Held;
 use crate::chat::{ChatLimiter, clean_line};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
@@ -47,30 +49,6 @@ use crate::table::{Applied, Table, TurnKind};
 /// How long a room's clocks wait before looking again when a deadline passes while storage is
 /// failing (the time-out or forfeit would have to be written): 250 ms.
 const STORAGE_WAIT: Duration = Duration::from_millis(250);
-
-/// Something a room said, held until the journal writes it follows are on disk.
-enum Out {
-    /// A message for one connection.
-    Msg(Outbox, Box<ServerMsg>),
-    /// A message shared by several connections.
-    Shared(Outbox, Arc<ServerMsg>),
-    /// The answer to a command.
-    Reply(Box<dyn FnOnce() + Send>),
-}
-
-impl Out {
-    fn let_out(self) {
-        match self {
-            Out::Msg(outbox, msg) => {
-                outbox.send(*msg);
-            }
-            Out::Shared(outbox, msg) => {
-                outbox.send_shared(msg);
-            }
-            Out::Reply(reply) => reply(),
-        }
-    }
-}
 
 /// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
 /// read by spectators) before it is dropped and its memory freed: 10 minutes.
@@ -309,11 +287,8 @@ struct Room {
     logged: u64,
     /// The number of the last journal write the room made ([`Journal::committed`]).
     written: u64,
-    /// What the room has said while handling the current command or deadline.
-    said: RefCell<Vec<Out>>,
-    /// What the room said after journal writes not yet on disk: the last write's number, and
-    /// what to let out once it is, oldest first.
-    held: VecDeque<(u64, Vec<Out>)>,
+    /// What the room says, held until the journal writes before it are on disk.
+    out: Held,
     /// Every commitment made so far, in order.
     commitments: Vec<Commitment>,
     /// Commitments not yet opened, with what opens them.
@@ -607,8 +582,7 @@ impl Room {
             journal: None,
             logged: 0,
             written: 0,
-            said: RefCell::new(Vec::new()),
-            held: VecDeque::new(),
+            out: Held::default(),
             commitments: Vec::new(),
             sealed: Vec::new(),
             reveals: Vec::new(),
@@ -669,7 +643,7 @@ impl Room {
             replayed = Err(format!("the room's log after entry {entries}: {unreadable}"));
         }
         // Nobody is connected yet: nothing said while replaying reached anyone.
-        room.said.get_mut().clear();
+        room.out.forget_said();
         if let Err(err) = replayed {
             // The seats taken while replaying are not the players' any more.
             for holder in room.seats.iter().flatten() {
@@ -701,7 +675,7 @@ impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
         info!(config = ?self.config, "room opened");
         loop {
-            self.let_out();
+            self.out.let_out(self.written, self.journal.as_ref());
             let next_deadline = self
                 .deadlines
                 .iter()
@@ -709,7 +683,7 @@ impl Room {
                 .flatten()
                 .min()
                 .copied();
-            let on_disk = self.wait_on_disk();
+            let on_disk = self.out.on_disk(self.journal.as_ref());
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 cmd = rx.recv() => match cmd {
@@ -718,7 +692,7 @@ impl Room {
                 },
                 () = sleep_until_some(next_deadline) => self.on_deadline(),
                 () = on_disk => {}
-                () = sleep_until_some(self.closes_at.filter(|_| self.held.is_empty())) => {
+                () = sleep_until_some(self.closes_at.filter(|_| self.out.is_empty())) => {
                     self.lobby.remove_room(self.id);
                     break;
                 }
@@ -741,19 +715,19 @@ impl Room {
                 reply,
             } => {
                 let result = self.join(*member, seat, req);
-                self.reply(reply, result);
+                self.out.reply(reply, result);
             }
             Command::Spectate { member, reply } => {
                 self.send_snapshot(&member.outbox, Viewer::Spectator);
                 self.spectators.insert(member.id, *member);
-                self.reply(reply, Ok(()));
+                self.out.reply(reply, Ok(()));
                 self.publish_summary();
             }
             Command::Attach { member } => self.attach(*member),
             Command::Detach { player, conn } => self.detach(player, conn),
             Command::Leave { player, reply } => {
                 let result = self.leave(player);
-                self.reply(reply, result);
+                self.out.reply(reply, result);
             }
             Command::AddBot {
                 by,
@@ -765,12 +739,12 @@ impl Room {
                     .check_owner_waiting(by)
                     .and_then(|()| self.writable())
                     .and_then(|()| self.add_bot(seat, strategy));
-                self.reply(reply, result);
+                self.out.reply(reply, result);
                 self.start_if_full();
             }
             Command::Chat { player, text, reply } => {
                 let result = self.chat(player, &text);
-                self.reply(reply, result);
+                self.out.reply(reply, result);
             }
             Command::Start { by, reply } => {
                 let result = self
@@ -782,7 +756,7 @@ impl Room {
                         }
                         Ok(())
                     });
-                self.reply(reply, result);
+                self.out.reply(reply, result);
                 self.start_if_full();
             }
             Command::Act {
@@ -795,7 +769,7 @@ impl Room {
                 if let Err(err) = &result {
                     debug!(player = %player, cause = %err, "action refused");
                 }
-                self.reply(reply, result);
+                self.out.reply(reply, result);
             }
         }
     }
@@ -890,7 +864,7 @@ impl Room {
     }
 
     fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
-        self.say(outbox, self.snapshot(viewer));
+        self.out.say(outbox, self.snapshot(viewer));
     }
 
     /// Sends every viewer a fresh snapshot (after a change of seats or status).
@@ -906,7 +880,7 @@ impl Room {
         if !self.spectators.is_empty() {
             let snapshot = Arc::new(self.snapshot(Viewer::Spectator));
             for member in self.spectators.values() {
-                self.say_shared(&member.outbox, snapshot.clone());
+                self.out.say_shared(&member.outbox, snapshot.clone());
             }
         }
         self.publish_summary();
@@ -934,7 +908,7 @@ impl Room {
         }
         let seat = self.free_seat(wanted)?;
         self.writable()?;
-        self.say(
+        self.out.say(
             &member.outbox,
             ServerMsg::Seated {
                 req,
@@ -990,7 +964,7 @@ impl Room {
     /// Gives `seat` to the bot picked, telling it which strategy to play; `took_over_from` names
     /// the dropped player it replaces mid-match.
     fn seat_bot(&mut self, seat: Seat, pick: BotPick, took_over_from: Option<String>) {
-        self.say(
+        self.out.say(
             &pick.outbox,
             ServerMsg::Seated {
                 req: None,
@@ -1174,77 +1148,6 @@ impl Room {
         match &self.journal {
             Some(journal) if !journal.available() => Err(ServerError::StorageUnavailable),
             _ => Ok(()),
-        }
-    }
-
-    /// Says `msg` to `outbox`, once what the room wrote before is on disk.
-    fn say(&self, outbox: &Outbox, msg: ServerMsg) {
-        self.said
-            .borrow_mut()
-            .push(Out::Msg(outbox.clone(), Box::new(msg)));
-    }
-
-    /// Says a message shared by several connections, as [`Room::say`].
-    fn say_shared(&self, outbox: &Outbox, msg: Arc<ServerMsg>) {
-        self.said.borrow_mut().push(Out::Shared(outbox.clone(), msg));
-    }
-
-    /// Answers a command, as [`Room::say`]; a `storage_unavailable` refusal at once, ahead of
-    /// what is held: it tells nothing of the room (only of storage), and the player is not kept
-    /// waiting for storage to come back.
-    fn reply<T: Send + 'static>(
-        &self,
-        reply: oneshot::Sender<Result<T, ServerError>>,
-        result: Result<T, ServerError>,
-    ) {
-        if matches!(result, Err(ServerError::StorageUnavailable)) {
-            let _ = reply.send(result);
-            return;
-        }
-        self.said.borrow_mut().push(Out::Reply(Box::new(move || {
-            let _ = reply.send(result);
-        })));
-    }
-
-    /// Lets out what the room said, in order, as soon as the journal writes before it are on
-    /// disk: at once when they are, else once [`Room::wait_on_disk`] sees them there.
-    fn let_out(&mut self) {
-        let said = std::mem::take(self.said.get_mut());
-        if !said.is_empty() {
-            self.held.push_back((self.written, said));
-        }
-        let Some(journal) = &self.journal else {
-            self.held
-                .drain(..)
-                .flat_map(|(_, out)| out)
-                .for_each(Out::let_out);
-            return;
-        };
-        let committed = *journal.committed().borrow();
-        while self
-            .held
-            .front()
-            .is_some_and(|(written, _)| *written <= committed)
-        {
-            let (_, out) = self.held.pop_front().expect("a front");
-            out.into_iter().for_each(Out::let_out);
-        }
-    }
-
-    /// Resolves once the journal has the write the oldest held output follows on disk; never
-    /// when nothing is held.
-    fn wait_on_disk(&self) -> impl std::future::Future<Output = ()> + use<> {
-        let wanted = self.held.front().map(|(written, _)| *written);
-        let committed: Option<watch::Receiver<u64>> = self.journal.as_ref().map(Journal::committed);
-        async move {
-            match (wanted, committed) {
-                (Some(wanted), Some(mut committed)) => {
-                    if committed.wait_for(|c| *c >= wanted).await.is_err() {
-                        std::future::pending::<()>().await;
-                    }
-                }
-                _ => std::future::pending().await,
-            }
         }
     }
 
@@ -1440,12 +1343,12 @@ impl Room {
         match channel {
             ChatChannel::Players => {
                 for holder in self.seats.iter().flatten().filter(|h| h.connected) {
-                    self.say_shared(&holder.member.outbox, msg.clone());
+                    self.out.say_shared(&holder.member.outbox, msg.clone());
                 }
             }
             ChatChannel::Spectators => {
                 for member in self.spectators.values() {
-                    self.say_shared(&member.outbox, msg.clone());
+                    self.out.say_shared(&member.outbox, msg.clone());
                 }
             }
         }
@@ -1462,7 +1365,7 @@ impl Room {
             .filter(|h| h.connected)
             .map(|h| &h.member);
         for member in seated.chain(self.spectators.values()) {
-            self.say_shared(&member.outbox, msg.clone());
+            self.out.say_shared(&member.outbox, msg.clone());
         }
     }
 
@@ -1522,12 +1425,12 @@ impl Room {
                     .as_ref()
                     .filter(|h| h.connected && audience.includes(viewer))
                 {
-                    self.say_shared(&h.member.outbox, msg.clone());
+                    self.out.say_shared(&h.member.outbox, msg.clone());
                 }
             }
             if audience == Audience::Everyone {
                 for member in self.spectators.values() {
-                    self.say_shared(&member.outbox, msg.clone());
+                    self.out.say_shared(&member.outbox, msg.clone());
                 }
             }
             while let Some((_, seat, round, deployment)) = sealed.next_if(|s| s.0 == index) {
@@ -1588,7 +1491,7 @@ impl Room {
             let deadline_ms = self.deadlines[seat.index()].map(|d| {
                 u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
             });
-            self.say(
+            self.out.say(
                 &h.member.outbox,
                 ServerMsg::YourTurn {
                     room: self.id,

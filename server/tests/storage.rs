@@ -253,8 +253,9 @@ async fn a_replaced_database_file_is_refused_and_a_deleted_one_is_made_again_wit
     // The file deleted: the server makes it again from the copy it has open.
     let failures = metric(port, "skirmish_storage_failures_total").await;
     std::fs::remove_file(&database).expect("the file deleted");
+    // Counted when noticed, then the copy is made and renamed into place.
     for _ in 0..200 {
-        if metric(port, "skirmish_storage_failures_total").await > failures {
+        if metric(port, "skirmish_storage_failures_total").await > failures && database.exists() {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

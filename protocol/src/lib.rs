@@ -752,6 +752,14 @@ pub mod codes {
     pub const TOO_MANY_ROOMS_FROM_ADDRESS: &str = "too_many_rooms_from_address";
     /// A room waited longer than the server's expiry without starting (in `room_closed`).
     pub const ROOM_EXPIRED: &str = "room_expired";
+    /// The server's storage is failing: the request (an action, a seat, a new room) would have to
+    /// be written to a room's log and was refused, changing nothing; try again shortly
+    /// (docs/reliability.md, "What a player can count on").
+    pub const STORAGE_UNAVAILABLE: &str = "storage_unavailable";
+    /// Sent after `welcome`, without `req`, for each room the player held a seat in that could
+    /// not be restored after a restart: the room is kept on the server for inspection and will
+    /// not be played on.
+    pub const ROOM_BROKEN: &str = "room_broken";
 }
 
 /// Why a text frame could not be read as a [`ClientFrame`].

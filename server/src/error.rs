@@ -4,17 +4,6 @@ use skirmish_games::{gomoku, junqi, plane};
 use skirmish_protocol::{RoomId, ServerMsg, codes};
 use thiserror::Error;
 
-/// The server's storage is failing: the request (an action, a seat, a new room) would have to
-/// be written to a room's log and was refused, changing nothing; try again shortly.
-/// (A protocol code, listed in protocol/README.md; kept here until `skirmish_protocol::codes`
-/// takes it.)
-pub const STORAGE_UNAVAILABLE: &str = "storage_unavailable";
-
-/// Sent after `welcome`, without `req`, for each room the player held a seat in that could not
-/// be restored after a restart: the room is kept on the server for inspection, and will not be
-/// played on. (A protocol code, as [`STORAGE_UNAVAILABLE`].)
-pub const ROOM_BROKEN: &str = "room_broken";
-
 /// A request the server refused. Client mistakes, not server faults: they are answered, not logged
 /// as errors, and the state they touched is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -103,7 +92,7 @@ impl ServerError {
             ServerError::Unavailable => codes::UNAVAILABLE,
             ServerError::BadChat(_) => codes::BAD_CHAT,
             ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
-            ServerError::StorageUnavailable => STORAGE_UNAVAILABLE,
+            ServerError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
         }
     }
 

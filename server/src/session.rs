@@ -342,7 +342,7 @@ where
         for room in broken {
             let notice = ServerMsg::Error {
                 req: None,
-                code: crate::error::ROOM_BROKEN.to_owned(),
+                code: skirmish_protocol::codes::ROOM_BROKEN.to_owned(),
                 message: format!(
                     "room {room} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
                 ),

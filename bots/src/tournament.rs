@@ -74,9 +74,12 @@ pub struct TournamentArgs {
     #[arg(long, default_value_t = 1)]
     pub games_per_pairing: u32,
     /// Let the bots deploy for themselves instead of duplicate matches with dealt deployments
-    /// (plane battle, junqi).
-    #[arg(long)]
+    /// (plane battle; junqi entrants deploy their own unless `--deal-layouts`).
+    #[arg(long, conflicts_with = "deal_layouts")]
     pub no_duplicate: bool,
+    /// Junqi: duplicate matches with dealt layouts (by default each entrant deploys its own).
+    #[arg(long)]
+    pub deal_layouts: bool,
     /// Matches played at once.
     #[arg(long, default_value_t = 4)]
     pub parallel: u32,
@@ -160,7 +163,14 @@ impl TournamentArgs {
             entrants,
             games_per_pairing: self.games_per_pairing,
             openings: self.openings.clone(),
-            duplicate: !self.no_duplicate,
+            // None: the game's default (on for plane battle, off for junqi).
+            duplicate: if self.no_duplicate {
+                Some(false)
+            } else if self.deal_layouts {
+                Some(true)
+            } else {
+                None
+            },
             parallel: self.parallel,
             grace_ms: self.grace_ms,
             seed: self.seed,

@@ -10,6 +10,7 @@
 //! and `README.md` beside this crate shows a whole 3-player round as a transcript.
 
 pub mod commitment;
+pub mod deal;
 mod ids;
 pub mod tournament;
 
@@ -760,6 +761,9 @@ pub mod codes {
     /// not be restored after a restart: the room is kept on the server for inspection and will
     /// not be played on.
     pub const ROOM_BROKEN: &str = "room_broken";
+    /// A tournament match whose deal is still being played at another table: it cannot be
+    /// watched (nor its record read) until the deal is over everywhere.
+    pub const DEAL_IN_PLAY: &str = "deal_in_play";
 }
 
 /// Why a text frame could not be read as a [`ClientFrame`].

@@ -76,12 +76,17 @@ pub struct TournamentConfig {
     /// empty: the empty board.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub openings: Vec<String>,
-    /// Plane battle and junqi: duplicate matches. The server deals every secret deployment from
-    /// the tournament's seed (uniformly random legal ones) and the set replays the same deal with
-    /// the seats exchanged, so each entrant meets the same boards from each side. Default on;
-    /// off, the bots deploy for themselves.
-    #[serde(default = "yes")]
-    pub duplicate: bool,
+    /// Duplicate matches, bridge's way: the server deals every secret deployment (uniformly
+    /// random legal ones, derived from the tournament's seed, see [`crate::deal`]) and plays each
+    /// deal at several tables at once, each with different entrants, the seats rotated over the
+    /// tournament; no entrant ever plays the same deal twice. With fewer than twice the game's
+    /// seats in entrants no two tables can have different entrants: every match then has a fresh
+    /// deal of its own ([`Dealing::Fresh`]). Default: on for plane battle; off for junqi, whose
+    /// entrants deploy their own layouts (a layout is part of a junqi player's skill; on, junqi
+    /// layouts are dealt by the same rule). Ignored for gomoku, which hides nothing. The status
+    /// shows the value in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duplicate: Option<bool>,
     /// Matches played at once (default 4, at most 256).
     #[serde(default = "four")]
     pub parallel: u32,
@@ -89,9 +94,11 @@ pub struct TournamentConfig {
     /// has to be connected when its match is due; then it loses the match (default 10,000).
     #[serde(default = "ten_seconds")]
     pub grace_ms: u64,
-    /// The seed of the schedule and the deals (default: a random one, reported in the status),
-    /// so a tournament can be played again exactly. Random seeds are under 2^53, which JavaScript
-    /// reads exactly; a larger one given here is kept, but a browser shows it rounded.
+    /// The seed of the schedule and the deals (default: a random one). Secret while the
+    /// tournament runs: the status carries only [`SeedCommitment`], and this field is left out
+    /// of it (a seed given here too) until the tournament is over. Random seeds are under 2^53,
+    /// which JavaScript reads exactly; a larger one given here is kept, but a browser shows it
+    /// rounded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
 }
@@ -104,9 +111,6 @@ fn one() -> u32 {
 }
 fn four() -> u32 {
     4
-}
-fn yes() -> bool {
-    true
 }
 fn ten_seconds() -> u64 {
     10_000
@@ -178,9 +182,19 @@ pub struct MatchSummary {
     /// The gomoku opening played, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<String>,
+    /// The deal it plays, numbered from 0 in the tournament, when the server deals its boards:
+    /// every match with the same number is dealt the same boards, seat by seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<u32>,
+    /// Its deal is played at other tables too and is not over everywhere: until it is, no one
+    /// may watch this match, and its record (`GET /api/matches/{id}`) is refused with
+    /// `deal_in_play`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sealed: bool,
     /// Where it is.
     pub state: MatchState,
-    /// The room it is played in, to watch it, while it runs.
+    /// The room it is played in, to watch it, while it runs (left out while the match is
+    /// sealed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room: Option<RoomId>,
     /// The result, once it is over.
@@ -221,10 +235,61 @@ pub struct TournamentStatus {
     /// The summary.
     #[serde(flatten)]
     pub summary: TournamentSummary,
-    /// The settings, with the defaults and the seed filled in.
+    /// The settings, with the defaults filled in; the seed only once the tournament is over.
     pub config: TournamentConfig,
+    /// How the secret deployments are dealt.
+    pub dealing: Dealing,
+    /// The commitment to the seed, published at creation; the seed and salt once it is over.
+    pub seed: SeedCommitment,
     /// Every match scheduled so far, in schedule order.
     pub schedule: Vec<MatchSummary>,
+}
+
+/// How a tournament's secret deployments are dealt.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Dealing {
+    /// Nothing is dealt: every entrant deploys for itself (gomoku has nothing to deploy; junqi
+    /// by default; duplicate off).
+    Own,
+    /// Duplicate: each deal is played at up to `tables` tables at once, each with different
+    /// entrants; no entrant plays a deal twice.
+    Duplicate {
+        /// The most tables one deal is played at (the entrants divided by the seats, rounded
+        /// down).
+        tables: u32,
+    },
+    /// Duplicate was asked for but is not possible: with fewer than twice the seats in
+    /// entrants, two tables always share an entrant. Every match is dealt fresh boards of its
+    /// own, played nowhere else.
+    Fresh {
+        /// Why, in words.
+        why: String,
+    },
+}
+
+/// A tournament's commitment to its seed (README, "Seeds").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SeedCommitment {
+    /// Lowercase hex SHA-256 of `salt + ":" + seed` (the seed in decimal), published when the
+    /// tournament is made ([`crate::commitment::digest`]).
+    pub sha256: String,
+    /// The seed, once the tournament is over (finished or cancelled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// The salt (64 lowercase hex digits), once the tournament is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
+}
+
+impl SeedCommitment {
+    /// Whether the revealed seed and salt open the commitment (false while they are hidden).
+    pub fn verifies(&self) -> bool {
+        match (&self.seed, &self.salt) {
+            (Some(seed), Some(salt)) => crate::commitment::digest(salt, &seed.to_string()) == self.sha256,
+            _ => false,
+        }
+    }
 }
 
 /// A finished match's full record (`GET /api/matches/{id}`), to replay it.

@@ -2,14 +2,16 @@
 //!
 //! - `POST /api/tournaments` with a [`TournamentConfig`]: creates one; `201` with its status.
 //! - `GET /api/tournaments`: every tournament's summary, newest first.
-//! - `GET /api/tournaments/{id}`: its status, with every match.
+//! - `GET /api/tournaments/{id}`: its status, with every match; the seed only once it is over
+//!   (the commitment to it from the start).
 //! - `GET /api/tournaments/{id}/standings`: its standings and crosstable.
 //! - `POST /api/tournaments/{id}/cancel`: cancels it; `200` with its status.
-//! - `GET /api/matches/{id}`: a finished match's full record, to replay it.
+//! - `GET /api/matches/{id}`: a finished match's full record, to replay it; refused with
+//!   `deal_in_play` (409) while its deal is still being played at another table.
 //!
 //! Refusals are `{"code": ..., "message": ...}` with a stable code: `bad_config`,
 //! `unknown_entrant`, `too_few_entrants` (400), `bad_key` (401), `no_such_tournament`,
-//! `no_such_match` (404), `tournament_over` (409), `storage` (500), and axum's own rejections of
+//! `no_such_match` (404), `tournament_over`, `deal_in_play` (409), `storage` (500), and axum's own rejections of
 //! a body that is not the JSON expected (`bad_json`, 400 or 422). When the server has a
 //! tournament key (`--tournament-key`), creating and cancelling need `Authorization: Bearer
 //! <key>`.
@@ -60,7 +62,7 @@ impl IntoResponse for TournamentError {
             | TournamentError::UnknownEntrant(..)
             | TournamentError::TooFewEntrants(..) => StatusCode::BAD_REQUEST,
             TournamentError::NoSuchTournament(_) => StatusCode::NOT_FOUND,
-            TournamentError::Over(_) => StatusCode::CONFLICT,
+            TournamentError::Over(_) | TournamentError::DealInPlay(_) => StatusCode::CONFLICT,
             TournamentError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         refuse(status, self.code(), self.to_string())
@@ -171,6 +173,6 @@ async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> 
             "no_such_match",
             format!("no finished match {id}"),
         ),
-        Err(err) => TournamentError::Store(err).into_response(),
+        Err(err) => err.into_response(),
     }
 }

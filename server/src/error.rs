@@ -69,6 +69,9 @@ pub enum ServerError {
     /// changed; play goes on by itself once storage works again.
     #[error("storage is failing on the server; nothing was changed, try again shortly")]
     StorageUnavailable,
+    /// A tournament match whose deal is still being played at another table cannot be watched.
+    #[error("this match's deal is still being played at another table; it can be watched once the deal is over everywhere")]
+    DealInPlay,
 }
 
 impl ServerError {
@@ -93,6 +96,7 @@ impl ServerError {
             ServerError::BadChat(_) => codes::BAD_CHAT,
             ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
             ServerError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
+            ServerError::DealInPlay => codes::DEAL_IN_PLAY,
         }
     }
 

@@ -577,6 +577,10 @@ impl Session {
                 self.room(room)?.join(self.member(), seat, req).await?;
             }
             ClientMsg::Spectate { room } => {
+                // Another table of the deal is still playing: watching this one would tell.
+                if self.state.tournaments.sealed(skirmish_protocol::MatchId(room.0)) {
+                    return Err(ServerError::DealInPlay);
+                }
                 self.room(room)?.spectate(self.member()).await?;
                 self.watching.insert(room);
                 self.outbox.send(done);

@@ -76,6 +76,8 @@ pub struct StoredTournament {
     pub id: TournamentId,
     /// Its settings, defaults and seed filled in.
     pub config: TournamentConfig,
+    /// The salt of the commitment to its seed (64 hex digits), secret until it is over.
+    pub seed_salt: String,
     /// Its entrants, in index order.
     pub entrants: Vec<Entrant>,
     /// Where it is.
@@ -86,13 +88,22 @@ pub struct StoredTournament {
     pub matches: Vec<StoredMatch>,
 }
 
-/// A match as stored (its event log is read only for a replay).
+/// A match as stored (its event log is read only for a replay); its deal number is in the
+/// summary.
 #[derive(Debug, Clone)]
 pub struct StoredMatch {
     /// What the status shows of it.
     pub summary: MatchSummary,
-    /// The seed of its dealt deployments (duplicate matches), if any.
-    pub deal: Option<u64>,
+}
+
+/// What the tournaments' `config` column holds: the settings and the seed's salt.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ConfigColumn {
+    #[serde(flatten)]
+    config: TournamentConfig,
+    /// Empty in a tournament stored before seeds were committed to.
+    #[serde(default)]
+    seed_salt: String,
 }
 
 /// The database. Cheap to clone.
@@ -317,7 +328,10 @@ impl Store {
                 "INSERT INTO tournaments (id, config, entrants, state, created_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
                 params![
                     tournament.id.to_string(),
-                    serde_json::to_string(&tournament.config)?,
+                    serde_json::to_string(&ConfigColumn {
+                        config: tournament.config.clone(),
+                        seed_salt: tournament.seed_salt.clone(),
+                    })?,
                     serde_json::to_string(&tournament.entrants)?,
                     state_text(tournament.state),
                     i64::try_from(tournament.created_ms).unwrap_or(i64::MAX),
@@ -426,9 +440,11 @@ impl Store {
                 let id: TournamentId = id
                     .parse()
                     .map_err(|e: skirmish_protocol::ParseIdError| StoreError::Task(e.to_string()))?;
+                let column: ConfigColumn = serde_json::from_str(&config)?;
                 tournaments.push(StoredTournament {
                     id,
-                    config: serde_json::from_str(&config)?,
+                    config: column.config,
+                    seed_salt: column.seed_salt,
                     entrants: serde_json::from_str(&entrants)?,
                     state: state_from(state)?,
                     created_ms: u64::try_from(created_ms).unwrap_or(0),
@@ -769,8 +785,7 @@ fn insert_matches(
             s.round,
             serde_json::to_string(&s.seats)?,
             s.opening,
-            // SQLite integers are signed: the seed's bits are kept as they are.
-            m.deal.map(|d| i64::from_ne_bytes(d.to_ne_bytes())),
+            s.deal,
             state_text(s.state),
             s.result.as_ref().map(serde_json::to_string).transpose()?,
         ])?;
@@ -786,7 +801,9 @@ fn read_match(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredMatch, S
     let round: u32 = row.get(2)?;
     let seats: String = row.get(3)?;
     let opening: Option<String> = row.get(4)?;
+    // A deal number; a row stored before deals were numbered holds a 64-bit seed, read as none.
     let deal: Option<i64> = row.get(5)?;
+    let deal = deal.and_then(|d| u32::try_from(d).ok());
     let state: String = row.get(6)?;
     let result: Option<String> = row.get(7)?;
     Ok((|| {
@@ -799,11 +816,12 @@ fn read_match(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredMatch, S
                 round,
                 seats: serde_json::from_str(&seats)?,
                 opening,
+                deal,
+                sealed: false,
                 state: state_from(state)?,
                 room: None,
                 result: result.map(|r| serde_json::from_str(&r)).transpose()?,
             },
-            deal: deal.map(|d| u64::from_ne_bytes(d.to_ne_bytes())),
         })
     })())
 }

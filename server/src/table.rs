@@ -136,26 +136,21 @@ impl Table {
         applied.unwrap_or_else(|_| plane_applied(Vec::new(), 0))
     }
 
-    /// `seat`'s dealt deployment when it is to deploy: the same for every match given `seed`
-    /// (duplicate matches), drawn uniformly among legal ones from a generator seeded by `seed`,
-    /// the round and the seat. `None` when the seat has nothing to deploy.
+    /// `seat`'s dealt deployment when it is to deploy: the same for every match of the deal whose
+    /// seed is `seed` (duplicate matches), drawn uniformly among legal ones as
+    /// [`skirmish_protocol::deal`] says (from the seed, the round and the seat), so anyone can
+    /// check it once the tournament's seed is revealed. `None` when the seat has nothing to deploy.
     pub(crate) fn deal(&mut self, seat: Seat, seed: u64) -> Option<Applied> {
-        use rand::SeedableRng;
+        use skirmish_protocol::deal;
         if self.turn_kind() != TurnKind::Deploy || !self.to_act().contains(&seat) {
             return None;
         }
-        let round = match self {
-            Table::Plane(game) => game.round(),
-            Table::Gomoku(_) | Table::Junqi(_) => 0,
-        };
-        let mix = seed ^ (u64::from(round) << 8 | u64::from(seat.0)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let mut rng = rand::rngs::StdRng::seed_from_u64(mix);
         let action = match self {
             Table::Plane(game) => Action::Plane(plane::Action::Deploy {
-                planes: plane::random_deployment(game.config().variant, &mut rng),
+                planes: deal::plane_deployment(seed, game.round(), seat, game.config().variant),
             }),
             Table::Junqi(_) => Action::Junqi(junqi::Action::Deploy {
-                layout: junqi::Layout::random(&mut rng),
+                layout: deal::junqi_layout(seed, seat),
             }),
             Table::Gomoku(_) => return None,
         };

@@ -14,6 +14,14 @@
 //! match is due has the grace period to appear; then it loses that match (`absent`). In a match,
 //! a seat whose bot drops and stays away past the grace period, or runs out of time, loses
 //! ([`crate::room::spawn_match`]). Either way the tournament goes on.
+//!
+//! Duplicate (plane battle, and junqi when asked): every deal is played at several tables by
+//! different entrants, never twice by one ([`schedule::assign_deals`]). While a deal is not over
+//! at every table, its matches are *sealed*: no one may watch them (`deal_in_play`), the status
+//! leaves out their rooms, and their records are refused ([`Tournaments::sealed`]). The seed is
+//! secret while the tournament runs: the status carries the commitment to it, and the seed and
+//! salt once the tournament is over, so every dealt board can be checked
+//! ([`skirmish_protocol::deal`]). Neither the seed nor a deal's seed is ever logged.
 
 pub mod schedule;
 pub mod standings;
@@ -25,8 +33,9 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use skirmish_protocol::tournament::{
-    Entrant, Format, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary, Standings,
-    TournamentConfig, TournamentId, TournamentState, TournamentStatus, TournamentSummary,
+    Dealing, Entrant, Format, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary,
+    SeedCommitment, Standings, TournamentConfig, TournamentId, TournamentState, TournamentStatus,
+    TournamentSummary,
 };
 use skirmish_protocol::{Clock, GameConfig, GameKind, RoomConfig, RoomId, Seat};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -62,6 +71,9 @@ pub enum TournamentError {
     /// The tournament is already over.
     #[error("the tournament is already {0}")]
     Over(&'static str),
+    /// The match's deal is still being played at another table.
+    #[error("match {0}'s deal is still being played at another table; its record waits until the deal is over everywhere")]
+    DealInPlay(MatchId),
     /// Storage failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -69,7 +81,7 @@ pub enum TournamentError {
 
 impl TournamentError {
     /// The stable code (`bad_config`, `unknown_entrant`, `too_few_entrants`,
-    /// `no_such_tournament`, `tournament_over`, `storage`).
+    /// `no_such_tournament`, `tournament_over`, `deal_in_play`, `storage`).
     pub fn code(&self) -> &'static str {
         match self {
             TournamentError::BadConfig(_) => "bad_config",
@@ -77,6 +89,7 @@ impl TournamentError {
             TournamentError::TooFewEntrants(..) => "too_few_entrants",
             TournamentError::NoSuchTournament(_) => "no_such_tournament",
             TournamentError::Over(_) => "tournament_over",
+            TournamentError::DealInPlay(_) => skirmish_protocol::codes::DEAL_IN_PLAY,
             TournamentError::Store(_) => "storage",
         }
     }
@@ -95,7 +108,14 @@ pub struct Tournaments {
     lobby: Lobby,
     journal: Journal,
     shutdown: CancellationToken,
+    /// The sealed matches of each tournament: those whose deal is played at several tables and
+    /// is not over at all of them.
+    sealed: Sealed,
 }
+
+/// Sealed matches by tournament, shared by the runners (which write their own) and whoever
+/// checks a match (spectating, the match API).
+type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
 
 impl std::fmt::Debug for Tournaments {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -129,6 +149,7 @@ impl Tournaments {
             lobby,
             journal,
             shutdown,
+            sealed: Arc::default(),
         };
         let mut rooms: HashMap<RoomId, StoredRoom> = rooms.into_iter().map(|r| (r.id, r)).collect();
         for stored in store.tournaments().await? {
@@ -167,8 +188,11 @@ impl Tournaments {
             self.lobby.clone(),
             self.journal.clone(),
             cancel.clone(),
+            self.sealed.clone(),
         );
         runner.logs = logs;
+        // Sealed before any of its matches can start.
+        runner.reseal();
         let (tx, rx) = watch::channel(runner.status());
         self.entries.lock().expect("not poisoned").insert(
             id,
@@ -241,20 +265,20 @@ impl Tournaments {
         }
         config.entrants.clone_from(&entrants);
         // Under 2^53, so that JavaScript reads it exactly.
-        let seed = *config
+        config
             .seed
             .get_or_insert_with(|| rand::rng().random::<u64>() >> 11);
+        let seed_salt = skirmish_protocol::commitment::new_salt(&mut rand::rng());
         let id = TournamentId::random();
         let rules = set_rules(&config);
         let planned = match config.format {
-            Format::RoundRobin => {
-                schedule::round_robin(entrants.len(), seats, &rules, &mut StdRng::seed_from_u64(seed))
-            }
+            Format::RoundRobin => schedule::round_robin(entrants.len(), seats, &rules),
             Format::Swiss { .. } => Vec::new(),
         };
         let stored = StoredTournament {
             id,
             config,
+            seed_salt,
             entrants,
             state: TournamentState::Running,
             created_ms: now_ms(),
@@ -329,9 +353,24 @@ impl Tournaments {
     /// A finished match's full record, for a replay.
     ///
     /// # Errors
-    /// A storage error.
-    pub async fn match_record(&self, id: MatchId) -> Result<Option<MatchRecord>, StoreError> {
-        self.store.match_record(id).await
+    /// [`TournamentError::DealInPlay`] while the match is [sealed](Tournaments::sealed), or a
+    /// storage error.
+    pub async fn match_record(&self, id: MatchId) -> Result<Option<MatchRecord>, TournamentError> {
+        if self.sealed(id) {
+            return Err(TournamentError::DealInPlay(id));
+        }
+        Ok(self.store.match_record(id).await?)
+    }
+
+    /// Whether match `id` is sealed: its deal is played at several tables and is not over at
+    /// all of them, so no one may watch it or read its record yet. (A room's id is its match's
+    /// id: `MatchId(room.0)`.)
+    pub fn sealed(&self, id: MatchId) -> bool {
+        self.sealed
+            .lock()
+            .expect("not poisoned")
+            .values()
+            .any(|matches| matches.contains(&id))
     }
 }
 
@@ -365,6 +404,13 @@ fn check(config: &mut TournamentConfig) -> Result<(), TournamentError> {
         return bad("openings are for gomoku".to_owned());
     }
     crate::table::Table::new(&config.game).map_err(|e| TournamentError::BadConfig(e.to_string()))?;
+    // Duplicate by default for plane battle only: junqi entrants deploy their own layouts.
+    let duplicate = match config.game.kind() {
+        GameKind::Gomoku => false,
+        GameKind::Plane => config.duplicate.unwrap_or(true),
+        GameKind::Junqi => config.duplicate.unwrap_or(false),
+    };
+    config.duplicate = Some(duplicate);
     let clock = config.clock.get_or_insert(Clock {
         deploy_ms: 10_000,
         move_ms: 5_000,
@@ -411,7 +457,27 @@ fn set_rules(config: &TournamentConfig) -> SetRules {
     SetRules {
         sets: config.games_per_pairing,
         openings: config.openings.clone(),
-        dealt: config.duplicate && matches!(config.game.kind(), GameKind::Plane | GameKind::Junqi),
+        dealt: config.duplicate == Some(true) && matches!(config.game.kind(), GameKind::Plane | GameKind::Junqi),
+    }
+}
+
+/// How `config` deals, for `entrants` entrants.
+fn dealing_of(config: &TournamentConfig, entrants: usize) -> Dealing {
+    let seats = config.game.seats();
+    if !set_rules(config).dealt {
+        Dealing::Own
+    } else if schedule::duplicate_possible(entrants, seats) {
+        Dealing::Duplicate {
+            tables: u32::try_from(entrants / seats).unwrap_or(u32::MAX),
+        }
+    } else {
+        Dealing::Fresh {
+            why: format!(
+                "duplicate needs at least {} entrants (two tables of {seats} with different entrants); \
+                 with {entrants}, every match is dealt fresh boards of its own",
+                2 * seats
+            ),
+        }
     }
 }
 
@@ -426,11 +492,12 @@ fn to_stored(planned: Vec<Planned>, first_index: usize) -> Vec<StoredMatch> {
                 round: p.round,
                 seats: p.seats,
                 opening: p.opening,
+                deal: p.deal,
+                sealed: false,
                 state: MatchState::Pending,
                 room: None,
                 result: None,
             },
-            deal: p.deal,
         })
         .collect()
 }
@@ -445,6 +512,8 @@ fn byes_of(byes: &[usize], first_index: usize, round: u32) -> Vec<StoredMatch> {
                 round,
                 seats: vec![*e],
                 opening: None,
+                deal: None,
+                sealed: false,
                 state: MatchState::Finished,
                 room: None,
                 result: Some(MatchResult {
@@ -454,13 +523,13 @@ fn byes_of(byes: &[usize], first_index: usize, round: u32) -> Vec<StoredMatch> {
                     forfeit: None,
                 }),
             },
-            deal: None,
         })
         .collect()
 }
 
-/// Swiss round `round`'s matches and byes, from the results so far. Its randomness (the draw of
-/// round 0 and the deals) comes from the seed and the round, so a restart schedules the same.
+/// Swiss round `round`'s matches and byes, from the results so far, with their deals numbered
+/// after every deal of the rounds before. Its randomness (the draw of round 0) comes from the
+/// seed and the round, so a restart schedules the same.
 fn swiss_round(t: &StoredTournament, round: u32) -> (Vec<Planned>, Vec<usize>) {
     let seed = t.config.seed.unwrap_or_default();
     let mut rng = StdRng::seed_from_u64(seed ^ u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -488,10 +557,18 @@ fn swiss_round(t: &StoredTournament, round: u32) -> (Vec<Planned>, Vec<usize>) {
     }
     let (groups, byes) = schedule::swiss_groups(&ranking, seats, &met, &had_bye);
     let rules = set_rules(&t.config);
-    let planned = groups
+    let mut planned: Vec<Planned> = groups
         .iter()
-        .flat_map(|g| schedule::pairing(g, round, &rules, &mut rng))
+        .flat_map(|g| schedule::pairing(g, round, &rules))
         .collect();
+    let next_deal = t
+        .matches
+        .iter()
+        .filter_map(|m| m.summary.deal)
+        .max()
+        .map_or(0, |d| d + 1);
+    schedule::assign_deals(&mut planned, rules.dealt, next_deal);
+    planned.sort_by_key(|p| p.deal);
     (planned, byes)
 }
 
@@ -511,6 +588,8 @@ struct Runner {
     journal: Journal,
     /// The logs of matches cut off by a stop, by room (the match's id), until they go on.
     logs: HashMap<RoomId, StoredRoom>,
+    /// Every tournament's sealed matches; this runner writes its own.
+    sealed: Sealed,
 }
 
 impl Runner {
@@ -520,8 +599,10 @@ impl Runner {
         lobby: Lobby,
         journal: Journal,
         cancel: CancellationToken,
+        sealed: Sealed,
     ) -> Runner {
         Runner {
+            sealed,
             journal,
             logs: HashMap::new(),
             id: stored.id,
@@ -550,7 +631,59 @@ impl Runner {
         u32::try_from(total).unwrap_or(u32::MAX)
     }
 
+    /// The matches of this tournament that are sealed now: those of a deal played at several
+    /// tables, at least one of which is pending or running. None once the tournament is over.
+    fn sealed_now(&self) -> HashSet<MatchId> {
+        if self.state != TournamentState::Running {
+            return HashSet::new();
+        }
+        let mut tables: HashMap<u32, (usize, bool)> = HashMap::new();
+        for m in &self.stored.matches {
+            if let Some(deal) = m.summary.deal {
+                let entry = tables.entry(deal).or_default();
+                entry.0 += 1;
+                entry.1 |= matches!(m.summary.state, MatchState::Pending | MatchState::Running);
+            }
+        }
+        self.stored
+            .matches
+            .iter()
+            .filter(|m| {
+                m.summary
+                    .deal
+                    .and_then(|d| tables.get(&d))
+                    .is_some_and(|(count, open)| *count > 1 && *open)
+            })
+            .map(|m| m.summary.id)
+            .collect()
+    }
+
+    /// Publishes which of this tournament's matches are sealed now (before any of them starts,
+    /// and after every change).
+    fn reseal(&self) {
+        let now = self.sealed_now();
+        let mut sealed = self.sealed.lock().expect("not poisoned");
+        if now.is_empty() {
+            sealed.remove(&self.id);
+        } else {
+            sealed.insert(self.id, now);
+        }
+    }
+
     fn status(&self) -> TournamentStatus {
+        let sealed = self.sealed_now();
+        let over = self.state != TournamentState::Running;
+        let mut config = self.stored.config.clone();
+        if !over {
+            // The seed predicts every deal to come: secret until the end.
+            config.seed = None;
+        }
+        let seed = self.stored.config.seed.unwrap_or_default();
+        let seed_commitment = SeedCommitment {
+            sha256: skirmish_protocol::commitment::digest(&self.stored.seed_salt, &seed.to_string()),
+            seed: over.then_some(seed),
+            salt: over.then(|| self.stored.seed_salt.clone()),
+        };
         let count = |state: MatchState| {
             let n = self
                 .stored
@@ -573,8 +706,22 @@ impl Runner {
                 total: self.total(),
                 created_ms: self.stored.created_ms,
             },
-            config: self.stored.config.clone(),
-            schedule: self.stored.matches.iter().map(|m| m.summary.clone()).collect(),
+            dealing: dealing_of(&self.stored.config, self.stored.entrants.len()),
+            seed: seed_commitment,
+            config,
+            schedule: self
+                .stored
+                .matches
+                .iter()
+                .map(|m| {
+                    let mut summary = m.summary.clone();
+                    if sealed.contains(&summary.id) {
+                        summary.sealed = true;
+                        summary.room = None;
+                    }
+                    summary
+                })
+                .collect(),
         }
     }
 
@@ -582,6 +729,7 @@ impl Runner {
         let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(usize, Option<MatchReport>)>();
         loop {
             self.start_due(&done_tx, &shutdown).await;
+            self.reseal();
             status.send_replace(self.status());
             let unfinished = self
                 .stored
@@ -596,6 +744,7 @@ impl Runner {
                 if let Err(err) = self.store.set_state(self.id, self.state).await {
                     warn!(cause = %err, "could not store the tournament's end");
                 }
+                self.reseal();
                 status.send_replace(self.status());
                 info!("tournament finished");
                 return;
@@ -617,6 +766,7 @@ impl Runner {
                     if let Err(err) = self.store.set_state(self.id, self.state).await {
                         warn!(cause = %err, "could not store the cancellation");
                     }
+                    self.reseal();
                     status.send_replace(self.status());
                     info!("tournament cancelled");
                     return;
@@ -683,7 +833,7 @@ impl Runner {
             let setup = MatchSetup {
                 id: RoomId(m.summary.id.0),
                 bots: picks.into_iter().flatten().collect(),
-                deal: m.deal,
+                deal: self.deal_seed(m),
                 grace,
                 cancel: abandon.clone(),
             };
@@ -750,7 +900,7 @@ impl Runner {
             let setup = MatchSetup {
                 id: log.id,
                 bots: Vec::new(),
-                deal: m.deal,
+                deal: self.deal_seed(m),
                 grace,
                 cancel: abandon.clone(),
             };
@@ -772,6 +922,14 @@ impl Runner {
                 }
             }
         }
+    }
+
+    /// The seed of match `m`'s deal, derived from the tournament's seed ([`skirmish_protocol::deal`]).
+    fn deal_seed(&self, m: &StoredMatch) -> Option<u64> {
+        let seed = self.stored.config.seed.unwrap_or_default();
+        m.summary
+            .deal
+            .map(|n| skirmish_protocol::deal::deal_seed(seed, n))
     }
 
     async fn record(&mut self, index: usize, report: Option<MatchReport>) {
@@ -830,6 +988,8 @@ impl Runner {
         }
         info!(round = next, matches = added.len(), "Swiss round scheduled");
         self.stored.matches.extend(added);
+        // Sealed before any of them starts.
+        self.reseal();
         true
     }
 }

@@ -2,8 +2,16 @@
 //!
 //! A *set* is one pairing (a pair of entrants, or a triple in 3-player plane battle) played in
 //! every seat order: both colours for 2 players, all 6 orders for 3. Gomoku plays each opening of
-//! the set both ways; plane battle and junqi, when duplicate, give the whole set one deal (the
-//! seed of every secret deployment), so each entrant meets the same boards from every seat.
+//! the set both ways.
+//!
+//! Duplicate (plane battle; junqi when asked) follows bridge's rule: **no entrant ever plays the
+//! same deal twice**. [`assign_deals`] groups the matches into deals the way a bridge movement
+//! does: a deal goes to as many tables as can be found whose entrants are all different, so the
+//! same boards are played by different entrants in the same seats and the results can be
+//! compared deal by deal. Since every pairing plays every seat order, each entrant meets deals
+//! from every seat over the tournament. A deal is never given to two matches sharing an entrant:
+//! what an entrant saw of one deal (its own board, shot results, planes downed, the reveals)
+//! never helps it in another match.
 
 use std::collections::HashSet;
 
@@ -19,8 +27,8 @@ pub struct Planned {
     pub seats: Vec<usize>,
     /// The gomoku opening, if any.
     pub opening: Option<String>,
-    /// The seed of the dealt deployments (duplicate matches), if any.
-    pub deal: Option<u64>,
+    /// The number of its deal (dealt deployments), if any ([`assign_deals`]).
+    pub deal: Option<u32>,
 }
 
 /// What a set needs to know of the tournament's settings.
@@ -30,8 +38,42 @@ pub struct SetRules {
     pub sets: u32,
     /// Gomoku openings to play both ways (empty: the empty board).
     pub openings: Vec<String>,
-    /// Whether secret deployments are dealt (plane battle and junqi, duplicate on).
+    /// Whether secret deployments are dealt (plane battle, junqi when asked; duplicate on).
     pub dealt: bool,
+}
+
+/// Whether `n` entrants in games of `k` seats allow duplicate: two tables with different
+/// entrants need at least `2k` of them.
+pub fn duplicate_possible(n: usize, k: usize) -> bool {
+    n >= 2 * k
+}
+
+/// Gives every match of `planned` (a round robin, or one Swiss round) a deal, numbered from
+/// `first`: going through the matches in order, each match without a deal opens a new one, and
+/// every later match without a deal whose entrants are all different from the deal's tables so
+/// far joins it (a greedy movement). So no entrant plays a deal twice, and with `n` entrants in
+/// `k` seats a deal has up to `n / k` tables (exactly that for 2 seats and an even `n`, and for
+/// a Swiss round). Returns the next free number. Leaves `planned` alone when `dealt` is false.
+pub fn assign_deals(planned: &mut [Planned], dealt: bool, first: u32) -> u32 {
+    if !dealt {
+        return first;
+    }
+    let mut next = first;
+    for i in 0..planned.len() {
+        if planned[i].deal.is_some() {
+            continue;
+        }
+        planned[i].deal = Some(next);
+        let mut seated: HashSet<usize> = planned[i].seats.iter().copied().collect();
+        for later in &mut planned[i + 1..] {
+            if later.deal.is_none() && later.seats.iter().all(|e| !seated.contains(e)) {
+                later.deal = Some(next);
+                seated.extend(later.seats.iter().copied());
+            }
+        }
+        next += 1;
+    }
+    next
 }
 
 /// Every order of `group`, the given order first.
@@ -51,11 +93,11 @@ pub fn seat_orders(group: &[usize]) -> Vec<Vec<usize>> {
     orders
 }
 
-/// The matches of one pairing in round `round`: `rules.sets` sets.
-pub fn pairing(group: &[usize], round: u32, rules: &SetRules, rng: &mut impl Rng) -> Vec<Planned> {
+/// The matches of one pairing in round `round`: `rules.sets` sets, without deals yet
+/// ([`assign_deals`] gives them).
+pub fn pairing(group: &[usize], round: u32, rules: &SetRules) -> Vec<Planned> {
     let mut planned = Vec::new();
     for _ in 0..rules.sets {
-        let deal = rules.dealt.then(|| rng.random());
         let openings: Vec<Option<String>> = if rules.openings.is_empty() {
             vec![None]
         } else {
@@ -67,7 +109,7 @@ pub fn pairing(group: &[usize], round: u32, rules: &SetRules, rng: &mut impl Rng
                     round,
                     seats,
                     opening: opening.clone(),
-                    deal,
+                    deal: None,
                 });
             }
         }
@@ -93,12 +135,37 @@ pub fn groups(n: usize, k: usize) -> Vec<Vec<usize>> {
     out
 }
 
-/// A round robin of `n` entrants in groups of `k` seats: every group's sets, group after group.
-pub fn round_robin(n: usize, k: usize, rules: &SetRules, rng: &mut impl Rng) -> Vec<Planned> {
-    groups(n, k)
-        .iter()
-        .flat_map(|group| pairing(group, 0, rules, rng))
-        .collect()
+/// Every pair of `0..n` in rounds of disjoint pairs, round after round: the circle method
+/// (Berger tables; with an odd `n` one entrant sits each round out).
+pub fn pairs_in_rounds(n: usize) -> Vec<Vec<usize>> {
+    let m = n + n % 2;
+    let mut ring: Vec<usize> = (0..m).collect();
+    let mut out = Vec::new();
+    for _ in 1..m {
+        for i in 0..m / 2 {
+            let (a, b) = (ring[i], ring[m - 1 - i]);
+            if a < n && b < n {
+                out.push(vec![a.min(b), a.max(b)]);
+            }
+        }
+        // Entrant 0 stays; the others turn one place.
+        let last = ring.pop().expect("at least two");
+        ring.insert(1, last);
+    }
+    out
+}
+
+/// A round robin of `n` entrants in groups of `k` seats: every group's sets, with their deals
+/// (numbered from 0) when `rules.dealt`, each deal's tables one after the other so they are
+/// played at once. Pairs come in rounds of disjoint pairs ([`pairs_in_rounds`]), so that every
+/// deal goes to `n / 2` tables.
+pub fn round_robin(n: usize, k: usize, rules: &SetRules) -> Vec<Planned> {
+    let groups = if k == 2 { pairs_in_rounds(n) } else { groups(n, k) };
+    let mut planned: Vec<Planned> = groups.iter().flat_map(|group| pairing(group, 0, rules)).collect();
+    assign_deals(&mut planned, rules.dealt, 0);
+    // Stable: undealt matches keep their order.
+    planned.sort_by_key(|p| p.deal);
+    planned
 }
 
 /// Matches a round robin holds.
@@ -236,9 +303,10 @@ mod tests {
 
     #[test]
     fn a_round_robin_meets_every_pair_in_both_colours_once_per_set() {
-        let mut rng = StdRng::seed_from_u64(1);
-        let plan = round_robin(4, 2, &rules(2, &[], false), &mut rng);
+        let plan = round_robin(4, 2, &rules(2, &[], false));
         assert_eq!(plan.len(), 6 * 2 * 2);
+        let pairs: HashSet<Vec<usize>> = pairs_in_rounds(7).into_iter().collect();
+        assert_eq!(pairs.len(), 21, "every pair of 7 once");
         assert_eq!(plan.len(), round_robin_size(4, 2, &rules(2, &[], false)));
         for a in 0..4 {
             for b in 0..4 {
@@ -250,22 +318,86 @@ mod tests {
         }
     }
 
+    /// Checks bridge's rule on `plan`: no entrant plays a deal twice; returns the tables per deal.
+    fn tables_per_deal(plan: &[Planned]) -> Vec<usize> {
+        let mut deals: std::collections::BTreeMap<u32, Vec<&Planned>> = std::collections::BTreeMap::new();
+        for p in plan {
+            deals.entry(p.deal.expect("every match dealt")).or_default().push(p);
+        }
+        for (deal, tables) in &deals {
+            let mut seen = HashSet::new();
+            for t in tables {
+                for e in &t.seats {
+                    assert!(seen.insert(*e), "entrant {e} plays deal {deal} twice");
+                }
+            }
+        }
+        deals.values().map(Vec::len).collect()
+    }
+
     #[test]
-    fn three_player_sets_play_all_six_orders_of_one_deal() {
-        let mut rng = StdRng::seed_from_u64(1);
-        let plan = round_robin(4, 3, &rules(1, &[], true), &mut rng);
-        assert_eq!(plan.len(), 4 * 6);
-        let first: Vec<&Planned> = plan.iter().take(6).collect();
-        let orders: HashSet<Vec<usize>> = first.iter().map(|p| p.seats.clone()).collect();
-        assert_eq!(orders.len(), 6);
-        assert!(first.iter().all(|p| p.deal == first[0].deal && p.deal.is_some()));
-        assert_ne!(plan[0].deal, plan[6].deal, "each triple has its own deal");
+    fn no_entrant_plays_a_deal_twice_and_each_deal_goes_to_every_table_it_can() {
+        // 2 seats: 4 entrants, 2 sets: 24 matches, 12 deals of 2 tables each.
+        let plan = round_robin(4, 2, &rules(2, &[], true));
+        assert_eq!(tables_per_deal(&plan), vec![2; 12]);
+        // Every entrant plays every seat equally often, and every deal once at most.
+        for e in 0..4 {
+            for seat in 0..2 {
+                let n = plan.iter().filter(|p| p.seats[seat] == e).count();
+                assert_eq!(n, 6, "entrant {e} in seat {seat}");
+            }
+        }
+        // 6 entrants: 15 pairs in 5 rounds of 3, both ways: 10 deals of 3 tables.
+        let plan = round_robin(6, 2, &rules(1, &[], true));
+        assert_eq!(tables_per_deal(&plan), vec![3; 10]);
+        // 5 entrants: one sits out each round: 10 deals of 2 tables.
+        let plan = round_robin(5, 2, &rules(1, &[], true));
+        assert_eq!(tables_per_deal(&plan), vec![2; 10]);
+        // A deal's tables are next to each other in the schedule, to be played at once.
+        assert!(plan.windows(2).all(|w| w[0].deal <= w[1].deal));
+        // 3 seats, 6 entrants: 2 tables a deal at most, all six seat orders of each triple.
+        let plan = round_robin(6, 3, &rules(1, &[], true));
+        assert_eq!(plan.len(), 20 * 6);
+        let tables = tables_per_deal(&plan);
+        assert!(tables.iter().all(|t| *t <= 2));
+        assert!(tables.iter().filter(|t| **t == 2).count() >= 40, "{tables:?}");
+    }
+
+    #[test]
+    fn too_few_entrants_for_duplicate_get_a_fresh_deal_each_match() {
+        assert!(!duplicate_possible(3, 2));
+        assert!(!duplicate_possible(5, 3));
+        assert!(duplicate_possible(4, 2));
+        let plan = round_robin(2, 2, &rules(3, &[], true));
+        assert_eq!(tables_per_deal(&plan), vec![1; 6]);
+        let plan = round_robin(4, 3, &rules(1, &[], true));
+        assert_eq!(tables_per_deal(&plan), vec![1; 24]);
+    }
+
+    #[test]
+    fn a_swiss_round_deals_each_seat_order_to_all_its_groups() {
+        let rules = rules(1, &[], true);
+        let mut round: Vec<Planned> = [vec![0, 3], vec![1, 2]]
+            .iter()
+            .flat_map(|g| pairing(g, 2, &rules))
+            .collect();
+        let next = assign_deals(&mut round, true, 10);
+        assert_eq!(next, 12);
+        let deals: Vec<(Vec<usize>, Option<u32>)> = round.into_iter().map(|p| (p.seats, p.deal)).collect();
+        assert_eq!(
+            deals,
+            vec![
+                (vec![0, 3], Some(10)),
+                (vec![3, 0], Some(11)),
+                (vec![1, 2], Some(10)),
+                (vec![2, 1], Some(11)),
+            ]
+        );
     }
 
     #[test]
     fn gomoku_openings_are_each_played_with_both_colours() {
-        let mut rng = StdRng::seed_from_u64(1);
-        let plan = pairing(&[0, 1], 0, &rules(1, &["d1", "i2"], false), &mut rng);
+        let plan = pairing(&[0, 1], 0, &rules(1, &["d1", "i2"], false));
         let got: Vec<(Option<String>, Vec<usize>)> = plan.into_iter().map(|p| (p.opening, p.seats)).collect();
         assert_eq!(
             got,
@@ -307,9 +439,10 @@ mod tests {
     }
 
     #[test]
-    fn the_same_seed_gives_the_same_schedule() {
-        let a = round_robin(5, 2, &rules(1, &[], true), &mut StdRng::seed_from_u64(9));
-        let b = round_robin(5, 2, &rules(1, &[], true), &mut StdRng::seed_from_u64(9));
+    fn the_same_seed_ranks_a_swiss_round_the_same() {
+        let scores = [1.0, 0.0, 1.0, 0.0, 0.5];
+        let a = swiss_ranking(&scores, &mut StdRng::seed_from_u64(9));
+        let b = swiss_ranking(&scores, &mut StdRng::seed_from_u64(9));
         assert_eq!(a, b);
     }
 }

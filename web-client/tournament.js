@@ -1,7 +1,12 @@
 // One tournament's page (/tournament/<id>): its settings, live standings with Elo intervals, the
 // crosstable and every match, with links to watch the running ones and replay the finished ones.
+// The seed is secret while the tournament runs: the page shows the commitment to it, and once the
+// tournament is over the seed and salt, checking in the browser that they open the commitment
+// (`skirmish-bots audit` checks every dealt board against them too). A match whose deal is still
+// being played at another table is sealed: no Watch link until the deal is over everywhere.
 // It polls GET /api/tournaments/<id> and /standings while the tournament runs, and stops once it is
 // over. Plain ES module, no build.
+import { sha256Hex } from './audit.js';
 import { h, getJson, idFromPath, entrantName, num, seconds, seatLabel, gameText, resultText, plural } from './dom.js';
 
 /** Milliseconds between two polls while the tournament runs. */
@@ -12,8 +17,11 @@ const T = {
   id: idFromPath(),
   status: null,
   standings: null,
-  /** The seed as the server wrote it: a 64-bit number JavaScript's numbers cannot hold exactly. */
+  /** The revealed seed as the server wrote it (a 64-bit number JavaScript's numbers cannot hold
+   *  exactly); null while the tournament runs. */
   seed: null,
+  /** Whether the revealed seed and salt open the commitment: true, false, or null (not known). */
+  seedOk: null,
   error: null,
   polling: true,
   timer: null,
@@ -27,8 +35,14 @@ async function load() {
       getJson(`/api/tournaments/${encodeURIComponent(T.id)}`),
       getJson(`/api/tournaments/${encodeURIComponent(T.id)}/standings`),
     ]);
-    const seed = text.match(/"seed"\s*:\s*(\d+)/);
+    // The revealed seed, digit for digit, from the commitment object `"seed": {"sha256": ..., "seed": N}`.
+    const seed = text.match(/"seed"\s*:\s*\{[^}]*"seed"\s*:\s*(\d+)/);
     T.seed = seed ? seed[1] : null;
+    T.seedOk = null;
+    if (T.seed !== null && status.seed && status.seed.salt) {
+      const digest = await sha256Hex(`${status.seed.salt}:${T.seed}`);
+      T.seedOk = digest === null ? null : digest === status.seed.sha256;
+    }
     T.status = status;
     T.standings = standings;
     T.error = null;
@@ -103,16 +117,38 @@ function settingsCard(s) {
     ['Format', formatText(c.format)],
     ['Games per pairing', `${c.games_per_pairing} set${c.games_per_pairing === 1 ? '' : 's'}`],
     ['Clock', `deploy ${seconds(clock.deploy_ms)} · move ${seconds(clock.move_ms)} · game ${seconds(clock.game_ms)}`],
-    ['Duplicate', kind === 'gomoku' ? 'not used (gomoku hides nothing)' : c.duplicate ? 'on: dealt deployments, replayed with the seats exchanged' : 'off'],
+    ['Duplicate', dealingText(kind, s.dealing)],
     kind === 'gomoku' ? ['Openings', (c.openings || []).length ? c.openings.join(', ') : 'none: the empty board'] : null,
     ['Matches at once', String(c.parallel)],
     ['Grace', seconds(c.grace_ms)],
-    ['Seed', T.seed ?? (c.seed != null ? String(c.seed) : '—')],
+    ['Seed', seedEl(s.seed)],
     ['Created', new Date(s.created_ms).toLocaleString()],
   ].filter(Boolean);
   return h('div', { class: 'card t-settings' },
     h('h2', {}, 'Settings'),
     h('dl', { id: 't-settings' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-setting': k.toLowerCase() }, v)])));
+}
+
+function dealingText(kind, d) {
+  if (kind === 'gomoku') return 'not used (gomoku hides nothing)';
+  if (!d || d.kind === 'own') return 'off: every entrant deploys its own';
+  if (d.kind === 'duplicate') return `on: each deal is played at up to ${plural(d.tables, 'table')} by different entrants, never twice by one`;
+  return `not possible: ${d.why}`;
+}
+
+/** The seed: its commitment while the tournament runs; the seed, the salt and the check after. */
+function seedEl(c) {
+  if (!c) return '—';
+  const commitment = h('code', { id: 't-seed-commitment', class: 'small' }, c.sha256);
+  if (T.seed === null) {
+    return h('span', { id: 't-seed', 'data-seed': 'hidden' }, 'secret until the end; SHA-256 commitment ', commitment);
+  }
+  const verdict = T.seedOk === true ? 'opens the commitment' : T.seedOk === false ? 'does NOT open the commitment'
+    : 'this browser cannot check it (SHA-256 needs https or localhost)';
+  return h('span', { id: 't-seed', 'data-seed': T.seed, 'data-seed-ok': String(T.seedOk) },
+    h('strong', {}, T.seed), ' · salt ', h('code', { class: 'small' }, c.salt), ' · commitment ', commitment,
+    h('br'), h('small', { class: T.seedOk === false ? 'error' : 'muted' }, verdict,
+      '; `skirmish-bots audit` checks every dealt board against it'));
 }
 
 /** An entrant's cell: "bot/strategy" and its version, as text. */
@@ -191,19 +227,22 @@ function matchesCard(s) {
       result = [h('strong', {}, head), h('br'), h('small', {}, detail)];
     }
     let link = null;
-    if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, 'Watch');
+    if (m.sealed && m.state !== 'cancelled') {
+      link = h('small', { class: 'muted', 'data-sealed': m.id, title: 'the same deal is still being played at another table' },
+        'sealed until the deal is over');
+    } else if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, 'Watch');
     else if (m.state === 'finished' && !bye) link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, 'Replay');
     return h('tr', { 'data-match-id': m.id, 'data-state': m.state, 'data-index': m.index },
       h('td', { class: 'num' }, String(m.index + 1)),
       swiss ? h('td', { class: 'num' }, String(m.round + 1)) : null,
       h('td', {}, h('ol', { class: 'seats' }, names.map((name, seat) => h('li', { 'data-seat': seat },
         bye ? null : h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name)))),
-      game === 'gomoku' ? h('td', {}, m.opening || '—') : null,
+      game === 'gomoku' ? h('td', {}, m.opening || '—') : h('td', { class: 'num', 'data-deal': m.deal ?? '' }, m.deal != null ? String(m.deal + 1) : '—'),
       h('td', {}, h('span', { class: `badge ${m.state === 'running' ? 'playing' : m.state === 'pending' ? 'waiting' : m.state === 'cancelled' ? 'off' : 'ok'}` }, m.state)),
       h('td', { 'data-result': m.result ? m.result.end : null }, result),
       h('td', {}, link));
   });
-  const heads = ['#', swiss ? 'Round' : null, 'Seats', game === 'gomoku' ? 'Opening' : null, 'State', 'Result', ''].filter((x) => x !== null);
+  const heads = ['#', swiss ? 'Round' : null, 'Seats', game === 'gomoku' ? 'Opening' : 'Deal', 'State', 'Result', ''].filter((x) => x !== null);
   return h('div', { class: 'card' },
     h('h2', {}, `Matches (${s.schedule.length})`),
     s.schedule.length
@@ -213,7 +252,7 @@ function matchesCard(s) {
           h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
           h('tbody', {}, rows)))
       : h('p', { class: 'empty' }, 'No match scheduled yet.'),
-    h('p', { class: 'muted small' }, 'Running matches can be watched live; finished ones replayed move by move.'));
+    h('p', { class: 'muted small' }, 'Running matches can be watched live; finished ones replayed move by move. Matches with the same deal are dealt the same boards; while a deal is still being played at one of its tables, none of them can be watched or replayed.'));
 }
 
 load();

@@ -6,13 +6,20 @@
 //! [`Audit::observe`] takes every message a client receives, in order. A failure means the
 //! referee changed a secret deployment after committing to it, or reported a result the
 //! deployments cannot give: the bot client logs it as an error.
+//!
+//! [`check_tournament`] (`skirmish-bots audit`) checks a tournament once it is over: its revealed
+//! seed opens the commitment published at the start, no entrant played a deal twice, and every
+//! dealt board is the one the seed deals (README, "Seeds").
 
 use std::collections::HashMap;
 
 use skirmish_games::junqi::{self, Layout, Position};
 use skirmish_games::plane::{self, Placement, ShotResult};
 use skirmish_games::{PerSeat, Seat};
-use skirmish_protocol::{Commitment, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg};
+use skirmish_protocol::tournament::{MatchRecord, MatchState, TournamentId, TournamentState, TournamentStatus};
+use skirmish_protocol::{
+    Commitment, GameConfig, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg,
+};
 use thiserror::Error;
 
 /// The longest board side of plane battle, in cells: cells of a legal plane are the same on any
@@ -281,4 +288,185 @@ impl RoomRecord {
         }
         Ok(())
     }
+}
+
+/// What [`check_tournament`] finds wrong with a tournament that is over.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum TournamentAuditError {
+    /// The tournament still runs: its seed is secret until it is over.
+    #[error("the tournament is still running: its seed is revealed when it is over")]
+    StillRunning,
+    /// The revealed seed and salt do not open the commitment published at the start.
+    #[error("the revealed seed and salt do not open the commitment {0} published at the start")]
+    SeedMismatch(String),
+    /// A dealt board is not the one the seed deals.
+    #[error("match {index} (deal {deal}): seat {seat}'s board in round {round} is not the one the seed deals")]
+    NotTheDealtBoard {
+        /// The match's place in the schedule.
+        index: u32,
+        /// Its deal.
+        deal: u32,
+        /// The seat.
+        seat: u8,
+        /// The round (0 in junqi).
+        round: u32,
+    },
+    /// An entrant was given the same deal twice (bridge's rule broken).
+    #[error("entrant {entrant} plays deal {deal} twice")]
+    DealTwice {
+        /// The entrant (index into the tournament's entrants).
+        entrant: usize,
+        /// The deal.
+        deal: u32,
+    },
+    /// A dealt match's record is missing or is not the match the schedule shows.
+    #[error("match {0}: no record of its deal to check")]
+    NoRecord(u32),
+}
+
+/// What [`check_tournament`] checked.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TournamentAudit {
+    /// Deals in the schedule.
+    pub deals: usize,
+    /// Dealt matches whose boards were checked.
+    pub matches: usize,
+    /// Dealt boards checked (one per seat and plane battle round).
+    pub boards: usize,
+}
+
+/// Checks a tournament that is over against its revealed seed: the seed and salt open the
+/// commitment; no entrant plays a deal twice; and every dealt board in `records` (the finished
+/// dealt matches' records, `GET /api/matches/{id}`) is the one [`skirmish_protocol::deal`]
+/// derives from the seed, seat by seat and round by round. A finished dealt match without a
+/// record in `records` is an error.
+///
+/// # Errors
+/// The first thing wrong (see [`TournamentAuditError`]).
+pub fn check_tournament(
+    status: &TournamentStatus,
+    records: &[MatchRecord],
+) -> Result<TournamentAudit, TournamentAuditError> {
+    use skirmish_protocol::deal;
+    if status.summary.state == TournamentState::Running {
+        return Err(TournamentAuditError::StillRunning);
+    }
+    let commitment = &status.seed;
+    let Some(seed) = commitment.seed.filter(|_| commitment.verifies()) else {
+        return Err(TournamentAuditError::SeedMismatch(commitment.sha256.clone()));
+    };
+    let mut audit = TournamentAudit::default();
+    let mut seen: HashMap<u32, Vec<usize>> = HashMap::new();
+    for m in &status.schedule {
+        let Some(number) = m.deal else { continue };
+        let entrants = seen.entry(number).or_default();
+        for e in &m.seats {
+            if entrants.contains(e) {
+                return Err(TournamentAuditError::DealTwice {
+                    entrant: *e,
+                    deal: number,
+                });
+            }
+            entrants.push(*e);
+        }
+    }
+    audit.deals = seen.len();
+    for m in status
+        .schedule
+        .iter()
+        .filter(|m| m.deal.is_some() && m.state == MatchState::Finished)
+    {
+        let number = m.deal.unwrap_or_default();
+        let record = records
+            .iter()
+            .find(|r| r.summary.id == m.id && r.summary.deal == m.deal)
+            .ok_or(TournamentAuditError::NoRecord(m.index))?;
+        let deal_seed = deal::deal_seed(seed, number);
+        let mut round = 0;
+        for event in &record.events {
+            let (seat, dealt_round, same) = match (event, &record.game) {
+                (GameEvent::Plane(plane::Event::RoundStarted { round: r, .. }), _) => {
+                    round = *r;
+                    continue;
+                }
+                (GameEvent::Plane(plane::Event::Deployment { seat, planes }), GameConfig::Plane(config)) => {
+                    let dealt = deal::plane_deployment(deal_seed, round, *seat, config.variant);
+                    (*seat, round, same_planes(&dealt, planes))
+                }
+                (GameEvent::Junqi(junqi::Event::Deployment { seat, layout }), _) => {
+                    (*seat, 0, deal::junqi_layout(deal_seed, *seat) == *layout)
+                }
+                _ => continue,
+            };
+            if !same {
+                return Err(TournamentAuditError::NotTheDealtBoard {
+                    index: m.index,
+                    deal: number,
+                    seat: seat.0,
+                    round: dealt_round,
+                });
+            }
+            audit.boards += 1;
+        }
+        audit.matches += 1;
+    }
+    Ok(audit)
+}
+
+/// The same planes, in any order.
+fn same_planes(a: &[Placement], b: &[Placement]) -> bool {
+    a.len() == b.len() && a.iter().all(|p| b.contains(p))
+}
+
+/// `skirmish-bots audit`: checks a tournament that is over against its revealed seed.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// The server's HTTP base URL.
+    #[arg(long, env = "SKIRMISH_SERVER", default_value = "http://127.0.0.1:8080")]
+    pub server: String,
+    /// The tournament (finished or cancelled).
+    pub tournament: TournamentId,
+}
+
+/// Fetches the tournament's status and every dealt match's record, checks them
+/// ([`check_tournament`]) and prints what was checked.
+///
+/// # Errors
+/// The server cannot be reached or refuses, or the check fails.
+pub async fn run(args: &AuditArgs) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let http = reqwest::Client::new();
+    let base = args.server.trim_end_matches('/');
+    let get = |path: String| {
+        let http = http.clone();
+        async move {
+            let response = http.get(&path).send().await.context("reaching the server")?;
+            let status = response.status();
+            let body = response.text().await?;
+            anyhow::ensure!(status.is_success(), "{path}: the server refused ({status}): {body}");
+            Ok::<String, anyhow::Error>(body)
+        }
+    };
+    let status: TournamentStatus =
+        serde_json::from_str(&get(format!("{base}/api/tournaments/{}", args.tournament)).await?)?;
+    if status.summary.state == TournamentState::Running {
+        anyhow::bail!(TournamentAuditError::StillRunning);
+    }
+    let mut records = Vec::new();
+    for m in &status.schedule {
+        if m.deal.is_some() && m.state == MatchState::Finished {
+            let record: MatchRecord = serde_json::from_str(&get(format!("{base}/api/matches/{}", m.id)).await?)?;
+            records.push(record);
+        }
+    }
+    let audit = check_tournament(&status, &records)?;
+    println!(
+        "seed {} opens the commitment {}; no entrant plays a deal twice ({} deals); {} dealt boards in {} matches are the ones the seed deals",
+        status.seed.seed.unwrap_or_default(),
+        status.seed.sha256,
+        audit.deals,
+        audit.boards,
+        audit.matches
+    );
+    Ok(())
 }

@@ -124,6 +124,10 @@ enum Command {
     /// Play junqi strategy A against B in-process through the referee, seats swapped every game,
     /// and print the score, Elo difference, game lengths and A's time per move.
     JunqiBench(skirmish_bots::junqi::bench::BenchArgs),
+    /// Check a tournament that is over against its revealed seed: the seed opens the commitment
+    /// published at the start, no entrant played a deal twice, and every dealt board is the one
+    /// the seed deals.
+    Audit(skirmish_bots::audit::AuditArgs),
     /// Make a tournament between the bots connected to a server (over its HTTP API), follow it
     /// with a progress bar, and print the standings and crosstable.
     Tournament(skirmish_bots::tournament::TournamentArgs),
@@ -209,6 +213,7 @@ fn main() -> anyhow::Result<()> {
         Command::Tournament(args) => {
             tokio::runtime::Runtime::new()?.block_on(skirmish_bots::tournament::run(&args))
         }
+        Command::Audit(args) => tokio::runtime::Runtime::new()?.block_on(skirmish_bots::audit::run(&args)),
         Command::Load(args) => load(&args),
         Command::EchoServer { port } => echo_server(port),
     }

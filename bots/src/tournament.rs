@@ -95,7 +95,8 @@ pub struct TournamentArgs {
     /// Milliseconds a dropped bot has to come back before it loses the match.
     #[arg(long, default_value_t = 10_000)]
     pub grace_ms: u64,
-    /// The seed of the schedule and the deals (default: random, printed).
+    /// The seed of the schedule and the deals (default: random). Secret while the tournament
+    /// runs: only the commitment to it is printed; `skirmish-bots audit` checks it after.
     #[arg(long)]
     pub seed: Option<u64>,
     /// A name for the tournament.
@@ -238,12 +239,12 @@ pub async fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         None => {
             let status = api.create(&args.config()?).await?;
             eprintln!(
-                "tournament {} ({}): {} entrants, {} matches, seed {}; page: {}/tournament/{}",
+                "tournament {} ({}): {} entrants, {} matches, seed commitment {}; page: {}/tournament/{}",
                 status.summary.name,
                 status.summary.id,
                 status.summary.entrants.len(),
                 status.summary.total,
-                status.config.seed.unwrap_or_default(),
+                status.seed.sha256,
                 api.base,
                 status.summary.id
             );

@@ -81,8 +81,11 @@ fn consistent(planes: &[Placement], shots: &[ShotRecord], downed: &[Placement]) 
 /// What a shooter knows across the whole tournament.
 #[derive(Default)]
 struct Memory {
-    /// Every board it was shown or could read, newest last.
-    boards: Vec<Vec<Placement>>,
+    /// Every board it was shown or could read, with the round and seat it was dealt to, newest
+    /// last.
+    boards: Vec<(u32, u8, Vec<Placement>)>,
+    /// The round each room is in.
+    rounds: HashMap<RoomId, u32>,
     /// Match records read.
     read: HashSet<MatchId>,
     /// Match records the server refused (`deal_in_play`).
@@ -90,17 +93,29 @@ struct Memory {
 }
 
 impl Memory {
-    fn learn(&mut self, planes: &[Placement]) {
-        if !planes.is_empty() && !self.boards.iter().any(|b| b == planes) {
-            self.boards.push(planes.to_vec());
+    fn learn(&mut self, round: u32, seat: u8, planes: &[Placement]) {
+        if !planes.is_empty() && !self.boards.iter().any(|b| b.2 == planes) {
+            self.boards.push((round, seat, planes.to_vec()));
         }
+    }
+
+    /// The boards it knows that fit what is public of the target, those dealt to the same round
+    /// and seat first (the replayed deal), newest first.
+    fn candidates(&self, round: u32, seat: u8, shots: &[ShotRecord], downed: &[Placement]) -> Vec<Vec<Placement>> {
+        let fits = |b: &&(u32, u8, Vec<Placement>)| consistent(&b.2, shots, downed);
+        let same = self.boards.iter().rev().filter(|b| (b.0, b.1) == (round, seat)).filter(fits);
+        let rest = self.boards.iter().rev().filter(|b| (b.0, b.1) != (round, seat)).filter(fits);
+        same.chain(rest).map(|b| b.2.clone()).collect()
     }
 }
 
 /// A plane battle bot that fires at the head of a board consistent with everything public on its
-/// target (uniformly among all boards: the plain shooter); with `remember`, it first tries every
-/// board it ever saw, and before the first shot of each round it waits (within its clock) until
-/// no other table of its deal is running, then reads every match record the server gives.
+/// target (uniformly among all boards: the plain shooter). With `remember` it is the cheat of
+/// issue 15: it keeps every board it is dealt (its own `deployment` events, at once), every
+/// board revealed to it, and every board in a match record the server gives; it fires first at
+/// the boards it knows, those dealt to the same round and seat first; and before the first shot
+/// of each round it waits (600 ms of its 5 s clock) for a board of that round and seat to turn
+/// up from another table, reading every record it can meanwhile.
 async fn shooter(server_ws: String, server_http: String, name: &'static str, remember: bool, memory: Arc<Mutex<Memory>>) {
     let (socket, _) = tokio_tungstenite::connect_async(server_ws.as_str()).await.expect("connects");
     let (mut sink, mut stream) = socket.split();
@@ -118,124 +133,130 @@ async fn shooter(server_ws: String, server_http: String, name: &'static str, rem
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello).unwrap())).await.unwrap();
-    let mut rng = StdRng::seed_from_u64(if remember { 1 } else { 2 });
-    let all: Vec<Vec<Placement>> = plane::placements(SIDE).into_iter().map(|p| vec![p]).collect();
-    let http = reqwest::Client::new();
-    while let Some(Ok(message)) = stream.next().await {
+    let (decided, mut decisions) = tokio::sync::mpsc::unbounded_channel::<ClientFrame>();
+    let rng = Arc::new(Mutex::new(StdRng::seed_from_u64(if remember { 1 } else { 2 })));
+    loop {
+        let message = tokio::select! {
+            Some(frame) = decisions.recv() => {
+                if sink.send(Message::text(serde_json::to_string(&frame).unwrap())).await.is_err() {
+                    return;
+                }
+                continue;
+            }
+            message = stream.next() => message,
+        };
+        let Some(Ok(message)) = message else { return };
         let Message::Text(text) = message else { continue };
-        let Ok(ServerMsg::YourTurn {
-            room,
-            seat,
-            view: GameView::Plane(view),
-            ..
-        }) = serde_json::from_str::<ServerMsg>(text.as_str())
-        else {
-            continue;
-        };
-        let plane::PhaseView::Attack { .. } = view.phase else { continue };
-        let Some(target) = view
-            .boards
-            .iter()
-            .find(|b| b.seat != seat && b.playing && !b.knocked_out)
-        else {
-            continue;
-        };
-        if remember {
-            let mut m = memory.lock().unwrap();
-            for board in &view.boards {
-                if let Some(planes) = &board.planes {
-                    m.learn(planes);
+        let Ok(msg) = serde_json::from_str::<ServerMsg>(text.as_str()) else { continue };
+        match msg {
+            ServerMsg::Event { room, event: GameEvent::Plane(event), .. } if remember => {
+                let mut m = memory.lock().unwrap();
+                match event {
+                    plane::Event::RoundStarted { round, .. } => {
+                        m.rounds.insert(room, round);
+                    }
+                    plane::Event::Deployment { seat, planes } => {
+                        let round = m.rounds.get(&room).copied().unwrap_or(0);
+                        m.learn(round, seat.0, &planes);
+                    }
+                    plane::Event::RoundEnded { result, .. } => {
+                        for (seat, planes) in result.deployments.0.iter().enumerate() {
+                            m.learn(result.round, u8::try_from(seat).unwrap(), planes);
+                        }
+                    }
+                    _ => {}
                 }
             }
-            for round in &view.history {
-                for planes in &round.deployments.0 {
-                    m.learn(planes);
-                }
-            }
-        }
-        let first_shot = !target.shots.iter().any(|s| s.by == seat);
-        if remember && first_shot {
-            read_what_the_server_gives(&http, &server_http, room, &memory).await;
-        }
-        let remembered: Vec<Vec<Placement>> = if remember {
-            let m = memory.lock().unwrap();
-            m.boards
-                .iter()
-                .rev()
-                .filter(|b| consistent(b, &target.shots, &target.downed))
-                .cloned()
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let pick = remembered.first().cloned().or_else(|| {
-            let fits: Vec<&Vec<Placement>> = all
-                .iter()
-                .filter(|b| consistent(b, &target.shots, &target.downed))
-                .collect();
-            fits.choose(&mut rng).map(|b| (*b).clone())
-        });
-        let shot = pick.map(|b| b[0].head).unwrap_or_else(|| {
-            // Nothing fits (cannot happen with an honest referee): any cell not shot yet.
-            (0..SIDE * SIDE)
-                .map(|i| plane::Cell::new(i % SIDE, i / SIDE))
-                .find(|c| !target.shots.iter().any(|s| s.cell == *c))
-                .expect("a cell left")
-        });
-        let act = ClientFrame {
-            req: None,
-            msg: ClientMsg::Act {
+            ServerMsg::YourTurn {
                 room,
-                seat: Some(seat),
-                action: Action::Plane(plane::Action::Fire {
-                    target: target.seat,
-                    cell: shot,
-                }),
-            },
-        };
-        if sink.send(Message::text(serde_json::to_string(&act).unwrap())).await.is_err() {
-            return;
+                seat,
+                view: GameView::Plane(view),
+                ..
+            } => {
+                let (memory, rng, decided, http) = (memory.clone(), rng.clone(), decided.clone(), server_http.clone());
+                tokio::spawn(async move {
+                    if let Some(action) = aim(&view, seat, remember, &memory, &rng, &http).await {
+                        let _ = decided.send(ClientFrame {
+                            req: None,
+                            msg: ClientMsg::Act { room, seat: Some(seat), action },
+                        });
+                    }
+                });
+            }
+            _ => {}
         }
     }
 }
 
-/// The cheat: waits up to a second (the move clock is 5) until no other table of this match's
-/// deal runs, then reads every finished match's record it has not read, remembering its boards.
-async fn read_what_the_server_gives(http: &reqwest::Client, base: &str, room: RoomId, memory: &Arc<Mutex<Memory>>) {
+/// The shooter's shot for `seat` seeing `view`.
+async fn aim(
+    view: &plane::View,
+    seat: skirmish_protocol::Seat,
+    remember: bool,
+    memory: &Arc<Mutex<Memory>>,
+    rng: &Arc<Mutex<StdRng>>,
+    http: &str,
+) -> Option<Action> {
+    let plane::PhaseView::Attack { .. } = view.phase else { return None };
+    let target = view.boards.iter().find(|b| b.seat != seat && b.playing && !b.knocked_out)?;
+    let key = (view.round, target.seat.0);
+    if remember && !target.shots.iter().any(|s| s.by == seat) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_millis(600) {
+            read_what_the_server_gives(http, memory).await;
+            if memory.lock().unwrap().boards.iter().any(|b| (b.0, b.1) == key) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let known = if remember {
+        memory.lock().unwrap().candidates(key.0, key.1, &target.shots, &target.downed)
+    } else {
+        Vec::new()
+    };
+    let pick = known.first().cloned().or_else(|| {
+        let fits: Vec<Vec<Placement>> = plane::placements(SIDE)
+            .into_iter()
+            .map(|p| vec![p])
+            .filter(|b| consistent(b, &target.shots, &target.downed))
+            .collect();
+        fits.choose(&mut *rng.lock().unwrap()).cloned()
+    })?;
+    Some(Action::Plane(plane::Action::Fire {
+        target: target.seat,
+        cell: pick[0].head,
+    }))
+}
+
+/// The cheat's reading: every finished match's record it has not read yet, boards remembered.
+async fn read_what_the_server_gives(base: &str, memory: &Arc<Mutex<Memory>>) {
+    let http = reqwest::Client::new();
     let Ok(list) = http.get(format!("{base}/api/tournaments")).send().await else { return };
     let list: Vec<serde_json::Value> = list.json().await.unwrap_or_default();
     let Some(id) = list.first().and_then(|t| t["id"].as_str()).map(str::to_owned) else { return };
-    let start = Instant::now();
-    loop {
-        let Ok(response) = http.get(format!("{base}/api/tournaments/{id}")).send().await else { return };
-        let Ok(status) = response.json::<TournamentStatus>().await else { return };
-        let mine = status.schedule.iter().find(|m| m.id.0 == room.0).and_then(|m| m.deal);
-        let others_running = status
-            .schedule
-            .iter()
-            .any(|m| m.id.0 != room.0 && m.deal == mine && m.state == MatchState::Running);
-        if !others_running || start.elapsed() > Duration::from_millis(1000) {
-            for m in status.schedule.iter().filter(|m| m.state == MatchState::Finished) {
-                if memory.lock().unwrap().read.contains(&m.id) {
-                    continue;
-                }
-                let Ok(response) = http.get(format!("{base}/api/matches/{}", m.id)).send().await else { continue };
-                if response.status() != 200 {
-                    memory.lock().unwrap().refused += 1;
-                    continue;
-                }
-                let Ok(record) = response.json::<MatchRecord>().await else { continue };
-                let mut mem = memory.lock().unwrap();
-                mem.read.insert(m.id);
-                for event in &record.events {
-                    if let GameEvent::Plane(plane::Event::Deployment { planes, .. }) = event {
-                        mem.learn(planes);
-                    }
-                }
-            }
-            return;
+    let Ok(response) = http.get(format!("{base}/api/tournaments/{id}")).send().await else { return };
+    let Ok(status) = response.json::<TournamentStatus>().await else { return };
+    for m in status.schedule.iter().filter(|m| m.state == MatchState::Finished) {
+        if memory.lock().unwrap().read.contains(&m.id) {
+            continue;
         }
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        let Ok(response) = http.get(format!("{base}/api/matches/{}", m.id)).send().await else { continue };
+        if response.status() != 200 {
+            memory.lock().unwrap().refused += 1;
+            continue;
+        }
+        let Ok(record) = response.json::<MatchRecord>().await else { continue };
+        let mut mem = memory.lock().unwrap();
+        mem.read.insert(m.id);
+        let mut round = 0;
+        for event in &record.events {
+            match event {
+                GameEvent::Plane(plane::Event::RoundStarted { round: r, .. }) => round = *r,
+                GameEvent::Plane(plane::Event::Deployment { seat, planes }) => mem.learn(round, seat.0, planes),
+                _ => {}
+            }
+        }
     }
 }
 
@@ -376,8 +397,8 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
         m.refused
     );
     // Replaying a deal to the same entrant (the old sets) gives the remembering shooter the head
-    // on its first shot in every mirror match (half its matches): about 0.5 heads a shot against
-    // about 0.2. The bound leaves three standard errors for chance.
+    // on its first shot in the mirror matches (half its matches). The bound leaves three
+    // standard errors for chance.
     assert!(ms >= 150 && bs >= 150, "enough shots to tell");
     assert!(mr <= br + 3.0 * se + 0.02, "the remembering shooter gained: {mr:.3} against {br:.3}");
     assert!(m.refused > 0, "the cheat tried to read records of its live deals");

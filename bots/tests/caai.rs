@@ -427,3 +427,89 @@ async fn an_engine_with_an_illegal_layout_resigns_its_seat_with_the_reason() {
     assert_eq!(outcome.winner, Some(Seat(1)));
     assert!(!alive(&dir));
 }
+
+/// Issue 15, finding 6: with duplicate the default, the server used to deal junqi layouts, the
+/// CAAI adapter never started its engine, and every seat resigned on its first move. Now junqi
+/// entrants deploy their own layouts by default: two `skirmish-bots caai` programs with the test
+/// engine play a default junqi tournament (nothing but the game and a clock given) to its end,
+/// each engine deploying its own layout, with no forfeit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeits() {
+    use skirmish_protocol::tournament::{Dealing, MatchRecord, TournamentState, TournamentStatus};
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let mut processes = Vec::new();
+    for name in ["caai-a", "caai-b"] {
+        let dir = scratch(&format!("tournament-{name}"));
+        let engine = test_engine(&dir, "engine.py");
+        processes.push(bot_process(&[
+            "caai", "--url", &url, "--name", name, "--engine", engine.to_str().unwrap(), "--think-ms", "200",
+            "--log", "warn",
+        ]));
+    }
+    let _bots = Bots(processes);
+    let http = reqwest::Client::new();
+    for _ in 0..200 {
+        let bots: Vec<serde_json::Value> =
+            http.get(server.http_url("/api/bots")).send().await.unwrap().json().await.unwrap();
+        if bots.len() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let response = http
+        .post(server.http_url("/api/tournaments"))
+        .json(&serde_json::json!({
+            "game": {"game": "junqi"},
+            "clock": {"deploy_ms": 20000, "move_ms": 10000},
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 201);
+    let created: TournamentStatus = response.json().await.unwrap();
+    assert_eq!(created.dealing, Dealing::Own, "junqi entrants deploy their own by default");
+    assert_eq!(created.config.duplicate, Some(false));
+    assert_eq!(created.summary.entrants.len(), 2);
+    let start = std::time::Instant::now();
+    let status = loop {
+        let status: TournamentStatus = http
+            .get(server.http_url(&format!("/api/tournaments/{}", created.summary.id)))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if status.summary.state != TournamentState::Running {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(400), "the tournament did not end");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    assert_eq!(status.summary.state, TournamentState::Finished);
+    assert_eq!(status.schedule.len(), 2, "both colours");
+    for m in &status.schedule {
+        let result = m.result.as_ref().expect("a result");
+        println!("match {}: {} {:?}", m.index, result.end, result.points);
+        assert!(result.forfeit.is_none(), "match {} forfeited: {result:?}", m.index);
+        assert!(!matches!(result.end.as_str(), "forfeit" | "resigned"), "{result:?}");
+        let record: MatchRecord = http
+            .get(server.http_url(&format!("/api/matches/{}", m.id)))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let layouts: Vec<String> = record
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                GameEvent::Junqi(junqi::Event::Deployment { layout, .. }) => Some(layout.to_string()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(layouts, vec![ENGINE_LAYOUT.to_owned(); 2], "each engine deployed its own layout");
+    }
+}

@@ -16,10 +16,10 @@ use std::collections::HashMap;
 use skirmish_games::junqi::{self, Layout, Position};
 use skirmish_games::plane::{self, Placement, ShotResult};
 use skirmish_games::{PerSeat, Seat};
-use skirmish_protocol::tournament::{MatchRecord, MatchState, TournamentId, TournamentState, TournamentStatus};
-use skirmish_protocol::{
-    Commitment, GameConfig, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg,
+use skirmish_protocol::tournament::{
+    MatchRecord, MatchState, TournamentId, TournamentState, TournamentStatus,
 };
+use skirmish_protocol::{Commitment, GameConfig, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg};
 use thiserror::Error;
 
 /// The longest board side of plane battle, in cells: cells of a legal plane are the same on any
@@ -300,7 +300,9 @@ pub enum TournamentAuditError {
     #[error("the revealed seed and salt do not open the commitment {0} published at the start")]
     SeedMismatch(String),
     /// A dealt board is not the one the seed deals.
-    #[error("match {index} (deal {deal}): seat {seat}'s board in round {round} is not the one the seed deals")]
+    #[error(
+        "match {index} (deal {deal}): seat {seat}'s board in round {round} is not the one the seed deals"
+    )]
     NotTheDealtBoard {
         /// The match's place in the schedule.
         index: u32,
@@ -443,7 +445,10 @@ pub async fn run(args: &AuditArgs) -> anyhow::Result<()> {
             let response = http.get(&path).send().await.context("reaching the server")?;
             let status = response.status();
             let body = response.text().await?;
-            anyhow::ensure!(status.is_success(), "{path}: the server refused ({status}): {body}");
+            anyhow::ensure!(
+                status.is_success(),
+                "{path}: the server refused ({status}): {body}"
+            );
             Ok::<String, anyhow::Error>(body)
         }
     };
@@ -455,7 +460,8 @@ pub async fn run(args: &AuditArgs) -> anyhow::Result<()> {
     let mut records = Vec::new();
     for m in &status.schedule {
         if m.deal.is_some() && m.state == MatchState::Finished {
-            let record: MatchRecord = serde_json::from_str(&get(format!("{base}/api/matches/{}", m.id)).await?)?;
+            let record: MatchRecord =
+                serde_json::from_str(&get(format!("{base}/api/matches/{}", m.id)).await?)?;
             records.push(record);
         }
     }

@@ -443,15 +443,30 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
         let dir = scratch(&format!("tournament-{name}"));
         let engine = test_engine(&dir, "engine.py");
         processes.push(bot_process(&[
-            "caai", "--url", &url, "--name", name, "--engine", engine.to_str().unwrap(), "--think-ms", "200",
-            "--log", "warn",
+            "caai",
+            "--url",
+            &url,
+            "--name",
+            name,
+            "--engine",
+            engine.to_str().unwrap(),
+            "--think-ms",
+            "200",
+            "--log",
+            "warn",
         ]));
     }
     let _bots = Bots(processes);
     let http = reqwest::Client::new();
     for _ in 0..200 {
-        let bots: Vec<serde_json::Value> =
-            http.get(server.http_url("/api/bots")).send().await.unwrap().json().await.unwrap();
+        let bots: Vec<serde_json::Value> = http
+            .get(server.http_url("/api/bots"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         if bots.len() >= 2 {
             break;
         }
@@ -468,7 +483,11 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
         .unwrap();
     assert_eq!(response.status(), 201);
     let created: TournamentStatus = response.json().await.unwrap();
-    assert_eq!(created.dealing, Dealing::Own, "junqi entrants deploy their own by default");
+    assert_eq!(
+        created.dealing,
+        Dealing::Own,
+        "junqi entrants deploy their own by default"
+    );
     assert_eq!(created.config.duplicate, Some(false));
     assert_eq!(created.summary.entrants.len(), 2);
     let start = std::time::Instant::now();
@@ -484,7 +503,10 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
         if status.summary.state != TournamentState::Running {
             break status;
         }
-        assert!(start.elapsed() < Duration::from_secs(400), "the tournament did not end");
+        assert!(
+            start.elapsed() < Duration::from_secs(400),
+            "the tournament did not end"
+        );
         tokio::time::sleep(Duration::from_millis(300)).await;
     };
     assert_eq!(status.summary.state, TournamentState::Finished);
@@ -492,8 +514,15 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
     for m in &status.schedule {
         let result = m.result.as_ref().expect("a result");
         println!("match {}: {} {:?}", m.index, result.end, result.points);
-        assert!(result.forfeit.is_none(), "match {} forfeited: {result:?}", m.index);
-        assert!(!matches!(result.end.as_str(), "forfeit" | "resigned"), "{result:?}");
+        assert!(
+            result.forfeit.is_none(),
+            "match {} forfeited: {result:?}",
+            m.index
+        );
+        assert!(
+            !matches!(result.end.as_str(), "forfeit" | "resigned"),
+            "{result:?}"
+        );
         let record: MatchRecord = http
             .get(server.http_url(&format!("/api/matches/{}", m.id)))
             .send()
@@ -510,6 +539,10 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
                 _ => None,
             })
             .collect();
-        assert_eq!(layouts, vec![ENGINE_LAYOUT.to_owned(); 2], "each engine deployed its own layout");
+        assert_eq!(
+            layouts,
+            vec![ENGINE_LAYOUT.to_owned(); 2],
+            "each engine deployed its own layout"
+        );
     }
 }

@@ -50,7 +50,9 @@ fn random_bot(server: &TestServer, name: &str) -> Bot {
 }
 
 async fn get_text(server: &TestServer, path: &str) -> (u16, String) {
-    let response = reqwest::get(server.http_url(path)).await.expect("the server answers");
+    let response = reqwest::get(server.http_url(path))
+        .await
+        .expect("the server answers");
     let status = response.status().as_u16();
     (status, response.text().await.expect("a body"))
 }
@@ -95,22 +97,41 @@ struct Memory {
 impl Memory {
     fn learn(&mut self, round: u32, seat: u8, planes: &[Placement]) {
         if !planes.is_empty() {
-            self.boards.retain(|b| (b.0, b.1, b.2.as_slice()) != (round, seat, planes));
+            self.boards
+                .retain(|b| (b.0, b.1, b.2.as_slice()) != (round, seat, planes));
             self.boards.push((round, seat, planes.to_vec(), Instant::now()));
         }
     }
 
     /// Whether a board of `round` and `seat` was learned since `since`.
     fn fresh(&self, round: u32, seat: u8, since: Instant) -> bool {
-        self.boards.iter().any(|b| (b.0, b.1) == (round, seat) && b.3 >= since)
+        self.boards
+            .iter()
+            .any(|b| (b.0, b.1) == (round, seat) && b.3 >= since)
     }
 
     /// The boards it knows that fit what is public of the target, those dealt to the same round
     /// and seat first (the replayed deal), newest first.
-    fn candidates(&self, round: u32, seat: u8, shots: &[ShotRecord], downed: &[Placement]) -> Vec<Vec<Placement>> {
+    fn candidates(
+        &self,
+        round: u32,
+        seat: u8,
+        shots: &[ShotRecord],
+        downed: &[Placement],
+    ) -> Vec<Vec<Placement>> {
         let fits = |b: &&(u32, u8, Vec<Placement>, Instant)| consistent(&b.2, shots, downed);
-        let same = self.boards.iter().rev().filter(|b| (b.0, b.1) == (round, seat)).filter(fits);
-        let rest = self.boards.iter().rev().filter(|b| (b.0, b.1) != (round, seat)).filter(fits);
+        let same = self
+            .boards
+            .iter()
+            .rev()
+            .filter(|b| (b.0, b.1) == (round, seat))
+            .filter(fits);
+        let rest = self
+            .boards
+            .iter()
+            .rev()
+            .filter(|b| (b.0, b.1) != (round, seat))
+            .filter(fits);
         same.chain(rest).map(|b| b.2.clone()).collect()
     }
 }
@@ -122,8 +143,16 @@ impl Memory {
 /// the boards it knows, those dealt to the same round and seat first; and before the first shot
 /// of each round it waits (600 ms of its 5 s clock) for a board of that round and seat to turn
 /// up from another table since the round started, reading every record it can meanwhile.
-async fn shooter(server_ws: String, server_http: String, name: &'static str, remember: bool, memory: Arc<Mutex<Memory>>) {
-    let (socket, _) = tokio_tungstenite::connect_async(server_ws.as_str()).await.expect("connects");
+async fn shooter(
+    server_ws: String,
+    server_http: String,
+    name: &'static str,
+    remember: bool,
+    memory: Arc<Mutex<Memory>>,
+) {
+    let (socket, _) = tokio_tungstenite::connect_async(server_ws.as_str())
+        .await
+        .expect("connects");
     let (mut sink, mut stream) = socket.split();
     let hello = ClientFrame {
         req: None,
@@ -138,7 +167,9 @@ async fn shooter(server_ws: String, server_http: String, name: &'static str, rem
             key: None,
         },
     };
-    sink.send(Message::text(serde_json::to_string(&hello).unwrap())).await.unwrap();
+    sink.send(Message::text(serde_json::to_string(&hello).unwrap()))
+        .await
+        .unwrap();
     let (decided, mut decisions) = tokio::sync::mpsc::unbounded_channel::<ClientFrame>();
     let rng = Arc::new(Mutex::new(StdRng::seed_from_u64(if remember { 1 } else { 2 })));
     loop {
@@ -153,9 +184,15 @@ async fn shooter(server_ws: String, server_http: String, name: &'static str, rem
         };
         let Some(Ok(message)) = message else { return };
         let Message::Text(text) = message else { continue };
-        let Ok(msg) = serde_json::from_str::<ServerMsg>(text.as_str()) else { continue };
+        let Ok(msg) = serde_json::from_str::<ServerMsg>(text.as_str()) else {
+            continue;
+        };
         match msg {
-            ServerMsg::Event { room, event: GameEvent::Plane(event), .. } if remember => {
+            ServerMsg::Event {
+                room,
+                event: GameEvent::Plane(event),
+                ..
+            } if remember => {
                 let mut m = memory.lock().unwrap();
                 match event {
                     plane::Event::RoundStarted { round, .. } => {
@@ -179,12 +216,17 @@ async fn shooter(server_ws: String, server_http: String, name: &'static str, rem
                 view: GameView::Plane(view),
                 ..
             } => {
-                let (memory, rng, decided, http) = (memory.clone(), rng.clone(), decided.clone(), server_http.clone());
+                let (memory, rng, decided, http) =
+                    (memory.clone(), rng.clone(), decided.clone(), server_http.clone());
                 tokio::spawn(async move {
                     if let Some(action) = aim(&view, seat, remember, &memory, &rng, room, &http).await {
                         let _ = decided.send(ClientFrame {
                             req: None,
-                            msg: ClientMsg::Act { room, seat: Some(seat), action },
+                            msg: ClientMsg::Act {
+                                room,
+                                seat: Some(seat),
+                                action,
+                            },
                         });
                     }
                 });
@@ -204,8 +246,13 @@ async fn aim(
     room: RoomId,
     http: &str,
 ) -> Option<Action> {
-    let plane::PhaseView::Attack { .. } = view.phase else { return None };
-    let target = view.boards.iter().find(|b| b.seat != seat && b.playing && !b.knocked_out)?;
+    let plane::PhaseView::Attack { .. } = view.phase else {
+        return None;
+    };
+    let target = view
+        .boards
+        .iter()
+        .find(|b| b.seat != seat && b.playing && !b.knocked_out)?;
     let key = (view.round, target.seat.0);
     if remember && !target.shots.iter().any(|s| s.by == seat) {
         let start = Instant::now();
@@ -219,7 +266,10 @@ async fn aim(
         }
     }
     let known = if remember {
-        memory.lock().unwrap().candidates(key.0, key.1, &target.shots, &target.downed)
+        memory
+            .lock()
+            .unwrap()
+            .candidates(key.0, key.1, &target.shots, &target.downed)
     } else {
         Vec::new()
     };
@@ -240,28 +290,42 @@ async fn aim(
 /// The cheat's reading: every finished match's record it has not read yet, boards remembered.
 async fn read_what_the_server_gives(base: &str, memory: &Arc<Mutex<Memory>>) {
     let http = reqwest::Client::new();
-    let Ok(list) = http.get(format!("{base}/api/tournaments")).send().await else { return };
+    let Ok(list) = http.get(format!("{base}/api/tournaments")).send().await else {
+        return;
+    };
     let list: Vec<serde_json::Value> = list.json().await.unwrap_or_default();
-    let Some(id) = list.first().and_then(|t| t["id"].as_str()).map(str::to_owned) else { return };
-    let Ok(response) = http.get(format!("{base}/api/tournaments/{id}")).send().await else { return };
-    let Ok(status) = response.json::<TournamentStatus>().await else { return };
+    let Some(id) = list.first().and_then(|t| t["id"].as_str()).map(str::to_owned) else {
+        return;
+    };
+    let Ok(response) = http.get(format!("{base}/api/tournaments/{id}")).send().await else {
+        return;
+    };
+    let Ok(status) = response.json::<TournamentStatus>().await else {
+        return;
+    };
     for m in status.schedule.iter().filter(|m| m.state == MatchState::Finished) {
         if memory.lock().unwrap().read.contains(&m.id) {
             continue;
         }
-        let Ok(response) = http.get(format!("{base}/api/matches/{}", m.id)).send().await else { continue };
+        let Ok(response) = http.get(format!("{base}/api/matches/{}", m.id)).send().await else {
+            continue;
+        };
         if response.status() != 200 {
             memory.lock().unwrap().refused += 1;
             continue;
         }
-        let Ok(record) = response.json::<MatchRecord>().await else { continue };
+        let Ok(record) = response.json::<MatchRecord>().await else {
+            continue;
+        };
         let mut mem = memory.lock().unwrap();
         mem.read.insert(m.id);
         let mut round = 0;
         for event in &record.events {
             match event {
                 GameEvent::Plane(plane::Event::RoundStarted { round: r, .. }) => round = *r,
-                GameEvent::Plane(plane::Event::Deployment { seat, planes }) => mem.learn(round, seat.0, planes),
+                GameEvent::Plane(plane::Event::Deployment { seat, planes }) => {
+                    mem.learn(round, seat.0, planes)
+                }
                 _ => {}
             }
         }
@@ -292,8 +356,20 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     let _opponents = [random_bot(&server, "rnd1"), random_bot(&server, "rnd2")];
     let memory = Arc::new(Mutex::new(Memory::default()));
     let blank = Arc::new(Mutex::new(Memory::default()));
-    let cheat = tokio::spawn(shooter(server.ws_url(), server.http_url(""), "memory", true, memory.clone()));
-    let plain = tokio::spawn(shooter(server.ws_url(), server.http_url(""), "blank", false, blank));
+    let cheat = tokio::spawn(shooter(
+        server.ws_url(),
+        server.http_url(""),
+        "memory",
+        true,
+        memory.clone(),
+    ));
+    let plain = tokio::spawn(shooter(
+        server.ws_url(),
+        server.http_url(""),
+        "blank",
+        false,
+        blank,
+    ));
     for _ in 0..200 {
         let bots: Vec<serde_json::Value> = get(&server, "/api/bots").await;
         if bots.len() >= 4 {
@@ -320,7 +396,10 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
 
     // While it runs: no seed anywhere in the status, only the commitment.
     let (_, text) = get_text(&server, &format!("/api/tournaments/{id}")).await;
-    assert!(!text.contains(&seed.to_string()), "the running status shows the seed: {text}");
+    assert!(
+        !text.contains(&seed.to_string()),
+        "the running status shows the seed: {text}"
+    );
     let running: TournamentStatus = serde_json::from_str(&text).unwrap();
     assert_eq!(running.config.seed, None);
     assert_eq!((running.seed.seed, running.seed.salt.as_deref()), (None, None));
@@ -334,7 +413,12 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     assert!(!list.contains(&seed.to_string()));
 
     // A sealed match (its deal not over at its other table) can be neither watched nor read.
-    let sealed = running.schedule.iter().find(|m| m.sealed).expect("sealed matches").clone();
+    let sealed = running
+        .schedule
+        .iter()
+        .find(|m| m.sealed)
+        .expect("sealed matches")
+        .clone();
     assert!(sealed.room.is_none(), "no room link for a sealed match");
     let (code, body) = get_text(&server, &format!("/api/matches/{}", sealed.id)).await;
     assert_eq!(code, 409, "{body}");
@@ -359,16 +443,17 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
         }
         if let Some(m) = status.schedule.iter().find(|m| m.state == MatchState::Running) {
             assert!(m.sealed && m.room.is_none(), "{m:?}");
-            let answer = watcher.request(ClientMsg::Spectate { room: RoomId(m.id.0) }).await;
+            let answer = watcher
+                .request(ClientMsg::Spectate { room: RoomId(m.id.0) })
+                .await;
             if matches!(&answer, ServerMsg::Error { code, .. } if code == "deal_in_play") {
                 refused_while_running += 1;
             } else {
                 // Only when the deal ended between the status and the request.
                 let now: TournamentStatus = get(&server, &format!("/api/tournaments/{id}")).await;
-                let deal_open = now
-                    .schedule
-                    .iter()
-                    .any(|o| o.deal == m.deal && matches!(o.state, MatchState::Pending | MatchState::Running));
+                let deal_open = now.schedule.iter().any(|o| {
+                    o.deal == m.deal && matches!(o.state, MatchState::Pending | MatchState::Running)
+                });
                 assert!(!deal_open, "watched a live deal: {answer:?}");
             }
         }
@@ -391,7 +476,14 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     }
 
     // The cheat gained nothing: head shots per shot, against the plain shooter's.
-    let index = |name: &str| finished.summary.entrants.iter().position(|e| e.bot == name).unwrap();
+    let index = |name: &str| {
+        finished
+            .summary
+            .entrants
+            .iter()
+            .position(|e| e.bot == name)
+            .unwrap()
+    };
     let (mh, ms) = head_shots(&server, &finished, index("memory")).await;
     let (bh, bs) = head_shots(&server, &finished, index("blank")).await;
     let (mr, br) = (f64::from(mh) / f64::from(ms), f64::from(bh) / f64::from(bs));
@@ -408,7 +500,10 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     // 70 heads in 134 shots (0.522) and the plain shooter 45 in 313 (0.144): the bound, three
     // standard errors (about 0.14) and 0.02 above the plain shooter, fails there.
     assert!(ms >= 100 && bs >= 100, "enough shots to tell");
-    assert!(mr <= br + 3.0 * se + 0.02, "the remembering shooter gained: {mr:.3} against {br:.3}");
+    assert!(
+        mr <= br + 3.0 * se + 0.02,
+        "the remembering shooter gained: {mr:.3} against {br:.3}"
+    );
     assert!(m.refused > 0, "the cheat tried to read records of its live deals");
     drop(m);
 
@@ -422,7 +517,11 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&audit.stdout);
-    assert!(audit.status.success(), "{said} {}", String::from_utf8_lossy(&audit.stderr));
+    assert!(
+        audit.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&audit.stderr)
+    );
     println!("audit: {said}");
     let mut records = Vec::new();
     for m in &finished.schedule {
@@ -430,7 +529,10 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     }
     let checked = check_tournament(&finished, &records).expect("every board is the dealt one");
     assert_eq!(checked.matches, finished.schedule.len());
-    assert!(checked.boards >= 8 * finished.schedule.len(), "two boards a round, four rounds");
+    assert!(
+        checked.boards >= 8 * finished.schedule.len(),
+        "two boards a round, four rounds"
+    );
     // A referee that changed one board, or a seed that is not the committed one, is caught.
     let mut forged = records.clone();
     let moved = forged[0]
@@ -441,7 +543,10 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
             _ => None,
         })
         .unwrap();
-    let other = plane::placements(SIDE).into_iter().find(|p| *p != moved[0]).unwrap();
+    let other = plane::placements(SIDE)
+        .into_iter()
+        .find(|p| *p != moved[0])
+        .unwrap();
     moved[0] = other;
     assert!(matches!(
         check_tournament(&finished, &forged),

@@ -31,7 +31,12 @@ pub fn seat_rng(deal_seed: u64, round: u32, seat: Seat) -> StdRng {
 
 /// Seat `seat`'s dealt planes in round `round` of a plane battle deal (uniform among legal
 /// deployments of `variant`).
-pub fn plane_deployment(deal_seed: u64, round: u32, seat: Seat, variant: plane::Variant) -> Vec<plane::Placement> {
+pub fn plane_deployment(
+    deal_seed: u64,
+    round: u32,
+    seat: Seat,
+    variant: plane::Variant,
+) -> Vec<plane::Placement> {
     plane::random_deployment(variant, &mut seat_rng(deal_seed, round, seat))
 }
 

@@ -70,7 +70,9 @@ pub enum ServerError {
     #[error("storage is failing on the server; nothing was changed, try again shortly")]
     StorageUnavailable,
     /// A tournament match whose deal is still being played at another table cannot be watched.
-    #[error("this match's deal is still being played at another table; it can be watched once the deal is over everywhere")]
+    #[error(
+        "this match's deal is still being played at another table; it can be watched once the deal is over everywhere"
+    )]
     DealInPlay,
 }
 

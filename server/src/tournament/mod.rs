@@ -33,9 +33,8 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use skirmish_protocol::tournament::{
-    Dealing, Entrant, Format, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary,
-    SeedCommitment, Standings, TournamentConfig, TournamentId, TournamentState, TournamentStatus,
-    TournamentSummary,
+    Dealing, Entrant, Format, MatchId, MatchRecord, MatchResult, MatchState, MatchSummary, SeedCommitment,
+    Standings, TournamentConfig, TournamentId, TournamentState, TournamentStatus, TournamentSummary,
 };
 use skirmish_protocol::{Clock, GameConfig, GameKind, RoomConfig, RoomId, Seat};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -72,7 +71,9 @@ pub enum TournamentError {
     #[error("the tournament is already {0}")]
     Over(&'static str),
     /// The match's deal is still being played at another table.
-    #[error("match {0}'s deal is still being played at another table; its record waits until the deal is over everywhere")]
+    #[error(
+        "match {0}'s deal is still being played at another table; its record waits until the deal is over everywhere"
+    )]
     DealInPlay(MatchId),
     /// Storage failed.
     #[error(transparent)]
@@ -457,7 +458,8 @@ fn set_rules(config: &TournamentConfig) -> SetRules {
     SetRules {
         sets: config.games_per_pairing,
         openings: config.openings.clone(),
-        dealt: config.duplicate == Some(true) && matches!(config.game.kind(), GameKind::Plane | GameKind::Junqi),
+        dealt: config.duplicate == Some(true)
+            && matches!(config.game.kind(), GameKind::Plane | GameKind::Junqi),
     }
 }
 

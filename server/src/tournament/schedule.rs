@@ -322,7 +322,10 @@ mod tests {
     fn tables_per_deal(plan: &[Planned]) -> Vec<usize> {
         let mut deals: std::collections::BTreeMap<u32, Vec<&Planned>> = std::collections::BTreeMap::new();
         for p in plan {
-            deals.entry(p.deal.expect("every match dealt")).or_default().push(p);
+            deals
+                .entry(p.deal.expect("every match dealt"))
+                .or_default()
+                .push(p);
         }
         for (deal, tables) in &deals {
             let mut seen = HashSet::new();

@@ -277,6 +277,15 @@ pub async fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     } else {
         println!("{}", standings_table(&standings));
         println!("{}", crosstable(&standings));
+        match &standings.dealing {
+            skirmish_protocol::tournament::Dealing::Fresh { why } => {
+                println!("Duplicate was not possible: {why}.")
+            }
+            skirmish_protocol::tournament::Dealing::Duplicate { tables } => {
+                println!("Duplicate: each deal played at up to {tables} tables, never twice by one entrant.");
+            }
+            skirmish_protocol::tournament::Dealing::Own => {}
+        }
     }
     Ok(())
 }

@@ -368,4 +368,7 @@ pub struct Standings {
     pub crosstable: Vec<Vec<Crosscell>>,
     /// Matches counted.
     pub matches: u32,
+    /// How the deployments were dealt: `fresh` says duplicate was not possible (too few
+    /// entrants), so results are not compared deal by deal.
+    pub dealing: Dealing,
 }

@@ -387,6 +387,7 @@ pub fn standings_of(status: &TournamentStatus) -> Standings {
         table,
         crosstable,
         matches,
+        dealing: status.dealing.clone(),
     }
 }
 

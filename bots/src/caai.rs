@@ -122,6 +122,8 @@ pub struct CaaiStrategy {
     /// The thinking time per game told in `START`, in seconds; `None`: the per-move think time.
     game_seconds: Option<u32>,
     engine: Option<Engine>,
+    /// Whether the engine failed (the strategy resigned for it).
+    failed: bool,
 }
 
 impl std::fmt::Debug for CaaiStrategy {
@@ -154,6 +156,7 @@ impl CaaiStrategy {
             name,
             game_seconds: None,
             engine: None,
+            failed: false,
         }
     }
 
@@ -345,6 +348,7 @@ impl CaaiStrategy {
     /// Kills the engine after a failure and gives the reason.
     fn fail(&mut self, failure: &Failure) -> String {
         let reason = self.reason(failure);
+        self.failed = true;
         warn!(engine = %self.name, %reason, "the engine failed: resigning");
         if let Some(mut engine) = self.engine.take() {
             engine.process.kill();
@@ -374,6 +378,10 @@ impl JunqiStrategy for CaaiStrategy {
                 reason: Some(self.fail(&failure)),
             },
         }
+    }
+
+    fn engine_failed(&self) -> bool {
+        self.failed
     }
 
     fn finish(&mut self, seat: Seat, outcome: &Outcome) {

@@ -16,7 +16,7 @@ use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
 use skirmish_games::{Seat, Viewer, gomoku, junqi};
 use skirmish_protocol::{
-    AccessKey, Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
+    AccessKey, AccountToken, Action, BotOffer, CLOSE_REPLACED, ForfeitCause, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
     ResumeToken, RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
@@ -60,8 +60,11 @@ pub struct BotOptions {
     pub transcript: Option<PathBuf>,
     /// Whether to reconnect (and take its seats back) when the connection drops.
     pub reconnect: bool,
-    /// The operator's key, for a server that admits bots only with one (`--bot-key`).
+    /// The operator's key, for a server that admits anonymous bots only with one (`--bot-key`).
     pub key: Option<AccessKey>,
+    /// The bot account's token (`skirmish-bots account register`): the bot is that account's,
+    /// and its `name` must be the account's. Only account bots enter tournaments.
+    pub token: Option<AccountToken>,
     /// The version announced in `hello` (default: this crate's version); tournaments record it
     /// with each entrant.
     pub version: String,
@@ -90,6 +93,7 @@ impl BotOptions {
             reconnect: true,
             think: Duration::from_secs(1),
             key: None,
+            token: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             resume_file: None,
         }
@@ -183,6 +187,9 @@ struct BotState {
     /// Checks every reveal against its commitment and the public results.
     audit: Audit,
     seats: HashMap<(RoomId, Seat), SeatStrategy>,
+    /// Whether the server closed the connection because a newer one took this player over
+    /// ([`CLOSE_REPLACED`]).
+    replaced: bool,
 }
 
 /// Plays until `shutdown` is cancelled (or, without `reconnect`, until the connection ends).
@@ -199,6 +206,12 @@ pub async fn run(options: BotOptions, shutdown: CancellationToken) -> anyhow::Re
     loop {
         let result = connection(&options, &mut state, &shutdown).await;
         if shutdown.is_cancelled() {
+            return Ok(());
+        }
+        if state.replaced {
+            // A newer connection of this player (or account) plays its seats now: reconnecting
+            // would only take them back from it, and be taken back in turn.
+            warn!(bot = %options.name, "replaced by a newer connection: not reconnecting");
             return Ok(());
         }
         match result {
@@ -245,6 +258,7 @@ async fn connection(
             }),
             resume: state.resume.clone(),
             key: options.key.clone(),
+            token: options.token.clone(),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;
@@ -264,6 +278,7 @@ async fn connection(
                     Some(Ok(Message::Text(text))) => text,
                     Some(Ok(Message::Close(frame))) => {
                         info!(bot = %options.name, ?frame, "server closed the connection");
+                        state.replaced = frame.is_some_and(|f| u16::from(f.code) == CLOSE_REPLACED);
                         return Ok(());
                     }
                     Some(Ok(_)) => continue,
@@ -336,17 +351,23 @@ fn on_message(
             let decided = decided.clone();
             let options = Arc::clone(options);
             tokio::task::spawn_blocking(move || {
-                let action = decide(&options, &seat_strategy, &view, seat, deadline_ms);
-                if let Some(action) = action {
-                    let _ = decided.send(ClientFrame {
-                        req: None,
-                        msg: ClientMsg::Act {
-                            room,
-                            seat: Some(seat),
-                            action,
-                        },
-                    });
-                }
+                let msg = match decide(&options, &seat_strategy, &view, seat, deadline_ms) {
+                    Some(Decision::Act(action)) => ClientMsg::Act {
+                        room,
+                        seat: Some(seat),
+                        action,
+                    },
+                    // The outside engine failed: the seat forfeits for that cause, which the
+                    // standings count apart from losses on the board.
+                    Some(Decision::EngineFailed(detail)) => ClientMsg::Forfeit {
+                        room,
+                        seat: Some(seat),
+                        cause: ForfeitCause::EngineFailure,
+                        detail,
+                    },
+                    None => return,
+                };
+                let _ = decided.send(ClientFrame { req: None, msg });
             });
         }
         ServerMsg::Event {
@@ -406,14 +427,22 @@ fn write_token(path: &std::path::Path, token: &ResumeToken) -> std::io::Result<(
     std::fs::rename(&staged, path)
 }
 
-/// The action `seat` takes in `view`, or `None` when it is not to act.
+/// What a seat does at its turn.
+enum Decision {
+    /// Plays this action.
+    Act(Action),
+    /// Gives up: its outside engine failed, for this reason.
+    EngineFailed(Option<String>),
+}
+
+/// What `seat` does in `view`, or `None` when it is not to act.
 fn decide(
     options: &BotOptions,
     player: &SeatStrategy,
     view: &GameView,
     seat: Seat,
     deadline_ms: Option<u64>,
-) -> Option<Action> {
+) -> Option<Decision> {
     let mut rng = rand::rng();
     let mut player = player.lock().expect("a strategy does not panic");
     match view {
@@ -425,7 +454,7 @@ fn decide(
                 warn!(seat = seat.0, "a seat changed game");
                 return None;
             };
-            decide_plane(strategy.as_mut(), view, seat, &mut rng).map(Action::Plane)
+            decide_plane(strategy.as_mut(), view, seat, &mut rng).map(|a| Decision::Act(Action::Plane(a)))
         }
         GameView::Gomoku(view) => {
             if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
@@ -438,11 +467,11 @@ fn decide(
                 warn!(seat = seat.0, "a seat changed game");
                 return None;
             };
-            Some(Action::Gomoku(strategy.act(
-                view,
-                options.budget(deadline_ms),
-                &mut rng,
-            )))
+            let action = strategy.act(view, options.budget(deadline_ms), &mut rng);
+            Some(match action {
+                gomoku::Action::Resign { reason } if strategy.engine_failed() => Decision::EngineFailed(reason),
+                action => Decision::Act(Action::Gomoku(action)),
+            })
         }
         GameView::Junqi(view) => {
             if view.viewer != Viewer::Seat(seat) {
@@ -459,17 +488,25 @@ fn decide(
                 junqi::Phase::Deploying if !view.deployed[seat] => {
                     match strategy.deploy(view, options.budget(deadline_ms), &mut rng) {
                         Ok(layout) => junqi::Action::Deploy { layout },
-                        Err(reason) => junqi::Action::Resign {
-                            reason: Some(crate::engine_process::truncate(reason, junqi::MAX_REASON_BYTES)),
-                        },
+                        Err(reason) => {
+                            return Some(Decision::EngineFailed(Some(crate::engine_process::truncate(
+                                reason,
+                                junqi::MAX_REASON_BYTES,
+                            ))));
+                        }
                     }
                 }
                 junqi::Phase::Battle if view.to_move == Some(seat) => {
-                    strategy.act(view, options.budget(deadline_ms), &mut rng)
+                    match strategy.act(view, options.budget(deadline_ms), &mut rng) {
+                        junqi::Action::Resign { reason } if strategy.engine_failed() => {
+                            return Some(Decision::EngineFailed(reason));
+                        }
+                        action => action,
+                    }
                 }
                 _ => return None,
             };
-            Some(Action::Junqi(action))
+            Some(Decision::Act(Action::Junqi(action)))
         }
     }
 }

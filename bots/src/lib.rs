@@ -1,6 +1,7 @@
 //! Skirmish's bots: AI strategies as a library (so they can be evaluated offline, in-process) and
 //! the bot client program, a thin network shell that plays them in seats the server hands it.
 
+pub mod account;
 pub mod audit;
 pub mod caai;
 pub mod client;

@@ -55,9 +55,16 @@ struct Connection {
     /// Append every message received to this file, one JSON text per line.
     #[arg(long, env = "SKIRMISH_TRANSCRIPT")]
     transcript: Option<PathBuf>,
-    /// The operator's key, for a server that admits bots only with one (its `--bot-key`).
+    /// The operator's key, for a server that admits anonymous bots only with one (its
+    /// `--bot-key`).
     #[arg(long, env = "SKIRMISH_BOT_KEY", hide_env_values = true)]
     key: Option<skirmish_protocol::AccessKey>,
+    /// The bot account's token (`skirmish-bots account register`): the bot plays as that
+    /// account, under its name, and may enter tournaments. One connection per account: a second
+    /// one with the same token takes over from the first. Its value never appears in logs or
+    /// `--help`.
+    #[arg(long, env = "SKIRMISH_BOT_TOKEN", hide_env_values = true)]
+    token: Option<skirmish_protocol::AccountToken>,
     /// Keep each connection's resume token in this folder (a file named after the connection,
     /// `<name>.token`, with characters other than letters, digits, `-` and `_` as `_`; readable
     /// by its owner only), so that the program, started again, takes its seats back (and its
@@ -128,6 +135,9 @@ enum Command {
     /// published at the start, no entrant played a deal twice, and every dealt board is the one
     /// the seed deals.
     Audit(skirmish_bots::audit::AuditArgs),
+    /// Register, rotate or revoke a bot account on a server (its admin HTTP API, with the
+    /// server's admin key); a new token is printed once.
+    Account(skirmish_bots::account::AccountArgs),
     /// Make a tournament between the bots connected to a server (over its HTTP API), follow it
     /// with a progress bar, and print the standings and crosstable.
     Tournament(skirmish_bots::tournament::TournamentArgs),
@@ -210,6 +220,9 @@ fn main() -> anyhow::Result<()> {
         Command::Eval(args) => skirmish_bots::eval::run(&args),
         Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args),
         Command::JunqiBench(args) => skirmish_bots::junqi::bench::run(&args),
+        Command::Account(args) => {
+            tokio::runtime::Runtime::new()?.block_on(skirmish_bots::account::run(&args))
+        }
         Command::Tournament(args) => {
             tokio::runtime::Runtime::new()?.block_on(skirmish_bots::tournament::run(&args))
         }
@@ -275,6 +288,11 @@ fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection
     options.reconnect = !connection.once;
     options.transcript.clone_from(&connection.transcript);
     options.key.clone_from(&connection.key);
+    options.token.clone_from(&connection.token);
+    anyhow::ensure!(
+        connection.token.is_none() || connection.count == 1,
+        "one connection per bot account: --token with --count 1"
+    );
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {
         let shutdown = CancellationToken::new();

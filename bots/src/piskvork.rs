@@ -94,6 +94,8 @@ pub struct PiskvorkStrategy {
     /// What `INFO max_memory` says, in bytes (0: no limit).
     max_memory: u64,
     engine: Option<Engine>,
+    /// Whether the engine failed (the strategy resigned for it).
+    failed: bool,
 }
 
 impl std::fmt::Debug for PiskvorkStrategy {
@@ -125,6 +127,7 @@ impl PiskvorkStrategy {
             name,
             max_memory: DEFAULT_MAX_MEMORY,
             engine: None,
+            failed: false,
         }
     }
 
@@ -246,9 +249,14 @@ impl GomokuStrategy for PiskvorkStrategy {
                 if let Some(mut engine) = self.engine.take() {
                     engine.process.kill();
                 }
+                self.failed = true;
                 Action::Resign { reason: Some(reason) }
             }
         }
+    }
+
+    fn engine_failed(&self) -> bool {
+        self.failed
     }
 }
 

@@ -66,8 +66,8 @@ pub struct TournamentArgs {
     /// Swiss: rounds to play (default ⌈log2 entrants⌉).
     #[arg(long)]
     pub swiss_rounds: Option<u32>,
-    /// Entrants as `bot/strategy`, comma-separated (default: every strategy for the game of every
-    /// bot connected).
+    /// Entrants as `account/strategy`, comma-separated (default: every strategy for the game of
+    /// every bot account connected; anonymous bots never enter).
     #[arg(long, value_delimiter = ',')]
     pub entrants: Vec<String>,
     /// Sets per pairing (each set is every seat order, and every opening both ways).
@@ -290,7 +290,8 @@ pub async fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The standings as a table: rank, entrant, matches, W/D/L, score, points, placings, forfeits,
+/// The standings as a table: rank, entrant, matches, W/D/L, score, points, placings, the losses
+/// on the board and the forfeits by cause (clock, dropped out, absent, engine failure, other),
 /// Elo with its 95% interval.
 pub fn standings_table(standings: &Standings) -> Table {
     let seats = standings.table.first().map_or(0, |l| l.placings.len());
@@ -312,7 +313,16 @@ pub fn standings_table(standings: &Standings) -> Table {
     if seats > 2 {
         header.extend(places.iter().take(seats));
     }
-    header.extend(["forfeits", "Elo", "95% interval"]);
+    header.extend([
+        "L on board",
+        "forfeit: time",
+        "dropped",
+        "absent",
+        "engine",
+        "other",
+        "Elo",
+        "95% interval",
+    ]);
     table.set_header(header);
     for line in &standings.table {
         let entrant = &standings.entrants[line.entrant];
@@ -331,8 +341,14 @@ pub fn standings_table(standings: &Standings) -> Table {
         if seats > 2 {
             row.extend(line.placings.iter().map(Cell::new));
         }
+        let by = &line.forfeits_by;
         row.extend([
-            Cell::new(line.forfeits),
+            Cell::new(line.board_losses),
+            Cell::new(by.timed_out),
+            Cell::new(by.disconnected),
+            Cell::new(by.absent),
+            Cell::new(by.engine_failure),
+            Cell::new(by.other),
             Cell::new(format!("{:.0}", line.elo)),
             Cell::new(format!("[{:.0}, {:.0}]", line.elo_low, line.elo_high)),
         ]);

@@ -170,3 +170,70 @@ impl From<AccessKey> for String {
         key.0
     }
 }
+
+/// A bot account's secret token (`skirmish-bots account register`), sent in `hello` to be that
+/// account's bot: 256 random bits from the operating system's generator, written as 64 lowercase
+/// hex digits. The server shows it once, when it is issued, and keeps only its SHA-256
+/// ([`AccountToken::digest`]).
+///
+/// Its `Debug` form hides it, so that logging a message never logs a token. A client may send any
+/// string of 1 to 128 characters; one the server did not issue (or revoked) is refused as
+/// `bad_token`.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(try_from = "String", into = "String")]
+pub struct AccountToken(String);
+
+impl AccountToken {
+    /// A fresh random token, from the operating system's random number generator.
+    ///
+    /// # Panics
+    /// When the operating system has no randomness to give (the server cannot issue secrets then).
+    pub fn random() -> Self {
+        use rand::TryRngCore;
+        let mut bytes = [0u8; 32];
+        rand::rngs::OsRng
+            .try_fill_bytes(&mut bytes)
+            .expect("the operating system's random number generator works");
+        AccountToken(hex::encode(bytes))
+    }
+
+    /// The token's text, to keep it on the bot's side; never log it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The SHA-256 of the token's text, in lowercase hex (64 characters): all the server stores.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        hex::encode(Sha256::digest(self.0.as_bytes()))
+    }
+}
+
+impl fmt::Debug for AccountToken {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("AccountToken(<hidden>)")
+    }
+}
+
+impl FromStr for AccountToken {
+    type Err = ParseIdError;
+    fn from_str(s: &str) -> Result<Self, ParseIdError> {
+        if s.is_empty() || s.len() > 128 {
+            return Err(ParseIdError("an account token has 1 to 128 characters".to_owned()));
+        }
+        Ok(AccountToken(s.to_owned()))
+    }
+}
+
+impl TryFrom<String> for AccountToken {
+    type Error = ParseIdError;
+    fn try_from(s: String) -> Result<Self, ParseIdError> {
+        s.parse()
+    }
+}
+
+impl From<AccountToken> for String {
+    fn from(token: AccountToken) -> String {
+        token.0
+    }
+}

@@ -9,13 +9,14 @@
 //! generated from them ([`client_schema`], [`server_schema`]; a test fails when they are stale),
 //! and `README.md` beside this crate shows a whole 3-player round as a transcript.
 
+pub mod accounts;
 pub mod commitment;
 pub mod deal;
 mod ids;
 pub mod tournament;
 
 pub use commitment::{Commitment, Reveal};
-pub use ids::{AccessKey, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
+pub use ids::{AccessKey, AccountToken, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
@@ -31,6 +32,12 @@ pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// message of the protocol nests 5 levels); a deeper frame is answered with [`codes::TOO_DEEP`]
 /// and dropped.
 pub const MAX_JSON_DEPTH: usize = 32;
+
+/// WebSocket close code: this connection was replaced by a newer one of the same player (a
+/// `hello` resuming its token on another connection) or of the same bot account (a `hello` with
+/// the account's token). The older connection can no longer act; a client closed with it should
+/// not reconnect, since the newer connection plays its seats now.
+pub const CLOSE_REPLACED: u16 = 4009;
 
 /// A message from a client, with the request number the server echoes in its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -59,10 +66,18 @@ pub enum ClientMsg {
         /// The token from an earlier `welcome`, to take back one's seats after a reconnect.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         resume: Option<ResumeToken>,
-        /// The operator's key, which a server started with `--bot-key` requires of every bot
-        /// (refused with `bad_key` otherwise); people need none.
+        /// The operator's key, which a server started with `--bot-key` requires of every
+        /// anonymous bot (refused with `bad_key` otherwise); bots with an account token and people
+        /// need none.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         key: Option<AccessKey>,
+        /// A bot account's secret token: this connection is that account's bot, and `name` must
+        /// be the account's. Only account bots enter tournaments. An account has one connection
+        /// at a time: a newer `hello` with its token takes over the account's seats and the
+        /// older connection is closed with [`CLOSE_REPLACED`]. Refused with `bad_token` when the
+        /// server did not issue it or it was revoked or rotated.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<AccountToken>,
     },
     /// Asks for the list of rooms. Answered by `rooms`.
     ListRooms,
@@ -132,6 +147,23 @@ pub enum ClientMsg {
         /// The action.
         action: Action,
     },
+    /// Gives up a seat's match for a cause the seat's own player knows and the server cannot
+    /// see: its outside engine failed (crashed, hung, or answered with something illegal or
+    /// unreadable). The seat loses as by resigning, and a tournament books the loss as a forfeit
+    /// by that cause. A client can only forfeit its own seats. No answer on success: the
+    /// resulting `event`s are the confirmation; `error` otherwise.
+    Forfeit {
+        /// The room.
+        room: RoomId,
+        /// The seat giving up; needed only by a client holding several seats in the room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// Why.
+        cause: ForfeitCause,
+        /// What happened, for people (at most 200 bytes; control characters are dropped).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
+    },
     /// Asks for the connected bots and the strategies they offer. Answered by `bots`.
     ListBots,
     /// Liveness check. Answered by `pong`.
@@ -140,6 +172,25 @@ pub enum ClientMsg {
 
 fn yes() -> bool {
     true
+}
+
+/// Why a client gives up a seat ([`ClientMsg::Forfeit`]). The other causes of a forfeit
+/// (`timed_out`, `disconnected`, `absent`) are the server's to decide, never a client's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ForfeitCause {
+    /// The seat's outside engine failed: it crashed, did not answer in time, or answered with an
+    /// illegal or unreadable move.
+    EngineFailure,
+}
+
+impl ForfeitCause {
+    /// The cause as the protocol writes it (`engine_failure`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitCause::EngineFailure => "engine_failure",
+        }
+    }
 }
 
 /// Server to client.
@@ -390,6 +441,10 @@ pub struct BotSummary {
     pub offer: BotOffer,
     /// Seats it holds now, across all rooms.
     pub seats: u32,
+    /// Whether it is a bot account's connection (its `hello` carried the account's token; its
+    /// name is the account's). Only account bots enter tournaments.
+    #[serde(default)]
+    pub account: bool,
 }
 
 /// The games Skirmish referees.
@@ -716,6 +771,14 @@ pub mod codes {
     pub const BAD_RESUME: &str = "bad_resume";
     /// A `hello` as a bot without the key the server requires of bots (or with another).
     pub const BAD_KEY: &str = "bad_key";
+    /// A `hello` with an account token the server did not issue, or revoked or rotated since.
+    pub const BAD_TOKEN: &str = "bad_token";
+    /// A `hello` without an account token naming a bot account's name (names of accounts are
+    /// theirs alone, compared without regard to case), or a name registered already.
+    pub const NAME_TAKEN: &str = "name_taken";
+    /// A `hello` as a bot without an account token, on a server started with
+    /// `--anonymous-bots deny`.
+    pub const TOKEN_REQUIRED: &str = "token_required";
     /// No room with that id.
     pub const NO_SUCH_ROOM: &str = "no_such_room";
     /// No free seat.
@@ -869,6 +932,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "start",
     "act",
     "chat",
+    "forfeit",
+    "list_bots",
     "ping",
 ];
 

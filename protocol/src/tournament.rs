@@ -1,7 +1,7 @@
 //! Tournaments: what the HTTP API (`/api/tournaments`) takes and answers, as JSON.
 //!
-//! A tournament is a schedule of matches between [`Entrant`]s, each a (bot name, strategy) pair,
-//! played over the network on the server. [`TournamentConfig`] creates one;
+//! A tournament is a schedule of matches between [`Entrant`]s, each a (bot account, strategy)
+//! pair, played over the network on the server. [`TournamentConfig`] creates one;
 //! [`TournamentStatus`] follows it; [`Standings`] rank its entrants. Every match's full record
 //! ([`MatchRecord`]) is stored and can be replayed.
 
@@ -11,11 +11,13 @@ use serde::{Deserialize, Serialize};
 pub use crate::ids::{MatchId, TournamentId};
 use crate::{Clock, GameConfig, GameEvent, GameKind, RoomId, Seat};
 
-/// One entrant: a bot (by the name it says in `hello`) playing one of its strategies. The same
-/// bot may enter several times with different strategies.
+/// One entrant: a bot account (by its name, which is the account's alone) playing one of its
+/// strategies. The same account may enter several times with different strategies. Its seats go
+/// to the connection that said `hello` with the account's token, never to another connection,
+/// whatever name that one says; anonymous bots (no token) never enter tournaments.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 pub struct Entrant {
-    /// The bot's name.
+    /// The bot account's name.
     pub bot: String,
     /// The strategy it plays.
     pub strategy: String,
@@ -63,8 +65,9 @@ pub struct TournamentConfig {
     /// The pairing format (default: round robin).
     #[serde(default = "round_robin")]
     pub format: Format,
-    /// The entrants. Empty (the default): every strategy for this game of every bot connected
-    /// when the tournament is made.
+    /// The entrants, each a bot account (by its name) and a strategy. Empty (the default): every
+    /// strategy for this game of every bot account connected when the tournament is made.
+    /// Anonymous bots (no account token) never enter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entrants: Vec<Entrant>,
     /// Sets of matches per pairing (default 1). A set is every seat order of the pairing (both
@@ -213,8 +216,7 @@ pub struct MatchResult {
     /// How it ended, as the game says it (`five`, `flag_captured`, `rounds`, ...), or
     /// `forfeit` when a seat lost by leaving.
     pub end: String,
-    /// The seat that lost by forfeit, and why (`disconnected`, `timed_out`, `absent`,
-    /// `resigned`).
+    /// The seat that lost by forfeit, and why ([`Forfeit::reason`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forfeit: Option<Forfeit>,
 }
@@ -224,9 +226,42 @@ pub struct MatchResult {
 pub struct Forfeit {
     /// The seat.
     pub seat: Seat,
-    /// Why: `disconnected` (gone longer than the grace period), `timed_out` (a move or the game
-    /// clock ran out), `absent` (not connected when the match was due), `resigned`.
+    /// Why, one of [`forfeit_reasons`]: `disconnected` (gone longer than the grace period),
+    /// `timed_out` (a move or the game clock ran out), `absent` (not connected when the match was
+    /// due), all three decided by the server; `engine_failure` (the bot said its outside engine
+    /// failed: `forfeit` in the protocol).
     pub reason: String,
+    /// What happened, for people (the bot's own words for an `engine_failure`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// The reasons of a [`Forfeit`].
+pub mod forfeit_reasons {
+    /// The seat's bot dropped and did not come back within the grace period.
+    pub const DISCONNECTED: &str = "disconnected";
+    /// A move's time or the seat's game clock ran out.
+    pub const TIMED_OUT: &str = "timed_out";
+    /// The entrant was not connected when the match was due, nor within the grace period.
+    pub const ABSENT: &str = "absent";
+    /// The seat's bot said its outside engine failed (crash, time-out, illegal or unreadable
+    /// answer).
+    pub const ENGINE_FAILURE: &str = "engine_failure";
+}
+
+/// Matches an entrant lost by forfeit, by cause (see [`forfeit_reasons`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ForfeitCounts {
+    /// Lost by a clock running out.
+    pub timed_out: u32,
+    /// Lost by dropping out and not coming back in time.
+    pub disconnected: u32,
+    /// Lost by not being connected when the match was due.
+    pub absent: u32,
+    /// Lost by the bot's outside engine failing.
+    pub engine_failure: u32,
+    /// Lost by a forfeit of another reason (older records).
+    pub other: u32,
 }
 
 /// A tournament's status (`GET /api/tournaments/{id}`): the summary, its settings and every match.
@@ -332,8 +367,14 @@ pub struct Standing {
     pub average_points: f64,
     /// Times placed 1st, 2nd, 3rd (as many places as the game has seats).
     pub placings: Vec<u32>,
-    /// Matches lost by forfeit.
+    /// Matches lost on the board: `losses` less `forfeits`.
+    #[serde(default)]
+    pub board_losses: u32,
+    /// Matches lost by forfeit, every cause together.
     pub forfeits: u32,
+    /// Matches lost by forfeit, by cause.
+    #[serde(default)]
+    pub forfeits_by: ForfeitCounts,
     /// Elo rating: a Bradley-Terry fit of every pairwise result (in a 3-player match, each pair
     /// of seats by their places), on the Elo scale (400 per factor of 10 in the odds), with the
     /// entrants' mean at 1500.

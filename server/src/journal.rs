@@ -55,6 +55,10 @@ pub enum Entry {
         /// For a bot taking a dropped player's seat over, that player's name.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         took_over_from: Option<String>,
+        /// For a bot account's bot, the account, so that after a restart the account's token
+        /// takes the seat back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
     /// A seat was given up before the start.
     Unseated {
@@ -84,8 +88,12 @@ pub enum Entry {
     Forfeited {
         /// The seat.
         seat: Seat,
-        /// Why: `timed_out` (its game clock ran out) or `disconnected` (its grace period did).
+        /// Why: `timed_out` (its game clock ran out), `disconnected` (its grace period did), or
+        /// `engine_failure` (its bot said so).
         reason: String,
+        /// What happened, for people (the bot's words for an `engine_failure`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<String>,
     },
 }
 

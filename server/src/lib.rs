@@ -10,6 +10,7 @@
 //! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
 //! /rules` (docs/rules.md as a page), and the web client's static files at `/`.
 
+pub mod accounts;
 mod api;
 mod chat;
 pub mod error;
@@ -184,8 +185,10 @@ pub struct Limits {
         help_heading = "Time controls"
     )]
     pub grace_ms: u64,
-    /// A key every bot must give in its `hello` (people need none); without this option, any
-    /// connection may offer itself as a bot. Its value never appears in logs or `--help`.
+    /// A key every anonymous bot (one without an account token) must give in its `hello`; people
+    /// and account bots need none. Without this option, any connection may offer itself as an
+    /// anonymous bot for casual seats (while `--anonymous-bots allow`). Its value never appears in
+    /// logs or `--help`.
     #[arg(
         long,
         env = "SKIRMISH_BOT_KEY",
@@ -213,6 +216,37 @@ pub struct Limits {
     /// the connections that follow (a renewal needs no restart).
     #[arg(long, env = "SKIRMISH_TLS_RELOAD_MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(10..), help_heading = "TLS")]
     pub tls_reload_ms: u64,
+    /// The key of the admin HTTP API that registers, rotates and revokes bot accounts
+    /// (`Authorization: Bearer <key>`, `skirmish-bots account --admin-key`); without this
+    /// option that API refuses every request. Its value never appears in logs or `--help`.
+    #[arg(
+        long,
+        env = "SKIRMISH_ADMIN_KEY",
+        hide_env_values = true,
+        help_heading = "Access"
+    )]
+    pub admin_key: Option<skirmish_protocol::AccessKey>,
+    /// Whether bots without an account token may connect and fill casual seats (rooms people
+    /// make, `add_bot`, a dropped player's seat). They never enter tournaments either way.
+    #[arg(
+        long,
+        env = "SKIRMISH_ANONYMOUS_BOTS",
+        value_enum,
+        default_value_t = AnonymousBots::Allow,
+        help_heading = "Access"
+    )]
+    pub anonymous_bots: AnonymousBots,
+}
+
+/// Whether bots without an account may connect ([`Limits::anonymous_bots`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum AnonymousBots {
+    /// They may, to fill casual seats (the default: the built-in pool and bots people run for
+    /// themselves keep working without an account).
+    #[default]
+    Allow,
+    /// They are refused with `token_required`: every bot needs an account.
+    Deny,
 }
 
 impl Default for Limits {
@@ -244,6 +278,8 @@ impl Default for Limits {
             tls_cert: None,
             tls_key: None,
             tls_reload_ms: 60_000,
+            admin_key: None,
+            anonymous_bots: AnonymousBots::Allow,
         }
     }
 }
@@ -276,6 +312,8 @@ pub struct AppState {
     pub tournaments: tournament::Tournaments,
     /// Where rooms write their logs.
     pub journal: journal::Journal,
+    /// The database (bot accounts are read from it at every bot's `hello`).
+    pub store: store::Store,
 }
 
 /// The web client's folder in this source tree.
@@ -311,6 +349,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             get(|State(state): State<AppState>| async move { axum::Json(state.lobby.bots()) }),
         )
         .merge(api::routes())
+        .merge(accounts::routes())
         .route_service("/room/{id}", index)
         .route_service(
             "/tournament/{id}",
@@ -528,9 +567,10 @@ pub async fn serve_with_store(
                     .mark_broken(id, err.to_string(), now_ms)
                     .await
                     .map_err(std::io::Error::other)?;
-                for (player, name, token) in holders {
-                    lobby.restore_player(player, &name, &token);
-                    lobby.room_broken(player, id);
+                for holder in holders {
+                    let account = holder.account.as_deref();
+                    lobby.restore_player(holder.player, &holder.name, &holder.token, account);
+                    lobby.room_broken(holder.player, id);
                 }
             }
         }
@@ -539,7 +579,7 @@ pub async fn serve_with_store(
         tracing::info!(stored, restored, "rooms restored from their logs");
     }
     let tournaments =
-        tournament::Tournaments::restore(store, lobby.clone(), journal.clone(), shutdown.clone(), matches)
+        tournament::Tournaments::restore(store.clone(), lobby.clone(), journal.clone(), shutdown.clone(), matches)
             .await
             .map_err(std::io::Error::other)?;
     let state = AppState {
@@ -552,6 +592,7 @@ pub async fn serve_with_store(
         sessions: TaskTracker::new(),
         tournaments,
         journal: journal.clone(),
+        store,
     };
     let sessions = state.sessions.clone();
     let limits = state.limits.clone();

@@ -36,6 +36,17 @@ pub struct PlayerRecord {
     /// Rooms the player held a seat in that could not be restored after a restart (kept in
     /// storage for inspection): the player is told of each when they resume (`room_broken`).
     pub broken: Vec<RoomId>,
+    /// The bot account this player is (its registered name), proved by the account's token in
+    /// `hello`; `None` for people and anonymous bots. Tournament seats go by it.
+    pub account: Option<String>,
+}
+
+/// Why a `hello` may not take a known player back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResumeRefused {
+    /// The resume token is a bot account's player's, and the `hello` did not carry that
+    /// account's token.
+    OtherAccount,
 }
 
 /// A bot picked for a seat.
@@ -59,6 +70,8 @@ struct Directory {
     tokens: HashMap<String, PlayerId>,
     /// The address each room was created from (rooms created over a connection).
     creators: HashMap<RoomId, IpAddr>,
+    /// Bot accounts' players, by the account's name key ([`crate::accounts::name_key`]).
+    accounts: HashMap<String, PlayerId>,
     room_order: u64,
 }
 
@@ -110,13 +123,23 @@ impl Lobby {
         self.inner.lock().expect("lobby lock not poisoned")
     }
 
-    /// Registers a new player with a fresh id and resume token.
-    pub fn register(&self, name: String, bot: Option<BotOffer>, outbox: Outbox) -> (PlayerId, ResumeToken) {
+    /// Registers a new player with a fresh id and resume token; `account` names the bot account
+    /// it is, proved by its token.
+    pub fn register(
+        &self,
+        name: String,
+        bot: Option<BotOffer>,
+        outbox: Outbox,
+        account: Option<String>,
+    ) -> (PlayerId, ResumeToken) {
         let id = PlayerId::random();
         let token = ResumeToken::random();
         let digest = token.digest();
         let mut dir = self.lock();
         dir.tokens.insert(digest.clone(), id);
+        if let Some(account) = &account {
+            dir.accounts.insert(crate::accounts::name_key(account), id);
+        }
         dir.players.insert(
             id,
             PlayerRecord {
@@ -127,6 +150,7 @@ impl Lobby {
                 seats: Vec::new(),
                 token: digest,
                 broken: Vec::new(),
+                account,
             },
         );
         (id, token)
@@ -134,12 +158,16 @@ impl Lobby {
 
     /// Brings back a player known from a room's stored log (after a restart), not connected,
     /// so that they can resume with their token; does nothing for a player already known.
-    pub fn restore_player(&self, id: PlayerId, name: &str, token: &str) {
+    /// `account` is the bot account it was, whose token takes its seats back.
+    pub fn restore_player(&self, id: PlayerId, name: &str, token: &str, account: Option<&str>) {
         let mut dir = self.lock();
         if dir.players.contains_key(&id) {
             return;
         }
         dir.tokens.insert(token.to_owned(), id);
+        if let Some(account) = account {
+            dir.accounts.insert(crate::accounts::name_key(account), id);
+        }
         dir.players.insert(
             id,
             PlayerRecord {
@@ -150,6 +178,7 @@ impl Lobby {
                 seats: Vec::new(),
                 token: token.to_owned(),
                 broken: Vec::new(),
+                account: account.map(str::to_owned),
             },
         );
     }
@@ -165,27 +194,89 @@ impl Lobby {
         }
     }
 
+    /// A fresh resume token for `player` (taken back by its bot account's token), replacing the
+    /// old one, which stops working.
+    pub fn new_token(&self, player: PlayerId) -> ResumeToken {
+        let token = ResumeToken::random();
+        let digest = token.digest();
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.get_mut(&player) {
+            let old = std::mem::replace(&mut record.token, digest.clone());
+            dir.tokens.remove(&old);
+            dir.tokens.insert(digest, player);
+        }
+        token
+    }
+
+    /// The bot account `player` is, if any.
+    pub fn account_of(&self, player: PlayerId) -> Option<String> {
+        self.lock().players.get(&player).and_then(|p| p.account.clone())
+    }
+
     /// The digest of `player`'s resume token, if the player is known.
     pub fn token_digest(&self, player: PlayerId) -> Option<String> {
         self.lock().players.get(&player).map(|p| p.token.clone())
     }
 
-    /// Takes a player back after a reconnect: the new connection replaces the old one. Returns the
-    /// player's record, or `None` for an unknown token.
+    /// Takes a player back after a reconnect: the player of the resume `token`, or else the
+    /// player of the bot `account` (proved by its token) when the lobby knows one. The new
+    /// connection replaces the old one, which is told to close at once
+    /// ([`Outbox::close_replaced`]): one connection per player, so one per seat. Returns the
+    /// player's record, or `None` when neither names a known player.
+    ///
+    /// # Errors
+    /// [`ResumeRefused::OtherAccount`] when the resume token is a bot account's player's and
+    /// `account` is not that account: only the account's token takes its seats.
     pub fn resume(
         &self,
-        token: &ResumeToken,
+        token: Option<&ResumeToken>,
+        account: Option<&str>,
         name: String,
         bot: Option<BotOffer>,
         outbox: Outbox,
-    ) -> Option<PlayerRecord> {
+    ) -> Result<Option<PlayerRecord>, ResumeRefused> {
         let mut dir = self.lock();
-        let id = *dir.tokens.get(&token.digest())?;
-        let record = dir.players.get_mut(&id)?;
+        let key = account.map(crate::accounts::name_key);
+        let by_token = token.and_then(|t| dir.tokens.get(&t.digest()).copied());
+        let by_account = key.as_ref().and_then(|k| dir.accounts.get(k).copied());
+        let Some(id) = by_token.or(by_account) else {
+            return Ok(None);
+        };
+        let Some(record) = dir.players.get_mut(&id) else {
+            return Ok(None);
+        };
+        if record.account.as_deref().map(crate::accounts::name_key) != key && record.account.is_some() {
+            return Err(ResumeRefused::OtherAccount);
+        }
+        if let Some(old) = record.outbox.replace(outbox)
+            && record.outbox.as_ref().is_some_and(|new| new.conn() != old.conn())
+        {
+            old.close_replaced();
+        }
         record.name = name;
         record.bot = bot;
-        record.outbox = Some(outbox);
-        Some(record.clone())
+        if let Some(account) = account {
+            record.account = Some(account.to_owned());
+        }
+        let record = record.clone();
+        if let Some(key) = key {
+            dir.accounts.insert(key, id);
+        }
+        Ok(Some(record))
+    }
+
+    /// Closes the connection of the bot account `account` (its token was rotated or revoked); its
+    /// seats wait for a connection with the new token as after any drop.
+    pub fn close_account(&self, account: &str) {
+        let dir = self.lock();
+        if let Some(outbox) = dir
+            .accounts
+            .get(&crate::accounts::name_key(account))
+            .and_then(|id| dir.players.get(id))
+            .and_then(|p| p.outbox.as_ref())
+        {
+            outbox.close_replaced();
+        }
     }
 
     /// Marks a player's connection `conn` as gone (a newer connection is left alone): a bot's
@@ -337,6 +428,7 @@ impl Lobby {
                     name: p.name.clone(),
                     offer: p.bot.clone()?,
                     seats: u32::try_from(p.seats.len()).unwrap_or(u32::MAX),
+                    account: p.account.is_some(),
                 })
             })
             .collect();
@@ -370,20 +462,22 @@ impl Lobby {
         })
     }
 
-    /// The connected bot called `name` that offers `strategy` for `game` (the one with the fewest
-    /// seats, when several connections share the name): a tournament entrant's seat.
-    pub fn find_bot(&self, name: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
+    /// The connection of the bot account `account` when it is connected and offers `strategy`
+    /// for `game`: a tournament entrant's seat. Found by the account its token proved, never by
+    /// the name a connection says, so no other connection (another account's, or an anonymous
+    /// one) is ever handed an entrant's seat.
+    pub fn find_bot(&self, account: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
         let dir = self.lock();
         let bot = dir
-            .players
-            .values()
-            .filter(|p| p.outbox.is_some() && p.name == name)
+            .accounts
+            .get(&crate::accounts::name_key(account))
+            .and_then(|id| dir.players.get(id))
+            .filter(|p| p.outbox.is_some() && p.account.as_deref() == Some(account))
             .filter(|p| {
                 p.bot
                     .as_ref()
                     .is_some_and(|offer| offer.strategies(game).iter().any(|s| s == strategy))
-            })
-            .min_by_key(|p| (p.seats.len(), p.id))?;
+            })?;
         Some(BotPick {
             player: bot.id,
             name: bot.name.clone(),

@@ -81,6 +81,7 @@ pub struct Outbox {
     conn: u64,
     tx: mpsc::Sender<Frame>,
     kick: CancellationToken,
+    replace: CancellationToken,
 }
 
 /// The receiving side, owned by the connection's session task.
@@ -90,6 +91,10 @@ pub struct Inbox {
     pub rx: mpsc::Receiver<Frame>,
     /// Cancelled when the connection fell too far behind and must be closed.
     pub kicked: CancellationToken,
+    /// Cancelled when a newer connection took this one's player (or bot account) over, or the
+    /// account's token was rotated or revoked: the connection must be closed with
+    /// [`skirmish_protocol::CLOSE_REPLACED`].
+    pub replaced: CancellationToken,
 }
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -107,14 +112,20 @@ impl Outbox {
     pub fn with_capacity(capacity: usize) -> (Outbox, Inbox) {
         let (tx, rx) = mpsc::channel(capacity);
         let kick = CancellationToken::new();
+        let replace = CancellationToken::new();
         let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
             Outbox {
                 conn,
                 tx,
                 kick: kick.clone(),
+                replace: replace.clone(),
             },
-            Inbox { rx, kicked: kick },
+            Inbox {
+                rx,
+                kicked: kick,
+                replaced: replace,
+            },
         )
     }
 
@@ -122,6 +133,12 @@ impl Outbox {
     /// its player reconnects. Everything sent to it is dropped.
     pub fn closed() -> Outbox {
         Outbox::with_capacity(1).0
+    }
+
+    /// Asks the connection to close at once with [`skirmish_protocol::CLOSE_REPLACED`]: a newer
+    /// connection holds its player now, or its account's token changed.
+    pub fn close_replaced(&self) {
+        self.replace.cancel();
     }
 
     /// The connection's number, unique in this process.

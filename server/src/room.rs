@@ -25,9 +25,9 @@ use std::time::Duration;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use skirmish_games::{Audience, Seat, Viewer};
-use skirmish_protocol::tournament::{Forfeit, MatchResult};
+use skirmish_protocol::tournament::{Forfeit, MatchResult, forfeit_reasons};
 use skirmish_protocol::{
-    Action, AfterGrace, ChatChannel, Commitment, DropPolicy, GameEvent, NumberedEvent, Occupant, PlayerId,
+    Action, AfterGrace, ChatChannel, Commitment, DropPolicy, ForfeitCause, GameEvent, NumberedEvent, Occupant, PlayerId,
     Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
@@ -112,8 +112,17 @@ enum Command {
     },
     Act {
         player: PlayerId,
+        conn: u64,
         seat: Option<Seat>,
         action: Action,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Forfeit {
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        cause: ForfeitCause,
+        detail: Option<String>,
         reply: oneshot::Sender<Result<(), ServerError>>,
     },
 }
@@ -238,16 +247,50 @@ impl RoomHandle {
         self.ask(|reply| Command::Chat { player, text, reply }).await
     }
 
-    /// Plays `player`'s action in `seat` (or, when absent, in the player's seat whose turn it is).
+    /// Plays `player`'s action in `seat` (or, when absent, in the player's seat whose turn it is),
+    /// sent on the connection `conn` ([`Outbox::conn`]): only the connection that holds the seat
+    /// now may act in it, not an older one a resume replaced.
     ///
     /// # Errors
     /// [`ServerError::NotSeated`], [`ServerError::NotStarted`], [`ServerError::WrongGame`], or the
     /// rules' refusal ([`ServerError::Rule`]); the game is then unchanged.
-    pub async fn act(&self, player: PlayerId, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
+    pub async fn act(
+        &self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        action: Action,
+    ) -> Result<(), ServerError> {
         self.ask(|reply| Command::Act {
             player,
+            conn,
             seat,
             action,
+            reply,
+        })
+        .await
+    }
+
+    /// `player`'s seat `seat` (or its only seat here) gives up the match for `cause`, sent on
+    /// the connection `conn`: the seat loses as by resigning, and a tournament books a forfeit by
+    /// that cause.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] (not this connection's seat), [`ServerError::NotStarted`].
+    pub async fn forfeit(
+        &self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        cause: ForfeitCause,
+        detail: Option<String>,
+    ) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Forfeit {
+            player,
+            conn,
+            seat,
+            cause,
+            detail,
             reply,
         })
         .await
@@ -425,8 +468,8 @@ pub fn restore(
 /// The players holding a seat at the end of a stored room's log, with their names and token
 /// digests (as the log's `seated` entries give them), whether or not the log replays: whom to
 /// tell when it does not ([`Lobby::room_broken`]).
-pub fn seat_holders(stored: &StoredRoom) -> Vec<(PlayerId, String, String)> {
-    let mut seats: HashMap<Seat, (PlayerId, String, String)> = HashMap::new();
+pub fn seat_holders(stored: &StoredRoom) -> Vec<SeatHolder> {
+    let mut seats: HashMap<Seat, SeatHolder> = HashMap::new();
     for entry in &stored.entries {
         match entry {
             Entry::Seated {
@@ -434,9 +477,16 @@ pub fn seat_holders(stored: &StoredRoom) -> Vec<(PlayerId, String, String)> {
                 player,
                 name,
                 token,
+                account,
                 ..
             } => {
-                seats.insert(*seat, (*player, name.clone(), token.clone()));
+                let holder = SeatHolder {
+                    player: *player,
+                    name: name.clone(),
+                    token: token.clone(),
+                    account: account.clone(),
+                };
+                seats.insert(*seat, holder);
             }
             Entry::Unseated { seat } => {
                 seats.remove(seat);
@@ -445,9 +495,22 @@ pub fn seat_holders(stored: &StoredRoom) -> Vec<(PlayerId, String, String)> {
         }
     }
     let mut holders: Vec<_> = seats.into_values().collect();
-    holders.sort_by_key(|h| h.0);
-    holders.dedup_by_key(|h| h.0);
+    holders.sort_by_key(|h| h.player);
+    holders.dedup_by_key(|h| h.player);
     holders
+}
+
+/// Who held a seat in a stored room, as its log says ([`seat_holders`]).
+#[derive(Debug, Clone)]
+pub struct SeatHolder {
+    /// The player.
+    pub player: PlayerId,
+    /// Their display name.
+    pub name: String,
+    /// The digest of their resume token.
+    pub token: String,
+    /// The bot account they are, if any.
+    pub account: Option<String>,
 }
 
 /// A room's command channel: its sending and receiving ends.
@@ -761,15 +824,33 @@ impl Room {
             }
             Command::Act {
                 player,
+                conn,
                 seat,
                 action,
                 reply,
             } => {
-                let result = self.act(player, seat, action);
+                let result = self.act(player, conn, seat, action);
                 if let Err(err) = &result {
                     debug!(player = %player, cause = %err, "action refused");
                 }
                 self.out.reply(reply, result);
+            }
+            Command::Forfeit {
+                player,
+                conn,
+                seat,
+                cause,
+                detail,
+                reply,
+            } => {
+                let result = self.acting_seat(player, conn, seat).and_then(|seat| {
+                    if self.status != RoomStatus::Playing {
+                        return Err(ServerError::NotStarted);
+                    }
+                    self.forfeit(seat, cause.as_str(), detail);
+                    Ok(())
+                });
+                let _ = reply.send(result);
             }
         }
     }
@@ -927,6 +1008,7 @@ impl Room {
             bot: None,
             token: self.lobby.token_digest(member.id).unwrap_or_default(),
             took_over_from: None,
+            account: None,
         });
         self.seats[seat.index()] = Some(Holder {
             member,
@@ -983,6 +1065,7 @@ impl Room {
             bot: Some(pick.strategy.clone()),
             token: self.lobby.token_digest(pick.player).unwrap_or_default(),
             took_over_from: took_over_from.clone(),
+            account: self.lobby.account_of(pick.player),
         });
         let member = Member {
             id: pick.player,
@@ -1086,9 +1169,20 @@ impl Room {
         Ok(())
     }
 
-    fn act(&mut self, player: PlayerId, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
-        let held = self.seats_of(player);
-        let seat = match seat {
+    /// The seat `player`'s connection `conn` acts in: `seat` when it holds it, else the one of
+    /// its seats here whose turn it is (or its first).
+    fn acting_seat(&self, player: PlayerId, conn: u64, seat: Option<Seat>) -> Result<Seat, ServerError> {
+        // Only the connection holding the seat now: one that a resume replaced acts no more.
+        let held: Vec<Seat> = self
+            .seats_of(player)
+            .into_iter()
+            .filter(|s| {
+                self.seats[s.index()]
+                    .as_ref()
+                    .is_some_and(|h| h.member.outbox.conn() == conn)
+            })
+            .collect();
+        Ok(match seat {
             Some(seat) if held.contains(&seat) => seat,
             Some(_) => return Err(ServerError::NotSeated),
             // A client with several seats here acts in the one whose turn it is.
@@ -1100,7 +1194,11 @@ impl Room {
                     .or(held.first())
                     .ok_or(ServerError::NotSeated)?
             }
-        };
+        })
+    }
+
+    fn act(&mut self, player: PlayerId, conn: u64, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
+        let seat = self.acting_seat(player, conn, seat)?;
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }
@@ -1174,7 +1272,7 @@ impl Room {
         {
             return;
         }
-        self.forfeit(seat, "disconnected");
+        self.forfeit(seat, forfeit_reasons::DISCONNECTED, None);
     }
 
     /// A bot takes `seat` over from its dropped player and plays the match out; `false` when no
@@ -1212,12 +1310,13 @@ impl Room {
                 bot,
                 token,
                 took_over_from,
+                account,
             } => {
                 check(seat)?;
                 if let Some(old) = self.seats[seat.index()].take() {
                     self.lobby.unseated_from(old.member.id, self.id, seat);
                 }
-                self.lobby.restore_player(player, &name, &token);
+                self.lobby.restore_player(player, &name, &token, account.as_deref());
                 self.lobby.seated(player, self.id, seat, bot.as_deref());
                 self.seats[seat.index()] = Some(Holder {
                     member: Member {
@@ -1258,31 +1357,40 @@ impl Room {
                 let applied = self.table.time_out(seat, &mut self.rng);
                 self.dispatch(applied);
             }
-            Entry::Forfeited { seat, reason } => {
+            Entry::Forfeited { seat, reason, detail } => {
                 check(seat)?;
-                self.forfeit(seat, &reason);
+                self.forfeit(seat, &reason, detail);
             }
         }
         Ok(())
     }
 
-    /// `seat` loses the match without playing it out (a tournament's forfeit).
-    fn forfeit(&mut self, seat: Seat, reason: &str) {
+    /// `seat` loses the match without playing it out (a tournament's forfeit), for `reason` (one
+    /// of [`skirmish_protocol::tournament::forfeit_reasons`]); `detail` says more, for people.
+    fn forfeit(&mut self, seat: Seat, reason: &str, detail: Option<String>) {
         if self.status != RoomStatus::Playing {
             return;
         }
-        info!(seat = seat.0, reason, "forfeit");
+        let detail = detail.map(|d| clean_detail(&d)).filter(|d| !d.is_empty());
+        info!(seat = seat.0, reason, detail = detail.as_deref().unwrap_or(""), "forfeit");
         self.record(Entry::Forfeited {
             seat,
             reason: reason.to_owned(),
+            detail: detail.clone(),
         });
+        // The game's resignation says the cause first, then the detail: the whole end reason.
+        let said = match &detail {
+            Some(detail) => clean_detail(&format!("{reason}: {detail}")),
+            None => reason.to_owned(),
+        };
         if let Some(m) = self.tournament.as_mut() {
             m.forfeit = Some(Forfeit {
                 seat,
                 reason: reason.to_owned(),
+                detail,
             });
         }
-        let applied = self.table.resign(seat, reason);
+        let applied = self.table.resign(seat, &said);
         self.dispatch(applied);
     }
 
@@ -1309,7 +1417,7 @@ impl Room {
                     let spent_ms = self.charge(seat);
                     let bank_empty = self.banks[seat.index()].is_some_and(|b| b.is_zero());
                     if bank_empty || self.tournament.is_some() {
-                        self.forfeit(seat, "timed_out");
+                        self.forfeit(seat, forfeit_reasons::TIMED_OUT, None);
                     } else {
                         self.record(Entry::TimedOut { seat, spent_ms });
                         let applied = self.table.time_out(seat, &mut self.rng);
@@ -1569,6 +1677,22 @@ impl Room {
             });
         }
     }
+}
+
+/// A forfeit's detail as kept and shown: control characters dropped, at most
+/// [`skirmish_games::gomoku::MAX_REASON_BYTES`] (200) bytes, the most a game's resignation reason
+/// may have, cut at a character boundary.
+fn clean_detail(text: &str) -> String {
+    let mut clean: String = text.chars().filter(|c| !c.is_control()).collect();
+    let max = skirmish_games::gomoku::MAX_REASON_BYTES.min(skirmish_games::junqi::MAX_REASON_BYTES);
+    if clean.len() > max {
+        let mut end = max;
+        while !clean.is_char_boundary(end) {
+            end -= 1;
+        }
+        clean.truncate(end);
+    }
+    clean.trim().to_owned()
 }
 
 async fn sleep_until_some(deadline: Option<Instant>) {

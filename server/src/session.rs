@@ -20,6 +20,7 @@ use tracing::{Instrument, debug, info};
 
 use crate::AppState;
 use crate::error::ServerError;
+use crate::lobby::ResumeRefused;
 use crate::metrics::Metrics;
 use crate::outbox::{Frame, Inbox, Outbox};
 use crate::room::{self, Member};
@@ -34,6 +35,10 @@ pub const CLOSE_TOO_SLOW: u16 = 4008;
 pub const CLOSE_IDLE: u16 = 4000;
 /// Close code: the connection sent frames faster than its limit allows.
 pub const CLOSE_RATE_LIMITED: u16 = 4029;
+/// Close code: a newer connection took this one's player (a resume) or bot account over, or the
+/// account's token was rotated or revoked; this connection can no longer act
+/// ([`skirmish_protocol::CLOSE_REPLACED`]).
+pub const CLOSE_REPLACED: u16 = skirmish_protocol::CLOSE_REPLACED;
 /// Close code: the server is shutting down.
 pub const CLOSE_GOING_AWAY: u16 = 1001;
 /// Close code (RFC 6455, section 7.4.1): the client broke the WebSocket protocol (reserved bits
@@ -261,6 +266,7 @@ where
             bot,
             resume,
             key,
+            token,
         } = frame.msg
         else {
             send(
@@ -276,14 +282,13 @@ where
             send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
             return Err((CLOSE_VERSION, "unsupported protocol version"));
         }
-        if bot.is_some()
-            && let Some(required) = &state.limits.bot_key
-            && !required.admits(key.as_ref())
-        {
-            let message = "this server admits bots only with its key (the bot's --key)".to_owned();
-            send(sink, &refuse(codes::BAD_KEY, message), &state.metrics).await;
-            continue;
-        }
+        let identity = match account_of(state, bot.is_some(), token.as_ref(), key.as_ref()).await {
+            Ok(account) => account,
+            Err((code, message)) => {
+                send(sink, &refuse(code, message), &state.metrics).await;
+                continue;
+            }
+        };
         if let Some(Err(message)) = bot.as_ref().map(skirmish_protocol::BotOffer::check) {
             send(sink, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
             continue;
@@ -303,12 +308,28 @@ where
             .await;
             continue;
         }
-        let resumed = resume.clone().and_then(|token| {
-            let record = state
-                .lobby
-                .resume(&token, name.clone(), bot.clone(), outbox.clone())?;
-            Some((record, token))
-        });
+        let name = match check_name(state, name, identity.as_deref()).await {
+            Ok(name) => name,
+            Err((code, message)) => {
+                send(sink, &refuse(code, message), &state.metrics).await;
+                continue;
+            }
+        };
+        let resumed = match state.lobby.resume(
+            resume.as_ref(),
+            identity.as_deref(),
+            name.clone(),
+            bot.clone(),
+            outbox.clone(),
+        ) {
+            Ok(resumed) => resumed,
+            Err(ResumeRefused::OtherAccount) => {
+                let message = "that resume token is a bot account's: say hello with the account's token"
+                    .to_owned();
+                send(sink, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
+                continue;
+            }
+        };
         if resume.is_some() && resumed.is_none() {
             send(
                 sink,
@@ -321,13 +342,23 @@ where
             .await;
         }
         let (player, token, seats, broken): (PlayerId, ResumeToken, _, _) = match resumed {
-            Some((record, token)) => (record.id, token, record.seats, record.broken),
+            Some(record) => {
+                // A player taken back by its account has no resume token in this `hello`: a
+                // fresh one replaces the old (whose digest the rooms keep for a restart).
+                let token = match resume {
+                    Some(token) if token.digest() == record.token => token,
+                    _ => state.lobby.new_token(record.id),
+                };
+                (record.id, token, record.seats, record.broken)
+            }
             None => {
-                let (id, token) = state.lobby.register(name.clone(), bot.clone(), outbox.clone());
+                let (id, token) = state
+                    .lobby
+                    .register(name.clone(), bot.clone(), outbox.clone(), identity.clone());
                 (id, token, Vec::new(), Vec::new())
             }
         };
-        info!(player = %player, name = %name, bot = bot.is_some(), resumed = !seats.is_empty(), "hello");
+        info!(player = %player, name = %name, bot = bot.is_some(), account = identity.is_some(), resumed = !seats.is_empty(), "hello");
         let welcome = ServerMsg::Welcome {
             protocol: PROTOCOL_VERSION,
             player,
@@ -379,6 +410,88 @@ where
     }
 }
 
+/// The bot account a `hello` proves with its `token`, or `None` for an anonymous client.
+///
+/// # Errors
+/// The code and message refusing the `hello`: `bad_token` (a token not issued, or revoked or
+/// rotated), `token_required` (an anonymous bot on a server that admits none), `bad_key` (an
+/// anonymous bot without the server's bot key), `unavailable` (storage failed).
+async fn account_of(
+    state: &AppState,
+    is_bot: bool,
+    token: Option<&skirmish_protocol::AccountToken>,
+    key: Option<&skirmish_protocol::AccessKey>,
+) -> Result<Option<String>, (&'static str, String)> {
+    if let Some(token) = token {
+        let account = state.store.account_by_token(token.digest()).await.map_err(|err| {
+            tracing::warn!(cause = %err, "accounts could not be read");
+            (codes::UNAVAILABLE, "accounts cannot be read now; try again".to_owned())
+        })?;
+        return match account {
+            Some(account) if is_bot => Ok(Some(account)),
+            Some(_) => Err((
+                codes::BAD_TOKEN,
+                "an account token is for a bot: say hello with `bot`".to_owned(),
+            )),
+            None => Err((
+                codes::BAD_TOKEN,
+                "this account token is not (or no longer) valid here".to_owned(),
+            )),
+        };
+    }
+    if !is_bot {
+        return Ok(None);
+    }
+    if state.limits.anonymous_bots == crate::AnonymousBots::Deny {
+        return Err((
+            codes::TOKEN_REQUIRED,
+            "this server admits only bots with an account token (the bot's --token)".to_owned(),
+        ));
+    }
+    if let Some(required) = &state.limits.bot_key
+        && !required.admits(key)
+    {
+        return Err((
+            codes::BAD_KEY,
+            "this server admits anonymous bots only with its key (the bot's --key)".to_owned(),
+        ));
+    }
+    Ok(None)
+}
+
+/// The name a `hello` may use: an account bot's is its account's (as registered, whatever the
+/// case said); anyone else's must not be an account's.
+///
+/// # Errors
+/// `bad_name` for an account bot saying another name, `name_taken` for anyone else saying an
+/// account's name, `unavailable` when storage failed.
+async fn check_name(
+    state: &AppState,
+    name: String,
+    account: Option<&str>,
+) -> Result<String, (&'static str, String)> {
+    if let Some(account) = account {
+        if crate::accounts::name_key(&name) == crate::accounts::name_key(account) {
+            return Ok(account.to_owned());
+        }
+        return Err((
+            codes::BAD_NAME,
+            format!("this token is the bot account `{account}`'s: say hello as `{account}`"),
+        ));
+    }
+    match state.store.account_named(name.clone()).await {
+        Ok(None) => Ok(name),
+        Ok(Some(account)) => Err((
+            codes::NAME_TAKEN,
+            format!("`{account}` is a bot account's name: only its token may use it"),
+        )),
+        Err(err) => {
+            tracing::warn!(cause = %err, "accounts could not be read");
+            Err((codes::UNAVAILABLE, "accounts cannot be read now; try again".to_owned()))
+        }
+    }
+}
+
 impl Session {
     fn member(&self) -> Member {
         Member {
@@ -414,6 +527,7 @@ impl Session {
                 }
                 () = self.state.shutdown.cancelled() => Next::Close(CLOSE_GOING_AWAY, "server shutting down"),
                 () = inbox.kicked.cancelled() => Next::Close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
+                () = inbox.replaced.cancelled() => Next::Close(CLOSE_REPLACED, "replaced by a newer connection"),
                 Some(frame) = inbox.rx.recv() => {
                     // A client that stops reading blocks this write once the socket's buffers
                     // are full; its outbox then overflows and kicks it. Stop waiting on the write
@@ -531,6 +645,16 @@ impl Session {
                     rooms: self.state.lobby.rooms(),
                 });
             }
+            ClientMsg::Forfeit {
+                room,
+                seat,
+                cause,
+                detail,
+            } => {
+                self.room(room)?
+                    .forfeit(self.player, self.outbox.conn(), seat, cause, detail)
+                    .await?;
+            }
             ClientMsg::ListBots => {
                 self.outbox.send(ServerMsg::Bots {
                     req,
@@ -604,7 +728,9 @@ impl Session {
             }
             ClientMsg::Act { room, seat, action } => {
                 let started = std::time::Instant::now();
-                self.room(room)?.act(self.player, seat, action).await?;
+                self.room(room)?
+                    .act(self.player, self.outbox.conn(), seat, action)
+                    .await?;
                 self.state.metrics.move_refereed(started.elapsed());
             }
         }

@@ -5,7 +5,8 @@
 //! match: its seats, its result, and once over its whole event log as JSON), `rooms` (a room's
 //! settings and the seed of its randomness) and `room_log` (everything that happened to a room,
 //! in order, written as it goes by [`crate::journal`]; a room still open after a restart is
-//! rebuilt from it). Rows hold the
+//! rebuilt from it), `accounts` (bot accounts: the name, and only the SHA-256 of the token,
+//! [`crate::accounts`]). Rows hold the
 //! protocol's own JSON shapes, so what is stored is what the HTTP API answers. Writes go through
 //! one connection behind a mutex on tokio's blocking pool.
 //!
@@ -156,6 +157,12 @@ CREATE TABLE IF NOT EXISTS rooms (
     created_ms INTEGER NOT NULL,
     state TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS accounts (
+    name_key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    token_sha256 TEXT UNIQUE,
+    created_ms INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS room_log (
     room TEXT NOT NULL REFERENCES rooms(id),
     n INTEGER NOT NULL,
@@ -278,7 +285,7 @@ impl Store {
     }
 
     /// Runs `f` on the connection on tokio's blocking pool.
-    async fn run<T: Send + 'static>(
+    pub(crate) async fn run<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {

@@ -21,6 +21,8 @@ pub const RECV_TIMEOUT: Duration = Duration::from_secs(20);
 pub struct TestServer {
     /// Where it listens.
     pub addr: SocketAddr,
+    /// Its database (in memory): tests register bot accounts in it ([`TestServer::account`]).
+    pub store: crate::store::Store,
     shutdown: CancellationToken,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -53,14 +55,17 @@ impl TestServer {
     pub fn start_on(listener: tokio::net::TcpListener, limits: crate::Limits) -> TestServer {
         let addr = listener.local_addr().expect("a bound address");
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(crate::serve_with(
+        let store = crate::store::Store::in_memory().expect("a database in memory");
+        let task = tokio::spawn(crate::serve_with_store(
             listener,
             crate::default_web_root(),
             limits,
+            store.clone(),
             shutdown.clone(),
         ));
         TestServer {
             addr,
+            store,
             shutdown,
             task: Some(task),
         }
@@ -80,14 +85,26 @@ impl TestServer {
             listener,
             crate::default_web_root(),
             limits,
-            store,
+            store.clone(),
             shutdown.clone(),
         ));
         TestServer {
             addr,
+            store,
             shutdown,
             task: Some(task),
         }
+    }
+
+    /// Registers the bot account `name` (as `POST /api/accounts` does) and returns its token.
+    ///
+    /// # Panics
+    /// When the name is taken or not a name.
+    pub async fn account(&self, name: &str) -> skirmish_protocol::AccountToken {
+        crate::accounts::register(&self.store, name)
+            .await
+            .expect("a bot account registered")
+            .token
     }
 
     /// The WebSocket URL.
@@ -196,6 +213,7 @@ impl TestClient {
                 bot: None,
                 resume,
                 key: None,
+                token: None,
             })
             .await;
         (client, welcome)

@@ -173,7 +173,8 @@ pub fn play_game(
     Ok((
         outcome.winner,
         outcome.stones,
-        format!("{:?}", outcome.end).chars().take(40).collect(),
+        // The whole end, reason included: an outside engine's failure says what went wrong.
+        format!("{:?}", outcome.end),
     ))
 }
 

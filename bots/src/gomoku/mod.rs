@@ -26,6 +26,14 @@ pub trait GomokuStrategy: Send {
     /// reason when its engine fails (crash, timeout, illegal answer).
     fn act(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Action;
 
+    /// Whether the last [`GomokuStrategy::act`] resigned because an outside engine failed (not
+    /// because the game was lost): the bot client then forfeits the seat with the cause
+    /// `engine_failure` and the resignation's reason as the detail, so that standings count it
+    /// apart from losses on the board. `false` by default.
+    fn engine_failed(&self) -> bool {
+        false
+    }
+
     /// How the last [`GomokuStrategy::act`] searched, for strategies that search (`None` by
     /// default).
     fn stats(&self) -> Option<SearchStats> {

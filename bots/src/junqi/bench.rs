@@ -115,7 +115,15 @@ pub fn play_game(
         End::NoLegalMove { .. } => "no-move",
         End::NeitherCanMove => "neither-moves",
         End::TimedOut { .. } => "timeout",
-        End::Resigned { .. } => "resigned",
+        // The whole reason: an outside engine's failure says what went wrong.
+        End::Resigned {
+            reason: Some(reason), ..
+        } => return Ok(GameReport {
+            winner: outcome.winner,
+            moves: outcome.moves as usize,
+            end: format!("resigned: {reason}"),
+        }),
+        End::Resigned { reason: None, .. } => "resigned",
     };
     Ok(GameReport {
         winner: outcome.winner,

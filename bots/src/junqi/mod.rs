@@ -45,6 +45,15 @@ pub trait JunqiStrategy: Send {
     /// reason when its engine fails (crash, timeout, illegal answer).
     fn act(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Action;
 
+    /// Whether the last [`JunqiStrategy::act`] resigned because an outside engine failed (not
+    /// because the game was lost): the bot client then forfeits the seat with the cause
+    /// `engine_failure` and the resignation's reason as the detail, so that standings count it
+    /// apart from losses on the board. (An `Err` from [`JunqiStrategy::deploy`] is always such a
+    /// failure.) `false` by default.
+    fn engine_failed(&self) -> bool {
+        false
+    }
+
     /// The game `seat` played is over, with `outcome`. Called at most once, when the client learns
     /// the end (the `ended` event); an outside engine's adapter tells its engine (CAAI `END`) and
     /// stops it. The default does nothing.

@@ -101,6 +101,7 @@ pub(super) async fn connect(url: &str, name: &str, shared: &Shared) -> anyhow::R
                 bot: None,
                 resume: None,
                 key: None,
+                token: None,
             },
         };
         sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

@@ -8,9 +8,11 @@
 //! being played goes on from its room's log (see [`crate::journal`]), or, without one, is played
 //! again from the start.
 //!
-//! An entrant is a bot name and a strategy, not a connection: when a match is due, the runner
-//! seats whichever connected bot has that name and offers that strategy (the least loaded), so a
-//! bot may reconnect, or the server restart, between matches. An entrant not connected when its
+//! An entrant is a bot account and a strategy, not a connection: when a match is due, the runner
+//! seats the account's connection (the one whose `hello` carried the account's token;
+//! [`crate::accounts`]) when it offers that strategy, so a bot may reconnect, or the server
+//! restart, between matches. No other connection, whatever name it says, is handed the seat, and
+//! anonymous bots never enter. An entrant not connected when its
 //! match is due has the grace period to appear; then it loses that match (`absent`). In a match,
 //! a seat whose bot drops and stays away past the grace period, or runs out of time, loses
 //! ([`crate::room::spawn_match`]). Either way the tournament goes on.
@@ -58,8 +60,8 @@ pub enum TournamentError {
     /// The settings cannot be played.
     #[error("{0}")]
     BadConfig(String),
-    /// An entrant named is not a connected bot offering that strategy for the game.
-    #[error("no connected bot `{0}` offers the strategy `{1}` for this game")]
+    /// An entrant named is not a connected bot account offering that strategy for the game.
+    #[error("no connected bot account `{0}` offers the strategy `{1}` for this game")]
     UnknownEntrant(String, String),
     /// Too few entrants for the game's seats.
     #[error("{0} entrant(s): a tournament needs at least {1} (connect bots first, or name them)")]
@@ -213,7 +215,7 @@ impl Tournaments {
     }
 
     /// Makes a tournament and starts it: checks the settings, fills in the defaults and the
-    /// seed, takes the entrants (named, or every connected bot's strategies for the game),
+    /// seed, takes the entrants (named, or every connected bot account's strategies for the game),
     /// schedules, stores, and starts playing.
     ///
     /// # Errors
@@ -223,7 +225,8 @@ impl Tournaments {
         check(&mut config)?;
         let game = config.game.kind();
         let seats = config.game.seats();
-        let bots = self.lobby.bots();
+        // Account bots only: an anonymous bot never enters a tournament.
+        let bots: Vec<_> = self.lobby.bots().into_iter().filter(|b| b.account).collect();
         let entrants: Vec<Entrant> = if config.entrants.is_empty() {
             let mut all: Vec<Entrant> = bots
                 .iter()
@@ -802,6 +805,7 @@ impl Runner {
                 .iter()
                 .map(|e| {
                     // A bot entered twice (two strategies) may take both seats on one connection.
+                    // Seats go by the account its token proved, never by a name said.
                     let entrant = &self.stored.entrants[*e];
                     self.lobby.find_bot(&entrant.bot, game, &entrant.strategy)
                 })
@@ -1024,7 +1028,8 @@ fn absent_result(game: GameKind, seats: usize, absent: &[usize]) -> MatchResult 
         end: "forfeit".to_owned(),
         forfeit: absent.first().map(|s| skirmish_protocol::tournament::Forfeit {
             seat: Seat(u8::try_from(*s).unwrap_or(0)),
-            reason: "absent".to_owned(),
+            reason: skirmish_protocol::tournament::forfeit_reasons::ABSENT.to_owned(),
+            detail: None,
         }),
     }
 }

@@ -1,5 +1,6 @@
 //! Standings from finished matches: score, wins/draws/losses, the game's own points, placings,
-//! forfeits, a crosstable and Elo ratings with 95% intervals.
+//! losses on the board apart from forfeits by cause (timeout, disconnection, absence, engine
+//! failure), a crosstable and Elo ratings with 95% intervals.
 //!
 //! Ratings are a Bradley-Terry fit (the model behind Elo; Hunter, "MM algorithms for generalized
 //! Bradley-Terry models", Ann. Statist. 2004) of every pairwise result: a 2-player match is one
@@ -9,7 +10,9 @@
 //! lost every game still gets a finite rating. The fit is Newton's method on the log-likelihood;
 //! the intervals come from the inverse of its Hessian (the observed information).
 
-use skirmish_protocol::tournament::{Crosscell, MatchState, MatchSummary, Standing};
+use skirmish_protocol::tournament::{
+    Crosscell, ForfeitCounts, MatchState, MatchSummary, Standing, forfeit_reasons,
+};
 
 /// Elo points per natural-log unit of strength: 400 / ln 10.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -49,7 +52,9 @@ pub fn standings(
             points: 0.0,
             average_points: 0.0,
             placings: vec![0; seats],
+            board_losses: 0,
             forfeits: 0,
+            forfeits_by: ForfeitCounts::default(),
             elo: ELO_MEAN,
             elo_low: ELO_MEAN,
             elo_high: ELO_MEAN,
@@ -95,8 +100,20 @@ pub fn standings(
                 }
                 _ => line.losses += 1,
             }
-            if result.forfeit.as_ref().is_some_and(|f| f.seat.index() == seat) {
-                line.forfeits += 1;
+            match result.forfeit.as_ref().filter(|f| f.seat.index() == seat) {
+                Some(forfeit) => {
+                    line.forfeits += 1;
+                    let by = &mut line.forfeits_by;
+                    *match forfeit.reason.as_str() {
+                        forfeit_reasons::TIMED_OUT => &mut by.timed_out,
+                        forfeit_reasons::DISCONNECTED => &mut by.disconnected,
+                        forfeit_reasons::ABSENT => &mut by.absent,
+                        forfeit_reasons::ENGINE_FAILURE => &mut by.engine_failure,
+                        _ => &mut by.other,
+                    } += 1;
+                }
+                None if placing != 1 => line.board_losses += 1,
+                None => {}
             }
         }
         for i in 0..m.seats.len() {

@@ -1,0 +1,338 @@
+//! Bot accounts: a bot is registered once and gets its own secret token, as a lichess bot account
+//! has its API token. `hello` with the token is that account's bot; the account's name is its
+//! alone (no other connection, anonymous or not, may say it); only account bots enter tournaments,
+//! and a tournament entrant's seats go to the account's connection alone.
+//!
+//! Tokens are 256 random bits from the operating system ([`AccountToken::random`]), shown once
+//! when issued and stored only as their SHA-256, so that neither the database nor a backup of it
+//! holds a token anyone could use. Revoking takes the token away and keeps the name reserved;
+//! rotating issues a new token and the old one stops working at once. Either closes the account's
+//! live connection ([`skirmish_protocol::CLOSE_REPLACED`]).
+//!
+//! The admin HTTP API, guarded by the server's `--admin-key` (`Authorization: Bearer <key>`;
+//! without the option the API refuses every request with `admin_disabled`):
+//!
+//! - `POST /api/accounts` with an [`AccountRequest`]: registers one; `201` with [`AccountIssued`].
+//! - `GET /api/accounts`: every account ([`Account`]), tokens never included.
+//! - `POST /api/accounts/{name}/rotate`: a new token; `200` with [`AccountIssued`].
+//! - `POST /api/accounts/{name}/revoke`: takes the token away; `200` with the [`Account`].
+//!
+//! Refusals are `{"code": ..., "message": ...}`: `bad_name` (400), `bad_key` (401),
+//! `admin_disabled` (403), `no_such_account` (404), `name_taken` (409), `storage` (500), and
+//! `bad_json` for a body that is not the JSON expected.
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use axum::{Json, Router};
+use rusqlite::{OptionalExtension, params};
+use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};
+use skirmish_protocol::{AccessKey, AccountToken, codes};
+
+use crate::AppState;
+use crate::store::{Store, StoreError};
+
+/// Why an account request was refused; each has a stable code.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The name is empty, too long, or has nothing printable.
+    #[error("a bot's name has 1 to 32 printable characters")]
+    BadName,
+    /// Another account has this name (compared without regard to case).
+    #[error("the name `{0}` is another account's")]
+    NameTaken(String),
+    /// No account has this name.
+    #[error("no account `{0}`")]
+    NoSuchAccount(String),
+    /// Storage failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl AccountError {
+    /// The stable code (`bad_name`, `name_taken`, `no_such_account`, `storage`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            AccountError::BadName => codes::BAD_NAME,
+            AccountError::NameTaken(_) => codes::NAME_TAKEN,
+            AccountError::NoSuchAccount(_) => "no_such_account",
+            AccountError::Store(_) => "storage",
+        }
+    }
+}
+
+/// A name as `hello` takes it ([`skirmish_protocol::clean_name`]: control and
+/// bidirectional-formatting characters dropped, spaces trimmed); `None` unless 1 to 32
+/// characters are left.
+pub fn clean_name(name: &str) -> Option<String> {
+    let name = skirmish_protocol::clean_name(name);
+    (!name.is_empty() && name.chars().count() <= 32).then_some(name)
+}
+
+/// The key a name is unique by: its lowercase form, so that `Alpha` cannot pass for `alpha`.
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl Store {
+    /// Registers the account `name` (already clean) holding the token whose SHA-256 is
+    /// `digest`. Returns `false`, storing nothing, when the name is taken.
+    ///
+    /// # Errors
+    /// SQLite's error.
+    pub async fn register_account(&self, name: String, digest: String) -> Result<bool, StoreError> {
+        self.run(move |conn| {
+            let added = conn.execute(
+                "INSERT OR IGNORE INTO accounts (name_key, name, token_sha256, created_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![name_key(&name), name, digest, i64::try_from(now_ms()).unwrap_or(i64::MAX)],
+            )?;
+            Ok(added == 1)
+        })
+        .await
+    }
+
+    /// Gives the account `name` the token whose SHA-256 is `digest` (`None`: no token, revoked).
+    /// Returns the account's name as registered, or `None` when there is no such account.
+    ///
+    /// # Errors
+    /// SQLite's error.
+    pub async fn set_account_token(
+        &self,
+        name: String,
+        digest: Option<String>,
+    ) -> Result<Option<String>, StoreError> {
+        self.run(move |conn| {
+            let key = name_key(&name);
+            conn.execute(
+                "UPDATE accounts SET token_sha256 = ?2 WHERE name_key = ?1",
+                params![key, digest],
+            )?;
+            Ok(conn
+                .query_row("SELECT name FROM accounts WHERE name_key = ?1", params![key], |r| {
+                    r.get(0)
+                })
+                .optional()?)
+        })
+        .await
+    }
+
+    /// The name of the account whose token has the SHA-256 `digest`, if one has.
+    ///
+    /// # Errors
+    /// SQLite's error.
+    pub async fn account_by_token(&self, digest: String) -> Result<Option<String>, StoreError> {
+        self.run(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT name FROM accounts WHERE token_sha256 = ?1",
+                    params![digest],
+                    |r| r.get(0),
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    /// The registered name of the account called `name` (without regard to case), if any.
+    ///
+    /// # Errors
+    /// SQLite's error.
+    pub async fn account_named(&self, name: String) -> Result<Option<String>, StoreError> {
+        self.run(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT name FROM accounts WHERE name_key = ?1",
+                    params![name_key(&name)],
+                    |r| r.get(0),
+                )
+                .optional()?)
+        })
+        .await
+    }
+
+    /// Every account, by name.
+    ///
+    /// # Errors
+    /// SQLite's error.
+    pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
+        self.run(|conn| {
+            let mut query = conn.prepare(
+                "SELECT name, created_ms, token_sha256 IS NOT NULL FROM accounts ORDER BY name_key",
+            )?;
+            let rows = query.query_map([], |r| {
+                Ok(Account {
+                    name: r.get(0)?,
+                    created_ms: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                    active: r.get(2)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<Vec<_>, _>>()?)
+        })
+        .await
+    }
+}
+
+/// Registers a bot account called `name` with a fresh token, shown in the answer only.
+///
+/// # Errors
+/// [`AccountError::BadName`], [`AccountError::NameTaken`], or a storage error.
+pub async fn register(store: &Store, name: &str) -> Result<AccountIssued, AccountError> {
+    let name = clean_name(name).ok_or(AccountError::BadName)?;
+    let token = AccountToken::random();
+    if !store.register_account(name.clone(), token.digest()).await? {
+        return Err(AccountError::NameTaken(name));
+    }
+    tracing::info!(account = %name, "bot account registered");
+    Ok(AccountIssued { name, token })
+}
+
+/// Gives the account `name` a fresh token; the old one stops working, and the account's live
+/// connection (if any) is closed.
+///
+/// # Errors
+/// [`AccountError::NoSuchAccount`], or a storage error.
+pub async fn rotate(state: &AppState, name: &str) -> Result<AccountIssued, AccountError> {
+    let token = AccountToken::random();
+    let name = state
+        .store
+        .set_account_token(name.to_owned(), Some(token.digest()))
+        .await?
+        .ok_or_else(|| AccountError::NoSuchAccount(name.to_owned()))?;
+    state.lobby.close_account(&name);
+    tracing::info!(account = %name, "bot account token rotated");
+    Ok(AccountIssued { name, token })
+}
+
+/// Takes the account `name`'s token away (the name stays the account's), and closes its live
+/// connection (if any).
+///
+/// # Errors
+/// [`AccountError::NoSuchAccount`], or a storage error.
+pub async fn revoke(state: &AppState, name: &str) -> Result<Account, AccountError> {
+    let name = state
+        .store
+        .set_account_token(name.to_owned(), None)
+        .await?
+        .ok_or_else(|| AccountError::NoSuchAccount(name.to_owned()))?;
+    state.lobby.close_account(&name);
+    tracing::info!(account = %name, "bot account token revoked");
+    let listed = state.store.accounts().await?;
+    Ok(listed
+        .into_iter()
+        .find(|a| a.name == name)
+        .unwrap_or(Account {
+            name,
+            created_ms: 0,
+            active: false,
+        }))
+}
+
+/// The admin API's routes.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/api/accounts", post(create).get(list))
+        .route("/api/accounts/{name}/rotate", post(rotate_route))
+        .route("/api/accounts/{name}/revoke", post(revoke_route))
+}
+
+fn refuse(status: StatusCode, code: &str, message: String) -> Response {
+    (
+        status,
+        Json(serde_json::json!({ "code": code, "message": message })),
+    )
+        .into_response()
+}
+
+impl IntoResponse for AccountError {
+    fn into_response(self) -> Response {
+        let status = match &self {
+            AccountError::BadName => StatusCode::BAD_REQUEST,
+            AccountError::NameTaken(_) => StatusCode::CONFLICT,
+            AccountError::NoSuchAccount(_) => StatusCode::NOT_FOUND,
+            AccountError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        refuse(status, self.code(), self.to_string())
+    }
+}
+
+/// Refuses a request without the server's admin key, and every request when it has none.
+fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+    let Some(required) = &state.limits.admin_key else {
+        return Err(refuse(
+            StatusCode::FORBIDDEN,
+            "admin_disabled",
+            "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP"
+                .to_owned(),
+        ));
+    };
+    let offered = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.trim().parse::<AccessKey>().ok());
+    if required.admits(offered.as_ref()) {
+        Ok(())
+    } else {
+        Err(refuse(
+            StatusCode::UNAUTHORIZED,
+            codes::BAD_KEY,
+            "bot accounts are managed with the server's admin key: Authorization: Bearer <key>".to_owned(),
+        ))
+    }
+}
+
+async fn create(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Json<AccountRequest>, JsonRejection>,
+) -> Response {
+    if let Err(refused) = check_admin(&state, &headers) {
+        return refused;
+    }
+    let request = match body {
+        Ok(Json(request)) => request,
+        Err(rejection) => return refuse(rejection.status(), "bad_json", rejection.body_text()),
+    };
+    match register(&state.store, &request.name).await {
+        Ok(issued) => (StatusCode::CREATED, Json(issued)).into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
+    if let Err(refused) = check_admin(&state, &headers) {
+        return refused;
+    }
+    match state.store.accounts().await {
+        Ok(accounts) => Json(accounts).into_response(),
+        Err(err) => AccountError::Store(err).into_response(),
+    }
+}
+
+async fn rotate_route(State(state): State<AppState>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+    if let Err(refused) = check_admin(&state, &headers) {
+        return refused;
+    }
+    match rotate(&state, &name).await {
+        Ok(issued) => Json(issued).into_response(),
+        Err(err) => err.into_response(),
+    }
+}
+
+async fn revoke_route(State(state): State<AppState>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+    if let Err(refused) = check_admin(&state, &headers) {
+        return refused;
+    }
+    match revoke(&state, &name).await {
+        Ok(account) => Json(account).into_response(),
+        Err(err) => err.into_response(),
+    }
+}

@@ -21,8 +21,11 @@ impl Drop for Bot {
     }
 }
 
-fn bot(server: &TestServer, name: &str, strategies: &str, think_ms: u64) -> Bot {
+/// A bot program playing as the bot account `name`, registered here (entrants are accounts).
+async fn bot(server: &TestServer, name: &str, strategies: &str, think_ms: u64) -> Bot {
+    let token = server.account(name).await;
     let child = Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .env("SKIRMISH_BOT_TOKEN", token.expose())
         .args([
             "play",
             "--url",
@@ -160,10 +163,10 @@ fn check_standings(
 async fn four_bot_programs_play_a_gomoku_and_a_three_player_plane_round_robin() {
     let server = TestServer::start().await;
     let _bots = [
-        bot(&server, "alpha", "random", 50),
-        bot(&server, "bravo", "bayes,threat-search", 50),
-        bot(&server, "charlie", "seed-cv,seed-minimax", 50),
-        bot(&server, "delta", "bayes,seed-minimax", 50),
+        bot(&server, "alpha", "random", 50).await,
+        bot(&server, "bravo", "bayes,threat-search", 50).await,
+        bot(&server, "charlie", "seed-cv,seed-minimax", 50).await,
+        bot(&server, "delta", "bayes,seed-minimax", 50).await,
     ];
     wait_for_bots(&server, 4).await;
 
@@ -248,10 +251,10 @@ async fn four_bot_programs_play_a_gomoku_and_a_three_player_plane_round_robin() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bot_killed_mid_match_loses_it_and_the_tournament_finishes() {
     let server = TestServer::start().await;
-    let _alpha = bot(&server, "alpha", "random", 50);
-    let _bravo = bot(&server, "bravo", "random", 50);
+    let _alpha = bot(&server, "alpha", "random", 50).await;
+    let _bravo = bot(&server, "bravo", "random", 50).await;
     // The victim thinks a while on each stone, so its matches last seconds.
-    let mut victim = bot(&server, "victim", "threat-search", 300);
+    let mut victim = bot(&server, "victim", "threat-search", 300).await;
     wait_for_bots(&server, 3).await;
     let created = create(
         &server,

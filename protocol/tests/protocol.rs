@@ -117,6 +117,7 @@ fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
         bot: None,
         resume: Some(a.clone()),
         key: None,
+        token: None,
     };
     assert!(
         !format!("{hello:?}").contains(a.as_str()),

@@ -194,6 +194,23 @@ pub async fn register(store: &Store, name: &str) -> Result<AccountIssued, Accoun
     Ok(AccountIssued { name, token })
 }
 
+/// A fresh token for the account `name`, registering it when it is not yet: how the server's
+/// built-in pool of bots gets its accounts at every start (the old tokens stop working).
+///
+/// # Errors
+/// [`AccountError::BadName`], or a storage error.
+pub async fn issue(store: &Store, name: &str) -> Result<AccountToken, AccountError> {
+    match register(store, name).await {
+        Ok(issued) => Ok(issued.token),
+        Err(AccountError::NameTaken(name)) => {
+            let token = AccountToken::random();
+            store.set_account_token(name.clone(), Some(token.digest())).await?;
+            Ok(token)
+        }
+        Err(err) => Err(err),
+    }
+}
+
 /// Gives the account `name` a fresh token; the old one stops working, and the account's live
 /// connection (if any) is closed.
 ///

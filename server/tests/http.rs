@@ -31,7 +31,8 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         shutdown,
         sessions: TaskTracker::new(),
         tournaments,
-        journal: skirmish_server::journal::Journal::start(store),
+        journal: skirmish_server::journal::Journal::start(store.clone()),
+        store,
     }
 }
 

@@ -96,6 +96,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             bot: None,
             resume: None,
             key: None,
+            token: None,
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);
@@ -132,6 +133,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         bot: None,
         resume: None,
         key: None,
+        token: None,
     };
     assert_eq!(error_code(&alice.request(hello).await), codes::ALREADY_HELLO);
     let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
@@ -278,6 +280,7 @@ async fn a_reconnecting_player_gets_the_seat_and_board_back() {
             bot: None,
             resume: Some(resume),
             key: None,
+            token: None,
         })
         .await;
     let ServerMsg::Welcome {
@@ -532,6 +535,7 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
             bot: None,
             resume: Some(forged.clone()),
             key: None,
+            token: None,
         })
         .await;
     let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
@@ -567,6 +571,7 @@ async fn names_lose_their_control_characters_and_markup_stays_text() {
             bot: None,
             resume: None,
             key: None,
+            token: None,
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);

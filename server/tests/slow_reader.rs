@@ -91,6 +91,7 @@ fn hello(name: &str, resume: Option<skirmish_protocol::ResumeToken>) -> ClientMs
         bot: None,
         resume,
         key: None,
+        token: None,
     }
 }
 

@@ -16,6 +16,7 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
     let server = TestServer::start().await;
     let stop = CancellationToken::new();
     let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), "mover".to_owned());
+    options.token = Some(server.account("mover").await);
     options.set_strategies(&["random".to_owned()]);
     tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
     // A bot that takes seats and never acts.
@@ -30,6 +31,7 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
             }),
             resume: None,
             key: None,
+            token: Some(server.account("silent").await),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
@@ -64,6 +66,19 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
         assert_eq!(result.end, "forfeit");
         assert_eq!(result.placings[forfeit.seat.index()], 2);
     }
+    // The standings count the two losses as forfeits on time, apart from losses on the board.
+    let standings: serde_json::Value = reqwest::get(format!("{base}/api/tournaments/{id}/standings"))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let standings: skirmish_protocol::tournament::Standings = serde_json::from_value(standings).unwrap();
+    let silent_line = standings.table.iter().find(|l| l.entrant == silent_index).unwrap();
+    assert_eq!(silent_line.losses, 2);
+    assert_eq!(silent_line.forfeits, 2);
+    assert_eq!(silent_line.forfeits_by.timed_out, 2, "{silent_line:?}");
+    assert_eq!(silent_line.board_losses, 0);
     stop.cancel();
 }
 
@@ -113,8 +128,10 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
     let server = TestServer::start().await;
     let stop = CancellationToken::new();
     let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), "mover".to_owned());
+    options.token = Some(server.account("mover").await);
     options.set_strategies(&["random".to_owned()]);
     tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    let token = server.account("phoenix").await;
     let hello = |resume| ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
         name: "phoenix".to_owned(),
@@ -124,9 +141,10 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
         }),
         resume,
         key: None,
+        token: Some(token.clone()),
     };
     let mut phoenix = TestClient::connect(&server.ws_url()).await;
-    let ServerMsg::Welcome { resume: token, .. } = phoenix.request(hello(None)).await else {
+    let ServerMsg::Welcome { resume: resume_token, .. } = phoenix.request(hello(None)).await else {
         panic!("welcomed")
     };
     let base = server.http_url("");
@@ -150,7 +168,7 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
     drop(phoenix);
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut phoenix = TestClient::connect(&server.ws_url()).await;
-    let ServerMsg::Welcome { seats, .. } = phoenix.request(hello(Some(token))).await else {
+    let ServerMsg::Welcome { seats, .. } = phoenix.request(hello(Some(resume_token))).await else {
         panic!("welcomed back")
     };
     assert_eq!(seats.len(), 1, "its seat is kept");

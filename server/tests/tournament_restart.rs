@@ -52,14 +52,24 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let dir = std::env::temp_dir().join(format!("skirmish-restart-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let database = dir.join("skirmish.db");
+    // The two entrants are bot accounts, registered in the database the server starts on.
+    let store = skirmish_server::store::Store::open(&database).expect("the database");
+    let mut tokens = std::collections::HashMap::new();
+    for name in ["alpha", "bravo"] {
+        let issued = skirmish_server::accounts::register(&store, name).await.expect("registered");
+        tokens.insert(name, issued.token);
+    }
+    drop(store);
     let mut server = start_server(port, &database).await;
 
-    // Two bots in this process, started again (as new players) whenever the test stops them.
+    // Two bots in this process, started again (as new connections of their accounts) whenever
+    // the test stops them.
     let bots = || {
         let stop = CancellationToken::new();
         for name in ["alpha", "bravo"] {
             let mut options =
                 skirmish_bots::client::BotOptions::new(format!("ws://127.0.0.1:{port}/ws"), name.to_owned());
+            options.token = Some(tokens[name].clone());
             options.set_strategies(&["random".to_owned()]);
             tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
         }

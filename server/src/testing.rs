@@ -227,6 +227,16 @@ impl TestClient {
         self.socket.send(Message::text(text)).await.expect("send a frame");
     }
 
+    /// Sends a message with a fresh request number; `false` when the connection is gone (a test
+    /// of what a closed connection can still do).
+    pub async fn try_send(&mut self, msg: ClientMsg) -> bool {
+        let req = self.next_req;
+        self.next_req += 1;
+        let frame = ClientFrame { req: Some(req), msg };
+        let text = serde_json::to_string(&frame).expect("frames serialize");
+        self.socket.send(Message::text(text)).await.is_ok()
+    }
+
     /// Sends a message with a fresh request number, and returns that number.
     pub async fn send(&mut self, msg: ClientMsg) -> u64 {
         let req = self.next_req;

@@ -162,11 +162,27 @@ function eloText(line) {
   return `${r(line.elo)} [${r(line.elo_low)}, ${r(line.elo_high)}]`;
 }
 
+// A line's forfeits by cause: clock, dropped out, absent, engine failure (and any other reason of
+// older records), with the total; the title spells them out.
+function forfeitsCell(line) {
+  const by = line.forfeits_by || {};
+  const causes = [by.timed_out || 0, by.disconnected || 0, by.absent || 0, by.engine_failure || 0];
+  const other = by.other || 0;
+  const text = causes.join(' / ') + (other ? ` (+${other} other)` : '');
+  const title = `${line.forfeits} forfeit${line.forfeits === 1 ? '' : 's'}: ${causes[0]} on time, ${causes[1]} dropped out, ${causes[2]} absent, ${causes[3]} engine failure${other ? `, ${other} other` : ''}`;
+  return h('td', {
+    class: 'num',
+    'data-forfeits': line.forfeits,
+    'data-forfeits-by': `${causes.join('/')}/${other}`,
+    title,
+  }, text);
+}
+
 function standingsCard(s, st) {
   if (!st) return h('div', { class: 'card' }, h('h2', {}, 'Standings'), h('p', { class: 'empty' }, 'Loading…'));
   const places = s.config.game.game === 'plane' && s.config.game.players === 3;
   const heads = ['Rank', 'Entrant', 'Matches', 'W/D/L', 'Score', 'Points', 'Avg points',
-    places ? 'Placings 1st/2nd/3rd' : null, 'Forfeits', 'Elo [95%]'].filter(Boolean);
+    places ? 'Placings 1st/2nd/3rd' : null, 'Lost on board', 'Forfeits: time / dropped / absent / engine', 'Elo [95%]'].filter(Boolean);
   const rows = st.table.map((line) => h('tr', { 'data-rank': line.rank, 'data-entrant': line.entrant },
     h('td', { class: 'num' }, String(line.rank)),
     h('th', { scope: 'row' }, entrantEl(st.entrants[line.entrant])),
@@ -176,7 +192,8 @@ function standingsCard(s, st) {
     h('td', { class: 'num', 'data-points': line.points }, num(line.points)),
     h('td', { class: 'num' }, num(line.average_points)),
     places ? h('td', { class: 'num', 'data-placings': line.placings.join('/') }, line.placings.join(' / ')) : null,
-    h('td', { class: 'num', 'data-forfeits': line.forfeits }, String(line.forfeits)),
+    h('td', { class: 'num', 'data-board-losses': line.board_losses ?? '' }, String(line.board_losses ?? '?')),
+    forfeitsCell(line),
     h('td', { class: 'num', 'data-elo': Math.round(line.elo), title: '95% interval in brackets' }, eloText(line))));
   return h('div', { class: 'card t-standings' },
     h('h2', {}, 'Standings'),
@@ -186,7 +203,7 @@ function standingsCard(s, st) {
         h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))),
     h('p', { class: 'muted small' },
-      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
+      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Losses on the board are apart from forfeits, counted by cause: a clock that ran out, a bot that dropped out past the grace period, an entrant absent when its match was due, an engine that failed (crashed, hung, or answered something illegal). Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
 }
 
 function crosstableCard(st) {

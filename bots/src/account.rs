@@ -13,7 +13,12 @@ pub struct AccountArgs {
     #[command(subcommand)]
     pub action: AccountAction,
     /// The server's HTTP address.
-    #[arg(long, global = true, env = "SKIRMISH_SERVER", default_value = "http://127.0.0.1:8080")]
+    #[arg(
+        long,
+        global = true,
+        env = "SKIRMISH_SERVER",
+        default_value = "http://127.0.0.1:8080"
+    )]
     pub server: String,
     /// The server's admin key (its `--admin-key`). Its value never appears in logs or `--help`.
     #[arg(long, global = true, env = "SKIRMISH_ADMIN_KEY", hide_env_values = true)]
@@ -85,10 +90,14 @@ pub async fn run(args: &AccountArgs) -> anyhow::Result<()> {
         }
         AccountAction::Revoke { .. } => {
             let account: Account = serde_json::from_str(&body).context("reading the server's answer")?;
-            eprintln!("bot account `{}`: token revoked; the name stays reserved", account.name);
+            eprintln!(
+                "bot account `{}`: token revoked; the name stays reserved",
+                account.name
+            );
         }
         AccountAction::List => {
-            let accounts: Vec<Account> = serde_json::from_str(&body).context("reading the server's answer")?;
+            let accounts: Vec<Account> =
+                serde_json::from_str(&body).context("reading the server's answer")?;
             for account in accounts {
                 println!(
                     "{}\t{}",

@@ -16,8 +16,8 @@ use futures_util::{SinkExt, StreamExt};
 use skirmish_games::plane::{self, PhaseView};
 use skirmish_games::{Seat, Viewer, gomoku, junqi};
 use skirmish_protocol::{
-    AccessKey, AccountToken, Action, BotOffer, CLOSE_REPLACED, ForfeitCause, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
-    ResumeToken, RoomId, ServerMsg,
+    AccessKey, AccountToken, Action, BotOffer, CLOSE_REPLACED, ClientFrame, ClientMsg, ForfeitCause,
+    GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken, RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -469,7 +469,9 @@ fn decide(
             };
             let action = strategy.act(view, options.budget(deadline_ms), &mut rng);
             Some(match action {
-                gomoku::Action::Resign { reason } if strategy.engine_failed() => Decision::EngineFailed(reason),
+                gomoku::Action::Resign { reason } if strategy.engine_failed() => {
+                    Decision::EngineFailed(reason)
+                }
                 action => Decision::Act(Action::Gomoku(action)),
             })
         }

@@ -419,7 +419,7 @@ async fn an_engine_with_an_illegal_layout_resigns_its_seat_with_the_reason() {
         End::Resigned {
             seat: Seat(0),
             reason: Some(
-                "caai-badlayout: illegal layout `ARRAY aaaaaaaaaaaaaaaaaaaaaaaaa` (a layout holds exactly 1 1 2 2 2 2 3 3 3 3 2 1 pieces of ranks a to l; it has 25 field marshals)"
+                "engine_failure: caai-badlayout: illegal layout `ARRAY aaaaaaaaaaaaaaaaaaaaaaaaa` (a layout holds exactly 1 1 2 2 2 2 3 3 3 3 2 1 pieces of ranks a to l; it has 25 field marshals)"
                     .into()
             )
         }

@@ -583,9 +583,95 @@ async fn a_crashing_engine_resigns_its_seat_with_the_reason() {
         outcome.end,
         End::Resigned {
             seat: Seat(0),
-            reason: Some("pbrain-crash: crashed (exit status: 3)".into())
+            // The bot forfeits its seat for the cause; the game's resignation says both.
+            reason: Some("engine_failure: pbrain-crash: crashed (exit status: 3)".into())
         }
     );
     assert_eq!(outcome.winner, Some(Seat(1)));
     assert!(!alive(&dir));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashing_engine_in_a_tournament_is_booked_as_an_engine_failure() {
+    let dir = scratch("tournament-crash");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-crash",
+        "if cmd == 'START':\n    say('OK')\n    sys.exit(3)",
+    );
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    // The engine bot and a built-in bot, each a bot account (`--token` / SKIRMISH_BOT_TOKEN).
+    let crash_token = server.account("crasher").await;
+    let steady_token = server.account("steady").await;
+    let mut piskvork = Command::new(env!("CARGO_BIN_EXE_skirmish-bots"));
+    piskvork
+        .args(["piskvork", "--url", &url, "--engine"])
+        .arg(&engine)
+        .args(["--name", "crasher", "--think-ms", "200", "--log", "warn"])
+        .args(["--token", crash_token.expose()])
+        .stdin(Stdio::null());
+    let mut steady = Command::new(env!("CARGO_BIN_EXE_skirmish-bots"));
+    steady
+        .args([
+            "play",
+            "--url",
+            &url,
+            "--name",
+            "steady",
+            "--strategies",
+            "random",
+            "--log",
+            "warn",
+        ])
+        .env("SKIRMISH_BOT_TOKEN", steady_token.expose())
+        .stdin(Stdio::null());
+    let _bots = Bots(vec![
+        piskvork.spawn().expect("start the piskvork bot"),
+        steady.spawn().expect("start the built-in bot"),
+    ]);
+    let http = reqwest::Client::new();
+    let mut created = None;
+    for _ in 0..200 {
+        let response = http
+            .post(server.http_url("/api/tournaments"))
+            .json(&serde_json::json!({
+                "game": {"game": "gomoku"},
+                "entrants": [{"bot": "crasher", "strategy": "crasher"}, {"bot": "steady", "strategy": "random"}],
+            }))
+            .send()
+            .await
+            .unwrap();
+        if response.status() == 201 {
+            created = Some(response.json::<serde_json::Value>().await.unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let id = created.expect("both bots connected")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let standings = loop {
+        let standings: skirmish_protocol::tournament::Standings = http
+            .get(server.http_url(&format!("/api/tournaments/{id}/standings")))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if standings.state != skirmish_protocol::tournament::TournamentState::Running {
+            break standings;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let crasher = standings
+        .table
+        .iter()
+        .find(|l| standings.entrants[l.entrant].bot == "crasher")
+        .unwrap();
+    assert_eq!(crasher.losses, 2, "{crasher:?}");
+    assert_eq!(crasher.forfeits_by.engine_failure, 2, "{crasher:?}");
+    assert_eq!(crasher.board_losses, 0, "{crasher:?}");
 }

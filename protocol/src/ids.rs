@@ -219,7 +219,9 @@ impl FromStr for AccountToken {
     type Err = ParseIdError;
     fn from_str(s: &str) -> Result<Self, ParseIdError> {
         if s.is_empty() || s.len() > 128 {
-            return Err(ParseIdError("an account token has 1 to 128 characters".to_owned()));
+            return Err(ParseIdError(
+                "an account token has 1 to 128 characters".to_owned(),
+            ));
         }
         Ok(AccountToken(s.to_owned()))
     }

@@ -116,9 +116,11 @@ impl Store {
                 params![key, digest],
             )?;
             Ok(conn
-                .query_row("SELECT name FROM accounts WHERE name_key = ?1", params![key], |r| {
-                    r.get(0)
-                })
+                .query_row(
+                    "SELECT name FROM accounts WHERE name_key = ?1",
+                    params![key],
+                    |r| r.get(0),
+                )
                 .optional()?)
         })
         .await
@@ -204,7 +206,9 @@ pub async fn issue(store: &Store, name: &str) -> Result<AccountToken, AccountErr
         Ok(issued) => Ok(issued.token),
         Err(AccountError::NameTaken(name)) => {
             let token = AccountToken::random();
-            store.set_account_token(name.clone(), Some(token.digest())).await?;
+            store
+                .set_account_token(name.clone(), Some(token.digest()))
+                .await?;
             Ok(token)
         }
         Err(err) => Err(err),
@@ -242,14 +246,11 @@ pub async fn revoke(state: &AppState, name: &str) -> Result<Account, AccountErro
     state.lobby.close_account(&name);
     tracing::info!(account = %name, "bot account token revoked");
     let listed = state.store.accounts().await?;
-    Ok(listed
-        .into_iter()
-        .find(|a| a.name == name)
-        .unwrap_or(Account {
-            name,
-            created_ms: 0,
-            active: false,
-        }))
+    Ok(listed.into_iter().find(|a| a.name == name).unwrap_or(Account {
+        name,
+        created_ms: 0,
+        active: false,
+    }))
 }
 
 /// The admin API's routes.
@@ -286,8 +287,7 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
         return Err(refuse(
             StatusCode::FORBIDDEN,
             "admin_disabled",
-            "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP"
-                .to_owned(),
+            "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP".to_owned(),
         ));
     };
     let offered = headers
@@ -334,7 +334,11 @@ async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
     }
 }
 
-async fn rotate_route(State(state): State<AppState>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+async fn rotate_route(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response {
     if let Err(refused) = check_admin(&state, &headers) {
         return refused;
     }
@@ -344,7 +348,11 @@ async fn rotate_route(State(state): State<AppState>, headers: HeaderMap, Path(na
     }
 }
 
-async fn revoke_route(State(state): State<AppState>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+async fn revoke_route(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(name): Path<String>,
+) -> Response {
     if let Err(refused) = check_admin(&state, &headers) {
         return refused;
     }

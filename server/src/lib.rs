@@ -578,10 +578,15 @@ pub async fn serve_with_store(
     if stored > 0 {
         tracing::info!(stored, restored, "rooms restored from their logs");
     }
-    let tournaments =
-        tournament::Tournaments::restore(store.clone(), lobby.clone(), journal.clone(), shutdown.clone(), matches)
-            .await
-            .map_err(std::io::Error::other)?;
+    let tournaments = tournament::Tournaments::restore(
+        store.clone(),
+        lobby.clone(),
+        journal.clone(),
+        shutdown.clone(),
+        matches,
+    )
+    .await
+    .map_err(std::io::Error::other)?;
     let state = AppState {
         limits,
         metrics: std::sync::Arc::default(),

@@ -1197,7 +1197,13 @@ impl Room {
         })
     }
 
-    fn act(&mut self, player: PlayerId, conn: u64, seat: Option<Seat>, action: Action) -> Result<(), ServerError> {
+    fn act(
+        &mut self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        action: Action,
+    ) -> Result<(), ServerError> {
         let seat = self.acting_seat(player, conn, seat)?;
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
@@ -1316,7 +1322,8 @@ impl Room {
                 if let Some(old) = self.seats[seat.index()].take() {
                     self.lobby.unseated_from(old.member.id, self.id, seat);
                 }
-                self.lobby.restore_player(player, &name, &token, account.as_deref());
+                self.lobby
+                    .restore_player(player, &name, &token, account.as_deref());
                 self.lobby.seated(player, self.id, seat, bot.as_deref());
                 self.seats[seat.index()] = Some(Holder {
                     member: Member {
@@ -1372,7 +1379,12 @@ impl Room {
             return;
         }
         let detail = detail.map(|d| clean_detail(&d)).filter(|d| !d.is_empty());
-        info!(seat = seat.0, reason, detail = detail.as_deref().unwrap_or(""), "forfeit");
+        info!(
+            seat = seat.0,
+            reason,
+            detail = detail.as_deref().unwrap_or(""),
+            "forfeit"
+        );
         self.record(Entry::Forfeited {
             seat,
             reason: reason.to_owned(),

@@ -324,8 +324,8 @@ where
         ) {
             Ok(resumed) => resumed,
             Err(ResumeRefused::OtherAccount) => {
-                let message = "that resume token is a bot account's: say hello with the account's token"
-                    .to_owned();
+                let message =
+                    "that resume token is a bot account's: say hello with the account's token".to_owned();
                 send(sink, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
                 continue;
             }
@@ -423,10 +423,17 @@ async fn account_of(
     key: Option<&skirmish_protocol::AccessKey>,
 ) -> Result<Option<String>, (&'static str, String)> {
     if let Some(token) = token {
-        let account = state.store.account_by_token(token.digest()).await.map_err(|err| {
-            tracing::warn!(cause = %err, "accounts could not be read");
-            (codes::UNAVAILABLE, "accounts cannot be read now; try again".to_owned())
-        })?;
+        let account = state
+            .store
+            .account_by_token(token.digest())
+            .await
+            .map_err(|err| {
+                tracing::warn!(cause = %err, "accounts could not be read");
+                (
+                    codes::UNAVAILABLE,
+                    "accounts cannot be read now; try again".to_owned(),
+                )
+            })?;
         return match account {
             Some(account) if is_bot => Ok(Some(account)),
             Some(_) => Err((
@@ -487,7 +494,10 @@ async fn check_name(
         )),
         Err(err) => {
             tracing::warn!(cause = %err, "accounts could not be read");
-            Err((codes::UNAVAILABLE, "accounts cannot be read now; try again".to_owned()))
+            Err((
+                codes::UNAVAILABLE,
+                "accounts cannot be read now; try again".to_owned(),
+            ))
         }
     }
 }

@@ -70,13 +70,23 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
         .await
         .unwrap();
     assert_eq!(refused.status(), 401);
-    let made = admin_post(&server, "/api/accounts", Some(serde_json::json!({"name": "alpha"}))).await;
+    let made = admin_post(
+        &server,
+        "/api/accounts",
+        Some(serde_json::json!({"name": "alpha"})),
+    )
+    .await;
     assert_eq!(made.status(), 201);
     let issued: AccountIssued = made.json().await.unwrap();
     assert_eq!(issued.name, "alpha");
     assert_eq!(issued.token.expose().len(), 64, "256 bits in hex");
     // The name is the account's, whatever the case.
-    let again = admin_post(&server, "/api/accounts", Some(serde_json::json!({"name": "ALPHA"}))).await;
+    let again = admin_post(
+        &server,
+        "/api/accounts",
+        Some(serde_json::json!({"name": "ALPHA"})),
+    )
+    .await;
     assert_eq!(again.status(), 409);
     // The list never shows a token.
     let listed = reqwest::Client::new()
@@ -93,7 +103,11 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
     assert!(accounts.iter().any(|a| a.name == "alpha" && a.active));
     // Stored as its hash: the hash finds the account, the token's own text does not.
     assert_eq!(
-        server.store.account_by_token(issued.token.digest()).await.unwrap(),
+        server
+            .store
+            .account_by_token(issued.token.digest())
+            .await
+            .unwrap(),
         Some("alpha".to_owned())
     );
     assert_eq!(
@@ -107,8 +121,13 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
 
     let url = server.ws_url();
     let mut bot = TestClient::connect(&url).await;
-    let welcome = bot.request(bot_hello("alpha", "random", Some(issued.token.clone()))).await;
-    assert!(matches!(&welcome, ServerMsg::Welcome { name, .. } if name == "alpha"), "{welcome:?}");
+    let welcome = bot
+        .request(bot_hello("alpha", "random", Some(issued.token.clone())))
+        .await;
+    assert!(
+        matches!(&welcome, ServerMsg::Welcome { name, .. } if name == "alpha"),
+        "{welcome:?}"
+    );
 
     // Rotating: the live connection is closed, the old token refused, the new one works.
     let rotated = admin_post(&server, "/api/accounts/alpha/rotate", None).await;
@@ -118,10 +137,14 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
     while bot.try_recv().await.is_some() {}
     assert_eq!(bot.closed, Some(CLOSE_REPLACED));
     let mut stale = TestClient::connect(&url).await;
-    let refused = stale.request(bot_hello("alpha", "random", Some(issued.token.clone()))).await;
+    let refused = stale
+        .request(bot_hello("alpha", "random", Some(issued.token.clone())))
+        .await;
     assert_eq!(code(&refused), codes::BAD_TOKEN);
     let mut fresh = TestClient::connect(&url).await;
-    let welcome = fresh.request(bot_hello("alpha", "random", Some(rotated.token.clone()))).await;
+    let welcome = fresh
+        .request(bot_hello("alpha", "random", Some(rotated.token.clone())))
+        .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
 
     // Revoking: the token is refused; the name stays the account's.
@@ -132,7 +155,9 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
     while fresh.try_recv().await.is_some() {}
     assert_eq!(fresh.closed, Some(CLOSE_REPLACED));
     let mut after = TestClient::connect(&url).await;
-    let refused = after.request(bot_hello("alpha", "random", Some(rotated.token))).await;
+    let refused = after
+        .request(bot_hello("alpha", "random", Some(rotated.token)))
+        .await;
     assert_eq!(code(&refused), codes::BAD_TOKEN);
     let refused = after.request(bot_hello("alpha", "random", None)).await;
     assert_eq!(code(&refused), codes::NAME_TAKEN);
@@ -144,7 +169,9 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
 async fn the_stored_row_holds_the_hash_and_never_the_token() {
     let path = std::env::temp_dir().join(format!("skirmish-accounts-{}.db", uuid::Uuid::new_v4()));
     let store = skirmish_server::store::Store::open(&path).unwrap();
-    let issued = skirmish_server::accounts::register(&store, "alpha").await.unwrap();
+    let issued = skirmish_server::accounts::register(&store, "alpha")
+        .await
+        .unwrap();
     drop(store);
     let conn = rusqlite::Connection::open(&path).unwrap();
     let rows: Vec<(String, String, Option<String>)> = conn
@@ -164,7 +191,10 @@ async fn the_stored_row_holds_the_hash_and_never_the_token() {
     );
     let bytes = std::fs::read(&path).unwrap();
     let text = String::from_utf8_lossy(&bytes);
-    assert!(!text.contains(issued.token.expose()), "the token's text is nowhere in the file");
+    assert!(
+        !text.contains(issued.token.expose()),
+        "the token's text is nowhere in the file"
+    );
     let _ = std::fs::remove_file(&path);
 }
 
@@ -274,7 +304,14 @@ async fn an_accounts_name_is_its_own_and_no_other_connection_gets_an_entrants_se
 
 /// A gomoku room of two people, `alice` (black, seat 0) and `bob`; returns their clients, the
 /// room and alice's resume token.
-async fn gomoku_pair(url: &str) -> (TestClient, TestClient, skirmish_protocol::RoomId, skirmish_protocol::ResumeToken) {
+async fn gomoku_pair(
+    url: &str,
+) -> (
+    TestClient,
+    TestClient,
+    skirmish_protocol::RoomId,
+    skirmish_protocol::ResumeToken,
+) {
     let (mut alice, welcome) = TestClient::join(url, "alice").await;
     let ServerMsg::Welcome { resume, .. } = welcome else {
         panic!("welcomed")
@@ -335,12 +372,14 @@ async fn a_resume_closes_the_older_connection_which_can_no_longer_act() {
     while alice.try_recv().await.is_some() {}
     assert_eq!(alice.closed, Some(CLOSE_REPLACED));
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(stones(&mut bob).await, 0, "the replaced connection played nothing");
+    assert_eq!(
+        stones(&mut bob).await,
+        0,
+        "the replaced connection played nothing"
+    );
     // The new connection plays the seat.
     again.send(place(room, 7, 7)).await;
-    again
-        .recv_until(|m| matches!(m, ServerMsg::Event { .. }))
-        .await;
+    again.recv_until(|m| matches!(m, ServerMsg::Event { .. })).await;
     assert_eq!(stones(&mut bob).await, 1);
 }
 
@@ -350,7 +389,9 @@ async fn a_second_connection_of_an_account_takes_its_seats_and_closes_the_first(
     let url = server.ws_url();
     let token = server.account("alpha").await;
     let mut first = TestClient::connect(&url).await;
-    let ServerMsg::Welcome { player, .. } = first.request(bot_hello("alpha", "random", Some(token.clone()))).await
+    let ServerMsg::Welcome { player, .. } = first
+        .request(bot_hello("alpha", "random", Some(token.clone())))
+        .await
     else {
         panic!("welcomed")
     };
@@ -402,7 +443,11 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
     // A bot whose engine "crashes" at each of its turns: it forfeits with the cause.
     let mut broken = TestClient::connect(&url).await;
     let welcome = broken
-        .request(bot_hello("broken", "engine", Some(server.account("broken").await)))
+        .request(bot_hello(
+            "broken",
+            "engine",
+            Some(server.account("broken").await),
+        ))
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
     // A client cannot claim a cause that is the server's to decide.
@@ -462,11 +507,20 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
         }
     }
     let status = common::tournament_over(&base, &id).await;
-    let broken_index = status.summary.entrants.iter().position(|e| e.bot == "broken").unwrap();
+    let broken_index = status
+        .summary
+        .entrants
+        .iter()
+        .position(|e| e.bot == "broken")
+        .unwrap();
     for m in &status.schedule {
         let result = m.result.as_ref().expect("a result");
         let forfeit = result.forfeit.as_ref().expect("a forfeit");
-        assert_eq!(m.seats[forfeit.seat.index()], broken_index, "the broken bot's, never its opponent's");
+        assert_eq!(
+            m.seats[forfeit.seat.index()],
+            broken_index,
+            "the broken bot's, never its opponent's"
+        );
         assert_eq!(forfeit.reason, "engine_failure");
         assert_eq!(forfeit.detail.as_deref(), Some("engine: exited with status 1"));
     }
@@ -476,11 +530,19 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
         .json()
         .await
         .unwrap();
-    let line = standings.table.iter().find(|l| l.entrant == broken_index).unwrap();
+    let line = standings
+        .table
+        .iter()
+        .find(|l| l.entrant == broken_index)
+        .unwrap();
     assert_eq!((line.losses, line.forfeits), (2, 2));
     assert_eq!(line.forfeits_by.engine_failure, 2, "{line:?}");
     assert_eq!((line.board_losses, line.forfeits_by.timed_out), (0, 0));
-    let winner = standings.table.iter().find(|l| l.entrant != broken_index).unwrap();
+    let winner = standings
+        .table
+        .iter()
+        .find(|l| l.entrant != broken_index)
+        .unwrap();
     assert_eq!((winner.wins, winner.forfeits, winner.losses), (2, 0, 0));
     stop.cancel();
 }

@@ -1732,10 +1732,17 @@ async fn a_reload_keeps_the_junqi_seat_its_ranks_and_the_moves() {
 
 // ---------------------------------------------------------------- tournaments and replays
 
-/// A bot connection named `name` offering `strategy` for `game` alone, stopped on drop.
-fn named_bot(server: &TestServer, name: &str, game: skirmish_protocol::GameKind, strategy: &str) -> Bots {
+/// A bot connection of the bot account `name` (registered here: tournament entrants are accounts)
+/// offering `strategy` for `game` alone, stopped on drop.
+async fn named_bot(
+    server: &TestServer,
+    name: &str,
+    game: skirmish_protocol::GameKind,
+    strategy: &str,
+) -> Bots {
     let token = CancellationToken::new();
     let mut options = BotOptions::new(server.ws_url(), name.into());
+    options.token = Some(server.account(name).await);
     options.strategies = std::collections::BTreeMap::from([(game, vec![strategy.to_owned()])]);
     let stop = token.clone();
     tokio::spawn(async move {
@@ -1917,8 +1924,8 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
     // until the page has shown its matches running.
     let markup = "<img src=x onerror=window.xss=1>";
     let gomoku = skirmish_protocol::GameKind::Gomoku;
-    let _alpha = named_bot(&server, "alpha", gomoku, "random");
-    let _markup = named_bot(&server, markup, gomoku, "random");
+    let _alpha = named_bot(&server, "alpha", gomoku, "random").await;
+    let _markup = named_bot(&server, markup, gomoku, "random").await;
     let go = Arc::new(Notify::new());
     let held = held_gomoku_bot(&server, "held", go.clone()).await;
     wait_for_named_bots(&server, &["alpha", markup, "held"]).await;
@@ -2120,8 +2127,8 @@ async fn a_plane_battle_replay_shows_every_deployment_and_shot() {
     let _serial = SERIAL.lock().await;
     let server = TestServer::start().await;
     let plane = skirmish_protocol::GameKind::Plane;
-    let _red = named_bot(&server, "red", plane, "random");
-    let _blue = named_bot(&server, "blue", plane, "random");
+    let _red = named_bot(&server, "red", plane, "random").await;
+    let _blue = named_bot(&server, "blue", plane, "random").await;
     wait_for_named_bots(&server, &["red", "blue"]).await;
     let id = create_tournament(
         &server,
@@ -2253,8 +2260,8 @@ async fn a_junqi_replay_shows_both_layouts_and_the_final_board_with_every_rank()
     let _serial = SERIAL.lock().await;
     let server = TestServer::start().await;
     let junqi = skirmish_protocol::GameKind::Junqi;
-    let _red = named_bot(&server, "red", junqi, "random");
-    let _blue = named_bot(&server, "blue", junqi, "random");
+    let _red = named_bot(&server, "red", junqi, "random").await;
+    let _blue = named_bot(&server, "blue", junqi, "random").await;
     wait_for_named_bots(&server, &["red", "blue"]).await;
     let id = create_tournament(
         &server,

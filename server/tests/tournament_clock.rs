@@ -74,7 +74,11 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
         .await
         .unwrap();
     let standings: skirmish_protocol::tournament::Standings = serde_json::from_value(standings).unwrap();
-    let silent_line = standings.table.iter().find(|l| l.entrant == silent_index).unwrap();
+    let silent_line = standings
+        .table
+        .iter()
+        .find(|l| l.entrant == silent_index)
+        .unwrap();
     assert_eq!(silent_line.losses, 2);
     assert_eq!(silent_line.forfeits, 2);
     assert_eq!(silent_line.forfeits_by.timed_out, 2, "{silent_line:?}");
@@ -144,7 +148,10 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
         token: Some(token.clone()),
     };
     let mut phoenix = TestClient::connect(&server.ws_url()).await;
-    let ServerMsg::Welcome { resume: resume_token, .. } = phoenix.request(hello(None)).await else {
+    let ServerMsg::Welcome {
+        resume: resume_token, ..
+    } = phoenix.request(hello(None)).await
+    else {
         panic!("welcomed")
     };
     let base = server.http_url("");

@@ -56,7 +56,9 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let store = skirmish_server::store::Store::open(&database).expect("the database");
     let mut tokens = std::collections::HashMap::new();
     for name in ["alpha", "bravo"] {
-        let issued = skirmish_server::accounts::register(&store, name).await.expect("registered");
+        let issued = skirmish_server::accounts::register(&store, name)
+            .await
+            .expect("registered");
         tokens.insert(name, issued.token);
     }
     drop(store);

@@ -118,11 +118,13 @@ pub fn play_game(
         // The whole reason: an outside engine's failure says what went wrong.
         End::Resigned {
             reason: Some(reason), ..
-        } => return Ok(GameReport {
-            winner: outcome.winner,
-            moves: outcome.moves as usize,
-            end: format!("resigned: {reason}"),
-        }),
+        } => {
+            return Ok(GameReport {
+                winner: outcome.winner,
+                moves: outcome.moves as usize,
+                end: format!("resigned: {reason}"),
+            });
+        }
         End::Resigned { reason: None, .. } => "resigned",
     };
     Ok(GameReport {

@@ -73,6 +73,7 @@ async fn main() {
             bot: None,
             resume: None,
             key: None,
+            token: None,
         },
     )
     .await;

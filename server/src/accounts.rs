@@ -196,25 +196,6 @@ pub async fn register(store: &Store, name: &str) -> Result<AccountIssued, Accoun
     Ok(AccountIssued { name, token })
 }
 
-/// A fresh token for the account `name`, registering it when it is not yet: how the server's
-/// built-in pool of bots gets its accounts at every start (the old tokens stop working).
-///
-/// # Errors
-/// [`AccountError::BadName`], or a storage error.
-pub async fn issue(store: &Store, name: &str) -> Result<AccountToken, AccountError> {
-    match register(store, name).await {
-        Ok(issued) => Ok(issued.token),
-        Err(AccountError::NameTaken(name)) => {
-            let token = AccountToken::random();
-            store
-                .set_account_token(name.clone(), Some(token.digest()))
-                .await?;
-            Ok(token)
-        }
-        Err(err) => Err(err),
-    }
-}
-
 /// Gives the account `name` a fresh token; the old one stops working, and the account's live
 /// connection (if any) is closed.
 ///
@@ -281,10 +262,11 @@ impl IntoResponse for AccountError {
     }
 }
 
-/// Refuses a request without the server's admin key, and every request when it has none.
-fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
+/// The refusal of a request without the server's admin key (of every request when it has none);
+/// `None` lets the request through.
+fn refused_admin(state: &AppState, headers: &HeaderMap) -> Option<Response> {
     let Some(required) = &state.limits.admin_key else {
-        return Err(refuse(
+        return Some(refuse(
             StatusCode::FORBIDDEN,
             "admin_disabled",
             "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP".to_owned(),
@@ -296,9 +278,9 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), Response> {
         .and_then(|v| v.strip_prefix("Bearer "))
         .and_then(|v| v.trim().parse::<AccessKey>().ok());
     if required.admits(offered.as_ref()) {
-        Ok(())
+        None
     } else {
-        Err(refuse(
+        Some(refuse(
             StatusCode::UNAUTHORIZED,
             codes::BAD_KEY,
             "bot accounts are managed with the server's admin key: Authorization: Bearer <key>".to_owned(),
@@ -311,7 +293,7 @@ async fn create(
     headers: HeaderMap,
     body: Result<Json<AccountRequest>, JsonRejection>,
 ) -> Response {
-    if let Err(refused) = check_admin(&state, &headers) {
+    if let Some(refused) = refused_admin(&state, &headers) {
         return refused;
     }
     let request = match body {
@@ -325,7 +307,7 @@ async fn create(
 }
 
 async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if let Err(refused) = check_admin(&state, &headers) {
+    if let Some(refused) = refused_admin(&state, &headers) {
         return refused;
     }
     match state.store.accounts().await {
@@ -339,7 +321,7 @@ async fn rotate_route(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Response {
-    if let Err(refused) = check_admin(&state, &headers) {
+    if let Some(refused) = refused_admin(&state, &headers) {
         return refused;
     }
     match rotate(&state, &name).await {
@@ -353,7 +335,7 @@ async fn revoke_route(
     headers: HeaderMap,
     Path(name): Path<String>,
 ) -> Response {
-    if let Err(refused) = check_admin(&state, &headers) {
+    if let Some(refused) = refused_admin(&state, &headers) {
         return refused;
     }
     match revoke(&state, &name).await {

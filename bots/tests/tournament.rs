@@ -320,21 +320,12 @@ async fn a_bot_killed_mid_match_loses_it_and_the_tournament_finishes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_tournament_of_five_pairs_without_rematches_and_gives_byes_in_turn() {
     let server = TestServer::start().await;
-    // One program, five connections: bots-1 .. bots-5, each an entrant with `random`.
-    let _bots = Bot(Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
-        .args([
-            "play",
-            "--url",
-            &server.ws_url(),
-            "--name",
-            "bots",
-            "--count",
-            "5",
-        ])
-        .args(["--strategies", "random", "--log", "warn"])
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("the bot program starts"));
+    // Five bot accounts, bots-1 .. bots-5, each an entrant with `random` (an account has one
+    // connection, so one program each).
+    let mut bots = Vec::new();
+    for i in 1..=5 {
+        bots.push(bot(&server, &format!("bots-{i}"), "random", 50).await);
+    }
     wait_for_bots(&server, 5).await;
     let created = create(
         &server,

@@ -151,8 +151,8 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     let again = moves_seen(&url, room).await.expect("the match cut off is back");
     assert!(!moves.is_empty());
     assert_eq!(again, moves, "the match is where it was cut off");
-    // Bots started afresh are new players: the restored match's seats wait the grace period for
-    // the bots that held them, then forfeit; the tournament goes on with the new connections.
+    // Bots started afresh are new connections of the same accounts: the account's token takes the
+    // restored match's seats back (the log names each seat's account), and they play it out.
     let stop_bots = bots();
     let restored = status(port, &id).await;
     for m in &finished_before {
@@ -176,19 +176,34 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         let after = done.schedule.iter().find(|r| r.id == m.id).expect("still there");
         assert_eq!(after.result, m.result);
     }
-    // A match played again from its start would not end in a forfeit: this one went on from its
-    // log and its seats' bots never came back.
+    // The match cut off went on from its log, not from its start: its record begins with the
+    // stones seen before the kill, and its accounts' bots came back and played it out.
     let cut_off = done
         .schedule
         .iter()
         .find(|m| m.id.0 == room.0)
         .expect("the match cut off");
     let result = cut_off.result.as_ref().expect("a result");
-    assert_eq!(result.end, "forfeit", "{result:?}");
-    assert_eq!(
-        result.forfeit.as_ref().map(|f| f.reason.as_str()),
-        Some("disconnected")
-    );
+    assert!(result.forfeit.is_none(), "played out by the accounts' bots: {result:?}");
+    let record: skirmish_protocol::tournament::MatchRecord = http
+        .get(format!("http://127.0.0.1:{port}/api/matches/{}", cut_off.id))
+        .send()
+        .await
+        .expect("the server answers")
+        .json()
+        .await
+        .expect("a match record");
+    let placed: Vec<gomoku::Point> = record
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            skirmish_protocol::GameEvent::Gomoku(gomoku::Event::Placed { stone, .. }) => Some(stone.point),
+            _ => None,
+        })
+        .collect();
+    let seen: Vec<gomoku::Point> = moves.iter().map(|m| m.point).collect();
+    assert!(placed.len() > seen.len(), "{placed:?}");
+    assert_eq!(placed[..seen.len()], seen[..], "the match went on from where it was cut off");
     // The replays of matches from before the kill are kept too.
     let record = http
         .get(format!(

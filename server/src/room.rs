@@ -27,8 +27,9 @@ use rand::{Rng, SeedableRng};
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::tournament::{Forfeit, MatchResult, forfeit_reasons};
 use skirmish_protocol::{
-    Action, AfterGrace, ChatChannel, Commitment, DropPolicy, ForfeitCause, GameEvent, NumberedEvent, Occupant, PlayerId,
-    Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
+    Action, AfterGrace, ChatChannel, Commitment, DropPolicy, ForfeitCause, GameEvent, NumberedEvent,
+    Occupant, PlayerId, Reveal, RoomConfig, RoomId, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY,
+    SeatInfo, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;

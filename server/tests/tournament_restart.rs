@@ -184,7 +184,10 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         .find(|m| m.id.0 == room.0)
         .expect("the match cut off");
     let result = cut_off.result.as_ref().expect("a result");
-    assert!(result.forfeit.is_none(), "played out by the accounts' bots: {result:?}");
+    assert!(
+        result.forfeit.is_none(),
+        "played out by the accounts' bots: {result:?}"
+    );
     let record: skirmish_protocol::tournament::MatchRecord = http
         .get(format!("http://127.0.0.1:{port}/api/matches/{}", cut_off.id))
         .send()
@@ -203,7 +206,11 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         .collect();
     let seen: Vec<gomoku::Point> = moves.iter().map(|m| m.point).collect();
     assert!(placed.len() > seen.len(), "{placed:?}");
-    assert_eq!(placed[..seen.len()], seen[..], "the match went on from where it was cut off");
+    assert_eq!(
+        placed[..seen.len()],
+        seen[..],
+        "the match went on from where it was cut off"
+    );
     // The replays of matches from before the kill are kept too.
     let record = http
         .get(format!(

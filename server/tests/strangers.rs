@@ -62,6 +62,7 @@ fn bot_hello(name: &str, strategies: Vec<String>) -> ClientMsg {
         }),
         resume: None,
         key: None,
+        token: None,
     }
 }
 

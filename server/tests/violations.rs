@@ -161,6 +161,7 @@ fn bot_hello(name: &str, offer: BotOffer) -> ClientMsg {
         bot: Some(offer),
         resume: None,
         key: None,
+        token: None,
     }
 }
 

@@ -442,12 +442,15 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
     for name in ["caai-a", "caai-b"] {
         let dir = scratch(&format!("tournament-{name}"));
         let engine = test_engine(&dir, "engine.py");
+        let token = server.account(name).await;
         processes.push(bot_process(&[
             "caai",
             "--url",
             &url,
             "--name",
             name,
+            "--token",
+            token.expose(),
             "--engine",
             engine.to_str().unwrap(),
             "--think-ms",

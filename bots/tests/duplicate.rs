@@ -20,8 +20,8 @@ use skirmish_protocol::tournament::{
     Dealing, MatchId, MatchRecord, MatchState, TournamentState, TournamentStatus,
 };
 use skirmish_protocol::{
-    Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION, RoomId,
-    ServerMsg,
+    AccountToken, Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
+    RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_tungstenite::tungstenite::Message;
@@ -39,8 +39,12 @@ impl Drop for Bot {
     }
 }
 
-fn random_bot(server: &TestServer, name: &str) -> Bot {
+/// A `random` bot program playing as the bot account `name`, registered here (entrants are
+/// accounts).
+async fn random_bot(server: &TestServer, name: &str) -> Bot {
+    let token = server.account(name).await;
     let child = Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .env("SKIRMISH_BOT_TOKEN", token.expose())
         .args(["play", "--url", &server.ws_url(), "--name", name])
         .args(["--strategies", "random", "--think-ms", "0", "--log", "warn"])
         .stdout(Stdio::null())
@@ -147,6 +151,7 @@ async fn shooter(
     server_ws: String,
     server_http: String,
     name: &'static str,
+    token: AccountToken,
     remember: bool,
     memory: Arc<Mutex<Memory>>,
 ) {
@@ -165,6 +170,7 @@ async fn shooter(
             }),
             resume: None,
             key: None,
+            token: Some(token),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello).unwrap()))
@@ -353,13 +359,17 @@ async fn head_shots(server: &TestServer, status: &TournamentStatus, entrant: usi
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remembers_nothing() {
     let server = TestServer::start().await;
-    let _opponents = [random_bot(&server, "rnd1"), random_bot(&server, "rnd2")];
+    let _opponents = [
+        random_bot(&server, "rnd1").await,
+        random_bot(&server, "rnd2").await,
+    ];
     let memory = Arc::new(Mutex::new(Memory::default()));
     let blank = Arc::new(Mutex::new(Memory::default()));
     let cheat = tokio::spawn(shooter(
         server.ws_url(),
         server.http_url(""),
         "memory",
+        server.account("memory").await,
         true,
         memory.clone(),
     ));
@@ -367,6 +377,7 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
         server.ws_url(),
         server.http_url(""),
         "blank",
+        server.account("blank").await,
         false,
         blank,
     ));

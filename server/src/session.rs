@@ -352,9 +352,10 @@ where
                 (record.id, token, record.seats, record.broken)
             }
             None => {
-                let (id, token) = state
-                    .lobby
-                    .register(name.clone(), bot.clone(), outbox.clone(), identity.clone());
+                let (id, token) =
+                    state
+                        .lobby
+                        .register(name.clone(), bot.clone(), outbox.clone(), identity.clone());
                 (id, token, Vec::new(), Vec::new())
             }
         };

@@ -1870,13 +1870,14 @@ async fn wait_page(page: &Client, script: &str, what: &str, pred: impl Fn(&Value
     }
 }
 
-/// A gomoku bot the test holds back: it connects as `name` offering the strategy `first-empty`,
-/// and once `go` is notified answers every turn with the first empty point (a1, b1, ... row by
-/// row). Returns the task, to abort at the end.
+/// A gomoku bot the test holds back: it connects as the bot account `name` (registered here)
+/// offering the strategy `first-empty`, and once `go` is notified answers every turn with the
+/// first empty point (a1, b1, ... row by row). Returns the task, to abort at the end.
 async fn held_gomoku_bot(server: &TestServer, name: &str, go: Arc<Notify>) -> tokio::task::JoinHandle<()> {
+    let token = server.account(name).await;
     let mut client = TestClient::connect(&server.ws_url()).await;
     let hello = json!({
-        "type": "hello", "protocol": 1, "name": name,
+        "type": "hello", "protocol": 1, "name": name, "token": token.expose(),
         "bot": { "games": { "gomoku": ["first-empty"] }, "version": "0.9.0" },
     });
     client.send_text(hello.to_string()).await;
@@ -1951,15 +1952,20 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
     page.goto(&server.http_url(&format!("/tournament/{id}")))
         .await
         .expect("the tournament page loads");
-    // The two matches without it finish; its four (the four slots of `parallel`) wait for it.
+    // Its four matches (the four slots of `parallel`) wait for it; the two without it are played
+    // before or after them, as the schedule orders them (the circle method puts the held bot's
+    // first), so none or both of those are over.
     let running = wait_page(&page, TOURNAMENT_JS, "the held bot's four matches running", |s| {
-        s["progress"] == json!([2, 6]) && s["watch"].as_array().is_some_and(|w| w.len() == 4)
+        s["watch"].as_array().is_some_and(|w| w.len() == 4)
     })
     .await;
     assert_eq!(running["name"], "Browser cup");
     assert_eq!(running["state"], "running");
     assert_eq!(running["polling"], "true");
-    assert_eq!(running["replays"].as_array().map(Vec::len), Some(2), "{running}");
+    let over = running["progress"][0].as_u64().expect("progress");
+    assert!(over == 0 || over == 2, "{running}");
+    assert_eq!(running["progress"][1], 6, "{running}");
+    assert_eq!(running["replays"].as_array().map(|r| r.len() as u64), Some(over), "{running}");
     let (_, status) = api(&server, "GET", &format!("/api/tournaments/{id}"), None).await;
     let held_index = status["entrants"]
         .as_array()

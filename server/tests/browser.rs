@@ -1965,7 +1965,11 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
     let over = running["progress"][0].as_u64().expect("progress");
     assert!(over == 0 || over == 2, "{running}");
     assert_eq!(running["progress"][1], 6, "{running}");
-    assert_eq!(running["replays"].as_array().map(|r| r.len() as u64), Some(over), "{running}");
+    assert_eq!(
+        running["replays"].as_array().map(|r| r.len() as u64),
+        Some(over),
+        "{running}"
+    );
     let (_, status) = api(&server, "GET", &format!("/api/tournaments/{id}"), None).await;
     let held_index = status["entrants"]
         .as_array()

@@ -181,8 +181,10 @@ function forfeitsCell(line) {
 function standingsCard(s, st) {
   if (!st) return h('div', { class: 'card' }, h('h2', {}, 'Standings'), h('p', { class: 'empty' }, 'Loading…'));
   const places = s.config.game.game === 'plane' && s.config.game.players === 3;
+  const duplicate = st.table.some((line) => (line.duplicate_boards || 0) > 0);
   const heads = ['Rank', 'Entrant', 'Matches', 'W/D/L', 'Score', 'Points', 'Avg points',
-    places ? 'Placings 1st/2nd/3rd' : null, 'Lost on board', 'Forfeits: time / dropped / absent / engine', 'Elo [95%]'].filter(Boolean);
+    places ? 'Placings 1st/2nd/3rd' : null, 'Lost on board', 'Forfeits: time / dropped / absent / engine',
+    duplicate ? 'Duplicate ± (seats)' : null, 'Elo [95%]'].filter(Boolean);
   const rows = st.table.map((line) => h('tr', { 'data-rank': line.rank, 'data-entrant': line.entrant },
     h('td', { class: 'num' }, String(line.rank)),
     h('th', { scope: 'row' }, entrantEl(st.entrants[line.entrant])),
@@ -194,6 +196,8 @@ function standingsCard(s, st) {
     places ? h('td', { class: 'num', 'data-placings': line.placings.join('/') }, line.placings.join(' / ')) : null,
     h('td', { class: 'num', 'data-board-losses': line.board_losses ?? '' }, String(line.board_losses ?? '?')),
     forfeitsCell(line),
+    duplicate ? h('td', { class: 'num', 'data-duplicate': line.duplicate, title: 'points over the other tables that played the same deal, seat by seat' },
+      `${line.duplicate >= 0 ? '+' : ''}${num(line.duplicate)} (${line.duplicate_boards})`) : null,
     h('td', { class: 'num', 'data-elo': Math.round(line.elo), title: '95% interval in brackets' }, eloText(line))));
   return h('div', { class: 'card t-standings' },
     h('h2', {}, 'Standings'),
@@ -203,7 +207,7 @@ function standingsCard(s, st) {
         h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, rows))),
     h('p', { class: 'muted small' },
-      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Losses on the board are apart from forfeits, counted by cause: a clock that ran out, a bot that dropped out past the grace period, an entrant absent when its match was due, an engine that failed (crashed, hung, or answered something illegal). Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
+      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Losses on the board are apart from forfeits, counted by cause: a clock that ran out, a bot that dropped out past the grace period, an entrant absent when its match was due, an engine that failed (crashed, hung, or answered something illegal). Duplicate: in each seat of a deal played at several tables, the points made less the mean of the same seat at the deal's other tables, summed (as duplicate bridge scores a board). Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
 }
 
 function crosstableCard(st) {

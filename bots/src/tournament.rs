@@ -292,9 +292,11 @@ pub async fn run(args: &TournamentArgs) -> anyhow::Result<()> {
 
 /// The standings as a table: rank, entrant, matches, W/D/L, score, points, placings, the losses
 /// on the board and the forfeits by cause (clock, dropped out, absent, engine failure, other),
-/// Elo with its 95% interval.
+/// the duplicate comparison when any deal was played at several tables (points over the other
+/// tables of the same deal, and the seats compared), Elo with its 95% interval.
 pub fn standings_table(standings: &Standings) -> Table {
     let seats = standings.table.first().map_or(0, |l| l.placings.len());
+    let duplicate = standings.table.iter().any(|l| l.duplicate_boards > 0);
     let mut table = Table::new();
     table.load_style(UTF8_FULL_CONDENSED);
     let mut header = vec![
@@ -320,9 +322,11 @@ pub fn standings_table(standings: &Standings) -> Table {
         "absent",
         "engine",
         "other",
-        "Elo",
-        "95% interval",
     ]);
+    if duplicate {
+        header.extend(["duplicate ±", "compared"]);
+    }
+    header.extend(["Elo", "95% interval"]);
     table.set_header(header);
     for line in &standings.table {
         let entrant = &standings.entrants[line.entrant];
@@ -349,6 +353,14 @@ pub fn standings_table(standings: &Standings) -> Table {
             Cell::new(by.absent),
             Cell::new(by.engine_failure),
             Cell::new(by.other),
+        ]);
+        if duplicate {
+            row.extend([
+                Cell::new(format!("{:+.1}", line.duplicate)),
+                Cell::new(line.duplicate_boards),
+            ]);
+        }
+        row.extend([
             Cell::new(format!("{:.0}", line.elo)),
             Cell::new(format!("[{:.0}, {:.0}]", line.elo_low, line.elo_high)),
         ]);

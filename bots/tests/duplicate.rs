@@ -520,6 +520,29 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     );
     assert!(refused > 0, "the cheat tried to read records of its live deals");
 
+    // The standings compare each seat with the same seat of the same deal at the other table:
+    // every entrant is compared on every seat it played, and with two tables a deal's
+    // differences cancel out.
+    let standings: skirmish_protocol::tournament::Standings =
+        get(&server, &format!("/api/tournaments/{id}/standings")).await;
+    for line in &standings.table {
+        assert!(
+            line.duplicate_boards > 0,
+            "entrant {} compared on no deal",
+            line.entrant
+        );
+    }
+    let net: f64 = standings.table.iter().map(|l| l.duplicate).sum();
+    assert!(net.abs() < 1e-6, "two-table duplicate sums to zero: {net}");
+    println!(
+        "duplicate: {:?}",
+        standings
+            .table
+            .iter()
+            .map(|l| (l.entrant, l.duplicate, l.duplicate_boards))
+            .collect::<Vec<_>>()
+    );
+
     // Over: the seed and salt are out and open the commitment; every board is the dealt one.
     assert_eq!(finished.seed.seed, Some(seed));
     assert_eq!(finished.config.seed, Some(seed));

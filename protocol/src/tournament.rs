@@ -375,6 +375,16 @@ pub struct Standing {
     /// Matches lost by forfeit, by cause.
     #[serde(default)]
     pub forfeits_by: ForfeitCounts,
+    /// The duplicate comparison, as duplicate bridge scores a board against the other tables
+    /// that played it: summed over the entrant's seats on deals finished at two tables or more,
+    /// the game's points it made in that seat less the mean of what the same seat of the same
+    /// deal made at the other tables (plane battle's points; 1/½/0 in gomoku and junqi). 0 when
+    /// no deal was compared (fresh deals, or bots deploying their own).
+    #[serde(default)]
+    pub duplicate: f64,
+    /// How many of the entrant's seats the duplicate comparison counted.
+    #[serde(default)]
+    pub duplicate_boards: u32,
     /// Elo rating: a Bradley-Terry fit of every pairwise result (in a 3-player match, each pair
     /// of seats by their places), on the Elo scale (400 per factor of 10 in the odds), with the
     /// entrants' mean at 1500.

@@ -14,6 +14,44 @@ use skirmish_protocol::tournament::{
     Crosscell, ForfeitCounts, MatchState, MatchSummary, Standing, forfeit_reasons,
 };
 
+/// The duplicate comparison of every seat of every finished match whose deal finished at two
+/// tables or more: `(entrant, points made in the seat − the mean of the same seat's points at the
+/// deal's other finished tables)`, as duplicate bridge compares a board with the other tables
+/// that played it. Byes and matches without a deal give nothing.
+fn duplicate_comparison(matches: &[MatchSummary]) -> Vec<(usize, f64)> {
+    let mut by_deal: std::collections::BTreeMap<u32, Vec<&MatchSummary>> = Default::default();
+    for m in matches {
+        let finished = m.state == MatchState::Finished && m.result.as_ref().is_some_and(|r| r.end != "bye");
+        if let (Some(deal), true) = (m.deal, finished) {
+            by_deal.entry(deal).or_default().push(m);
+        }
+    }
+    let mut out = Vec::new();
+    for tables in by_deal.values().filter(|t| t.len() >= 2) {
+        let points = |m: &MatchSummary, seat: usize| {
+            m.result
+                .as_ref()
+                .and_then(|r| r.points.get(seat))
+                .copied()
+                .unwrap_or(0.0)
+        };
+        for (i, m) in tables.iter().enumerate() {
+            for (seat, entrant) in m.seats.iter().enumerate() {
+                let others: Vec<f64> = tables
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .map(|(_, other)| points(other, seat))
+                    .collect();
+                #[allow(clippy::cast_precision_loss)] // a handful of tables
+                let mean = others.iter().sum::<f64>() / others.len() as f64;
+                out.push((*entrant, points(m, seat) - mean));
+            }
+        }
+    }
+    out
+}
+
 /// Elo points per natural-log unit of strength: 400 / ln 10.
 const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
 /// The rating the entrants' mean is shown at.
@@ -55,6 +93,8 @@ pub fn standings(
             board_losses: 0,
             forfeits: 0,
             forfeits_by: ForfeitCounts::default(),
+            duplicate: 0.0,
+            duplicate_boards: 0,
             elo: ELO_MEAN,
             elo_low: ELO_MEAN,
             elo_high: ELO_MEAN,
@@ -134,6 +174,12 @@ pub fn standings(
                 crosstable[b][a].games += 1;
                 crosstable[b][a].score += 1.0 - score;
             }
+        }
+    }
+    for (entrant, difference) in duplicate_comparison(matches) {
+        if let Some(line) = table.get_mut(entrant) {
+            line.duplicate += difference;
+            line.duplicate_boards += 1;
         }
     }
     for (line, played) in table.iter_mut().zip(&played) {
@@ -223,6 +269,64 @@ pub fn ratings(n: usize, games: &[Pairwise]) -> Vec<(f64, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skirmish_protocol::tournament::{MatchId, MatchResult};
+
+    fn finished(seats: Vec<usize>, deal: Option<u32>, points: Vec<f64>) -> MatchSummary {
+        let placings = points
+            .iter()
+            .map(|p| 1 + u8::try_from(points.iter().filter(|q| *q > p).count()).unwrap_or(u8::MAX))
+            .collect();
+        MatchSummary {
+            id: MatchId::random(),
+            index: 0,
+            round: 0,
+            seats,
+            opening: None,
+            deal,
+            sealed: false,
+            state: MatchState::Finished,
+            room: None,
+            result: Some(MatchResult {
+                points,
+                placings,
+                end: "match_over".to_owned(),
+                forfeit: None,
+            }),
+        }
+    }
+
+    #[test]
+    fn the_duplicate_comparison_scores_each_seat_against_the_same_seat_of_the_same_deal() {
+        // Deal 0 at two tables: entrants 0 and 2 sat in seat 0, 1 and 3 in seat 1. Entrant 0 made
+        // 10 where 2 made 6 with the same boards (+4 and -4); in seat 1, 3 made 8 where 1 made 4.
+        // A match without a deal, and a deal played at one table, compare nothing.
+        let matches = vec![
+            finished(vec![0, 1], Some(0), vec![10.0, 4.0]),
+            finished(vec![2, 3], Some(0), vec![6.0, 8.0]),
+            finished(vec![0, 3], None, vec![30.0, 0.0]),
+            finished(vec![1, 2], Some(1), vec![30.0, 0.0]),
+        ];
+        let (table, _, _) = standings(4, 2, &matches);
+        let line = |e: usize| table.iter().find(|l| l.entrant == e).expect("a line");
+        for (entrant, want) in [(0, 4.0), (1, -4.0), (2, -4.0), (3, 4.0)] {
+            assert!(
+                (line(entrant).duplicate - want).abs() < 1e-9,
+                "{entrant}: {table:?}"
+            );
+            assert_eq!(line(entrant).duplicate_boards, 1, "{table:?}");
+        }
+        // Three tables: each is measured against the mean of the other two.
+        let matches = vec![
+            finished(vec![0, 1], Some(0), vec![9.0, 0.0]),
+            finished(vec![2, 3], Some(0), vec![3.0, 0.0]),
+            finished(vec![4, 5], Some(0), vec![6.0, 0.0]),
+        ];
+        let (table, _, _) = standings(6, 2, &matches);
+        let line = |e: usize| table.iter().find(|l| l.entrant == e).expect("a line");
+        assert!((line(0).duplicate - 4.5).abs() < 1e-9);
+        assert!((line(2).duplicate + 4.5).abs() < 1e-9);
+        assert!(line(4).duplicate.abs() < 1e-9);
+    }
 
     #[test]
     fn equal_records_rate_equally_and_a_stronger_record_rates_higher() {

@@ -73,6 +73,9 @@ pub struct BotOptions {
     /// within the server's grace period, and rewritten whenever the server welcomes it. Without
     /// it, the token lives only as long as the process.
     pub resume_file: Option<PathBuf>,
+    /// A PEM file of certificates to trust for a `wss://` server besides Mozilla's roots (a
+    /// self-signed server's certificate, or a private CA): see [`crate::tls`].
+    pub ca_cert: Option<PathBuf>,
 }
 
 impl BotOptions {
@@ -96,6 +99,7 @@ impl BotOptions {
             token: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
             resume_file: None,
+            ca_cert: None,
         }
     }
 
@@ -233,9 +237,11 @@ async fn connection(
     state: &mut BotState,
     shutdown: &CancellationToken,
 ) -> anyhow::Result<()> {
-    let (socket, _) = tokio_tungstenite::connect_async_with_config(options.url.as_str(), None, true)
-        .await
-        .with_context(|| format!("connecting to {}", options.url))?;
+    let tls = crate::tls::connector(options.ca_cert.as_deref())?;
+    let (socket, _) =
+        tokio_tungstenite::connect_async_tls_with_config(options.url.as_str(), None, true, Some(tls))
+            .await
+            .with_context(|| format!("connecting to {}", options.url))?;
     let (mut sink, mut stream) = socket.split();
     let mut transcript = match &options.transcript {
         Some(path) => Some(

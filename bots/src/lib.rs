@@ -12,6 +12,7 @@ pub mod junqi;
 pub mod load;
 pub mod piskvork;
 pub mod plane;
+pub mod tls;
 pub mod tournament;
 
 use std::time::Duration;

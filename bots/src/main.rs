@@ -71,6 +71,10 @@ struct Connection {
     /// tournament matches) within the server's grace period.
     #[arg(long, env = "SKIRMISH_BOT_RESUME_DIR")]
     resume_dir: Option<PathBuf>,
+    /// For a `wss://` server whose certificate Mozilla's roots do not cover (self-signed, or a
+    /// private CA): a PEM file of the certificates to trust as well.
+    #[arg(long, env = "SKIRMISH_CA_CERT")]
+    ca_cert: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -289,6 +293,7 @@ fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection
     options.transcript.clone_from(&connection.transcript);
     options.key.clone_from(&connection.key);
     options.token.clone_from(&connection.token);
+    options.ca_cert.clone_from(&connection.ca_cert);
     anyhow::ensure!(
         connection.token.is_none() || connection.count == 1,
         "one connection per bot account: --token with --count 1"

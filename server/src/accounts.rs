@@ -110,15 +110,11 @@ impl Store {
         digest: Option<String>,
     ) -> Result<Option<String>, StoreError> {
         self.run(move |conn| {
-            let key = name_key(&name);
-            conn.execute(
-                "UPDATE accounts SET token_sha256 = ?2 WHERE name_key = ?1",
-                params![key, digest],
-            )?;
+            // One statement: the update and the name it touched (SQLite's RETURNING).
             Ok(conn
                 .query_row(
-                    "SELECT name FROM accounts WHERE name_key = ?1",
-                    params![key],
+                    "UPDATE accounts SET token_sha256 = ?2 WHERE name_key = ?1 RETURNING name",
+                    params![name_key(&name), digest],
                     |r| r.get(0),
                 )
                 .optional()?)

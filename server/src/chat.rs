@@ -4,20 +4,21 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use skirmish_protocol::{CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT_CHARS, PlayerId};
+use skirmish_protocol::{CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT_CHARS, PlayerId, is_hidden_char};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
 
-/// A chat line made safe to relay: control characters (newlines included) become spaces, and the
-/// ends are trimmed.
+/// A chat line made safe to relay: every character a name may not carry either
+/// ([`skirmish_protocol::is_hidden_char`]: control characters, newlines included, and
+/// bidirectional overrides) becomes a space, and the ends are trimmed.
 ///
 /// # Errors
 /// [`ServerError::BadChat`] when nothing is left, or more than [`MAX_CHAT_CHARS`] characters are.
 pub(crate) fn clean_line(text: &str) -> Result<String, ServerError> {
     let line: String = text
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| if is_hidden_char(c) { ' ' } else { c })
         .collect();
     let line = line.trim();
     if line.is_empty() {
@@ -75,6 +76,8 @@ mod tests {
     #[test]
     fn lines_are_cleaned_and_bounded() {
         assert_eq!(clean_line("  hi\nthere\u{7}  ").as_deref(), Ok("hi there"));
+        // A right-to-left override would reverse what follows it on every reader's page.
+        assert_eq!(clean_line("gg \u{202E}evol\u{2066}").as_deref(), Ok("gg  evol"));
         assert_eq!(
             clean_line("<b>x</b>").as_deref(),
             Ok("<b>x</b>"),

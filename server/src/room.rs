@@ -1692,11 +1692,12 @@ impl Room {
     }
 }
 
-/// A forfeit's detail as kept and shown: control characters dropped, at most
+/// A forfeit's detail as kept and shown: what a name may not carry dropped
+/// ([`skirmish_protocol::clean_name`]: control characters and bidirectional overrides), at most
 /// [`skirmish_games::gomoku::MAX_REASON_BYTES`] (200) bytes, the most a game's resignation reason
 /// may have, cut at a character boundary.
 fn clean_detail(text: &str) -> String {
-    let mut clean: String = text.chars().filter(|c| !c.is_control()).collect();
+    let mut clean = skirmish_protocol::clean_name(text);
     let max = skirmish_games::gomoku::MAX_REASON_BYTES.min(skirmish_games::junqi::MAX_REASON_BYTES);
     if clean.len() > max {
         let mut end = max;
@@ -1705,12 +1706,24 @@ fn clean_detail(text: &str) -> String {
         }
         clean.truncate(end);
     }
-    clean.trim().to_owned()
+    clean.trim_end().to_owned()
 }
 
 async fn sleep_until_some(deadline: Option<Instant>) {
     match deadline {
         Some(deadline) => tokio::time::sleep_until(deadline).await,
         None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean_detail;
+
+    #[test]
+    fn a_forfeit_detail_loses_hidden_characters_and_is_bounded() {
+        assert_eq!(clean_detail(" crashed\n\u{1b}[31m \u{202E}x "), "crashed[31m x");
+        let long = clean_detail(&"é".repeat(500));
+        assert!(long.len() <= 200 && long.chars().all(|c| c == 'é'), "{long}");
     }
 }

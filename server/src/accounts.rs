@@ -29,7 +29,7 @@ use axum::routing::post;
 use axum::{Json, Router};
 use rusqlite::{OptionalExtension, params};
 use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};
-use skirmish_protocol::{AccessKey, AccountToken, codes};
+use skirmish_protocol::{AccountToken, codes};
 
 use crate::AppState;
 use crate::store::{Store, StoreError};
@@ -268,11 +268,9 @@ fn refused_admin(state: &AppState, headers: &HeaderMap) -> Option<Response> {
             "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP".to_owned(),
         ));
     };
-    let offered = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .and_then(|v| v.trim().parse::<AccessKey>().ok());
+    // The one reading of the header, the scheme's name in any case (RFC 7235), as for the
+    // tournament key.
+    let offered = crate::api::offered_key(headers);
     if required.admits(offered.as_ref()) {
         None
     } else {

@@ -76,16 +76,21 @@ fn bearer(header: &str) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| credentials.trim())
 }
 
+/// The key a request offers in its `Authorization: Bearer` header, if it reads as one.
+pub(crate) fn offered_key(headers: &HeaderMap) -> Option<AccessKey> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(bearer)
+        .and_then(|v| v.parse::<AccessKey>().ok())
+}
+
 /// Refuses a request without the server's tournament key, when it has one.
 fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
     let Some(required) = &state.limits.tournament_key else {
         return Ok(());
     };
-    let offered = headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer)
-        .and_then(|v| v.parse::<AccessKey>().ok());
+    let offered = offered_key(headers);
     if required.admits(offered.as_ref()) {
         Ok(())
     } else {

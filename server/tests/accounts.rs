@@ -70,6 +70,14 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
         .await
         .unwrap();
     assert_eq!(refused.status(), 401);
+    // The scheme's name in any case (RFC 7235), as for the tournament key: `bearer`.
+    let listed = reqwest::Client::new()
+        .get(server.http_url("/api/accounts"))
+        .header("authorization", format!("bearer {ADMIN}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(listed.status(), 200);
     let made = admin_post(
         &server,
         "/api/accounts",

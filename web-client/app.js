@@ -359,7 +359,7 @@ async function onReveal(msg) {
 
 function onYourTurn(msg) {
   const rs = roomState(msg.room);
-  rs.view = msg.view;
+  if (msg.view) rs.view = msg.view;
   rs.you = rs.you ?? msg.seat;
   rs.deadlineAt = msg.deadline_ms != null ? Date.now() + msg.deadline_ms : null;
   rs.firing = false;

@@ -33,7 +33,9 @@ export class Connection {
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: 'hello', protocol: 1, name: this.name };
+      // turn_view: every your_turn carries the seat's whole view (renju's forbidden points, a
+      // junqi position), so that the page never has to rebuild one from events alone.
+      const hello = { type: 'hello', protocol: 1, name: this.name, turn_view: true };
       const token = localStorage.getItem(TOKEN_KEY);
       if (token) hello.resume = token;
       ws.send(JSON.stringify(hello));

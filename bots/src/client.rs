@@ -265,6 +265,7 @@ async fn connection(
             resume: state.resume.clone(),
             key: options.key.clone(),
             token: options.token.clone(),
+            turn_view: Some(true),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;
@@ -343,10 +344,12 @@ fn on_message(
                 .seats
                 .insert((room, seat), Arc::new(Mutex::new(SeatPlayer::Named(name))));
         }
+        // The bot's hello asks for the whole view in every `your_turn` (`turn_view`): it decides
+        // from the view alone.
         ServerMsg::YourTurn {
             room,
             seat,
-            view,
+            view: Some(view),
             deadline_ms,
         } => {
             let seat_strategy = state

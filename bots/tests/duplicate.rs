@@ -171,6 +171,7 @@ async fn shooter(
             resume: None,
             key: None,
             token: Some(token),
+            turn_view: Some(true),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello).unwrap()))
@@ -219,7 +220,7 @@ async fn shooter(
             ServerMsg::YourTurn {
                 room,
                 seat,
-                view: GameView::Plane(view),
+                view: Some(GameView::Plane(view)),
                 ..
             } => {
                 let (memory, rng, decided, http) =

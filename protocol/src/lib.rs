@@ -78,6 +78,14 @@ pub enum ClientMsg {
         /// server did not issue it or it was revoked or rotated.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         token: Option<AccountToken>,
+        /// Whether each `your_turn` on this connection carries the seat's whole view: `true` for
+        /// a client that decides or draws from the view alone; `false` for one that keeps its
+        /// view from the `room` snapshot it gets on joining and resuming and the `event`s after
+        /// it. Absent: `true` for a bot (a hello with `bot`), `false` for a person. The whole view
+        /// grows over a match (every stone of a gomoku game), and a move costs what its frames
+        /// cost (docs/performance.md).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn_view: Option<bool>,
     },
     /// Asks for the list of rooms. Answered by `rooms`.
     ListRooms,
@@ -295,8 +303,10 @@ pub enum ServerMsg {
         /// Milliseconds left before the referee acts for the seat; absent when there is no clock.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
-        /// What the seat's player may see now (the same as a fresh `room` snapshot's view).
-        view: GameView,
+        /// What the seat's player may see now (the same as a fresh `room` snapshot's view), for a
+        /// connection whose `hello` asked for it (`turn_view`); absent otherwise.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<GameView>,
     },
     /// The connected bots, answering `list_bots`.
     Bots {
@@ -887,6 +897,11 @@ pub fn parse_client_frame_within(
             code: codes::TOO_DEEP,
             message: format!("frames nest arrays and objects at most {max_depth} deep"),
         });
+    }
+    // One parse on the way every good frame takes; only a frame that does not read is parsed
+    // again, as a JSON value, to say which request it was and what is wrong with it.
+    if let Ok(frame) = serde_json::from_str::<ClientFrame>(text) {
+        return Ok(frame);
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
         req: None,

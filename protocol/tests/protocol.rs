@@ -118,6 +118,7 @@ fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
         resume: Some(a.clone()),
         key: None,
         token: None,
+        turn_view: None,
     };
     assert!(
         !format!("{hello:?}").contains(a.as_str()),

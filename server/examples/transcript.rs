@@ -5,7 +5,9 @@
 
 use skirmish_games::Seat;
 use skirmish_games::plane::{self, Cell, Config, Facing, MatchFormat, Placement, Variant};
-use skirmish_protocol::{Action, ClientFrame, ClientMsg, Clock, GameConfig, RoomConfig, RoomId, ServerMsg};
+use skirmish_protocol::{
+    Action, ClientFrame, ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, RoomId, ServerMsg,
+};
 use skirmish_server::testing::{TestClient, TestServer};
 
 fn placement(head: &str, facing: Facing) -> Placement {
@@ -32,13 +34,17 @@ fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
     }
 }
 
-/// Waits for `client`'s turn to fire.
-async fn attack_turn(client: &mut TestClient) {
+/// Waits for `client`'s turn to fire: the `turn` event naming its seat, then its `your_turn`
+/// (which carries no view for Ann, whose hello did not ask for one).
+async fn attack_turn(client: &mut TestClient, seat: u8) {
     client
         .recv_until(|m| {
-            matches!(m, ServerMsg::YourTurn { view: skirmish_protocol::GameView::Plane(v), seat, .. }
-                if v.phase == plane::PhaseView::Attack { attacker: *seat })
+            matches!(m, ServerMsg::Event { event: GameEvent::Plane(plane::Event::Turn { attacker }), .. }
+                if attacker.0 == seat)
         })
+        .await;
+    client
+        .recv_until(|m| matches!(m, ServerMsg::YourTurn { .. }))
         .await;
 }
 
@@ -74,6 +80,7 @@ async fn main() {
             resume: None,
             key: None,
             token: None,
+            turn_view: None,
         },
     )
     .await;
@@ -109,21 +116,21 @@ async fn main() {
     say(&mut ann, deploy(room, vec![placement("C1", Facing::Up)])).await;
     ben.send(deploy(room, vec![placement("D4", Facing::Down)])).await;
     cat.send(deploy(room, vec![placement("A4", Facing::Left)])).await;
-    attack_turn(&mut ann).await;
+    attack_turn(&mut ann, 0).await;
     heard(&ann, &mut printed);
     // Ann misses Ben; Ben hits Cat; Cat misses Ann; Ann downs Ben's plane (a knockout: 3 points);
     // Cat misses Ann again; Ann downs Cat's plane and wins the round and the match.
     say(&mut ann, fire(room, 1, "G7")).await;
-    attack_turn(&mut ben).await;
+    attack_turn(&mut ben, 1).await;
     ben.send(fire(room, 2, "B4")).await;
-    attack_turn(&mut cat).await;
+    attack_turn(&mut cat, 2).await;
     cat.send(fire(room, 0, "G1")).await;
-    attack_turn(&mut ann).await;
+    attack_turn(&mut ann, 0).await;
     heard(&ann, &mut printed);
     say(&mut ann, fire(room, 1, "D4")).await;
-    attack_turn(&mut cat).await;
+    attack_turn(&mut cat, 2).await;
     cat.send(fire(room, 0, "G2")).await;
-    attack_turn(&mut ann).await;
+    attack_turn(&mut ann, 0).await;
     heard(&ann, &mut printed);
     say(&mut ann, fire(room, 2, "A4")).await;
     ann.recv_until(|m| {

@@ -270,7 +270,7 @@ fn refused_admin(state: &AppState, headers: &HeaderMap) -> Option<Response> {
     };
     // The one reading of the header, the scheme's name in any case (RFC 7235), as for the
     // tournament key.
-    let offered = crate::api::offered_key(headers);
+    let offered = crate::bearer::offered_key(headers);
     if required.admits(offered.as_ref()) {
         None
     } else {

@@ -22,10 +22,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use skirmish_protocol::AccessKey;
 use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId};
 
 use crate::AppState;
+use crate::bearer::offered_key;
 use crate::tournament::TournamentError;
 
 /// The API's routes.
@@ -67,22 +67,6 @@ impl IntoResponse for TournamentError {
         };
         refuse(status, self.code(), self.to_string())
     }
-}
-
-/// The credentials of an `Authorization` header in the `Bearer` scheme (RFC 6750), whose name is
-/// read without regard to case (RFC 7235, section 2.1): `bearer KEY` and `BEARER KEY` too.
-fn bearer(header: &str) -> Option<&str> {
-    let (scheme, credentials) = header.trim().split_once(' ')?;
-    scheme.eq_ignore_ascii_case("bearer").then(|| credentials.trim())
-}
-
-/// The key a request offers in its `Authorization: Bearer` header, if it reads as one.
-pub(crate) fn offered_key(headers: &HeaderMap) -> Option<AccessKey> {
-    headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer)
-        .and_then(|v| v.parse::<AccessKey>().ok())
 }
 
 /// Refuses a request without the server's tournament key, when it has one.

@@ -12,7 +12,9 @@
 
 pub mod accounts;
 mod api;
+mod bearer;
 mod chat;
+pub mod entry;
 pub mod error;
 pub mod journal;
 mod listener;
@@ -20,6 +22,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod outbox;
 pub mod room;
+pub mod room_handle;
 mod rules;
 pub mod session;
 pub mod store;

@@ -15,7 +15,7 @@ use skirmish_protocol::{
 };
 
 use crate::outbox::Outbox;
-use crate::room::RoomHandle;
+use crate::room_handle::RoomHandle;
 
 /// A known player: a person or a bot connection.
 #[derive(Debug, Clone)]

@@ -142,6 +142,12 @@ impl Metrics {
         self.move_seconds.observe(elapsed.as_secs_f64());
     }
 
+    /// The histogram of [`Metrics::move_refereed`], for a room's actor to observe its acts in
+    /// (a clone shares the same counts).
+    pub fn move_histogram(&self) -> &Histogram {
+        &self.move_seconds
+    }
+
     /// The metrics in the Prometheus text format, with the room and bot gauges read from `lobby`
     /// and the storage figures from `journal`.
     pub fn render(&self, lobby: &Lobby, journal: &Journal) -> String {

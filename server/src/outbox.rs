@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use axum::extract::ws::Utf8Bytes;
 use skirmish_protocol::ServerMsg;
@@ -75,10 +75,17 @@ fn shared_frame(msg: &Arc<ServerMsg>) -> Frame {
 
 /// The sending side of one connection's queue. Cloned into every room the connection sits or
 /// watches in. Sending never waits: a full queue disconnects the slow client, so that it cannot
-/// stall a room; it may reconnect and get a fresh snapshot.
+/// stall a room; it may reconnect and get a fresh snapshot. A clone is one reference count: rooms
+/// hold one for every message they hold back for the journal.
 #[derive(Clone, Debug)]
-pub struct Outbox {
+pub struct Outbox(Arc<Ends>);
+
+/// What an [`Outbox`] shares between its clones.
+#[derive(Debug)]
+struct Ends {
     conn: u64,
+    /// Whether `your_turn` carries the seat's whole view here (`hello`'s `turn_view`).
+    turn_view: AtomicBool,
     tx: mpsc::Sender<Frame>,
     kick: CancellationToken,
     replace: CancellationToken,
@@ -115,12 +122,13 @@ impl Outbox {
         let replace = CancellationToken::new();
         let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
-            Outbox {
+            Outbox(Arc::new(Ends {
                 conn,
+                turn_view: AtomicBool::new(false),
                 tx,
                 kick: kick.clone(),
                 replace: replace.clone(),
-            },
+            })),
             Inbox {
                 rx,
                 kicked: kick,
@@ -135,21 +143,32 @@ impl Outbox {
         Outbox::with_capacity(1).0
     }
 
+    /// Says whether `your_turn` on this connection carries the seat's whole view (`hello`'s
+    /// `turn_view`); set once, on `hello`.
+    pub fn set_turn_view(&self, wanted: bool) {
+        self.0.turn_view.store(wanted, Ordering::Relaxed);
+    }
+
+    /// Whether this connection's `your_turn` carries the seat's whole view ([`Outbox::set_turn_view`]).
+    pub fn turn_view(&self) -> bool {
+        self.0.turn_view.load(Ordering::Relaxed)
+    }
+
     /// Asks the connection to close at once with [`skirmish_protocol::CLOSE_REPLACED`]: a newer
     /// connection holds its player now, or its account's token changed.
     pub fn close_replaced(&self) {
-        self.replace.cancel();
+        self.0.replace.cancel();
     }
 
     /// The connection's number, unique in this process.
     pub fn conn(&self) -> u64 {
-        self.conn
+        self.0.conn
     }
 
     /// Queues a message for this connection alone. Returns `false` when the connection is gone or
     /// was just disconnected for not keeping up.
     pub fn send(&self, msg: ServerMsg) -> bool {
-        if self.tx.is_closed() {
+        if self.0.tx.is_closed() {
             return false;
         }
         self.send_frame(Frame::new(&msg))
@@ -158,7 +177,7 @@ impl Outbox {
     /// Queues a message shared with other connections: sending the same `Arc` to several
     /// outboxes in a row serialises it once. Returns as [`Outbox::send`].
     pub fn send_shared(&self, msg: Arc<ServerMsg>) -> bool {
-        if self.tx.is_closed() {
+        if self.0.tx.is_closed() {
             return false;
         }
         self.send_frame(shared_frame(&msg))
@@ -166,10 +185,10 @@ impl Outbox {
 
     /// Queues a frame already serialised. Returns as [`Outbox::send`].
     pub fn send_frame(&self, frame: Frame) -> bool {
-        match self.tx.try_send(frame) {
+        match self.0.tx.try_send(frame) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.kick.cancel();
+                self.0.kick.cancel();
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,

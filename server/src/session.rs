@@ -267,6 +267,7 @@ where
             resume,
             key,
             token,
+            turn_view,
         } = frame.msg
         else {
             send(
@@ -277,6 +278,7 @@ where
             .await;
             continue;
         };
+        outbox.set_turn_view(turn_view.unwrap_or(bot.is_some()));
         if protocol != PROTOCOL_VERSION {
             let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
             send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
@@ -616,6 +618,7 @@ impl Session {
     }
 
     async fn on_text(&mut self, text: &str) {
+        let received = std::time::Instant::now();
         match parse_client_frame_within(
             text,
             self.state.limits.max_frame_bytes,
@@ -623,7 +626,7 @@ impl Session {
         ) {
             Ok(frame) => {
                 let req = frame.req;
-                if let Err(err) = self.on_frame(frame).await {
+                if let Err(err) = self.on_frame(frame, received).await {
                     debug!(code = err.code(), cause = %err, "request refused");
                     self.outbox.send(err.to_msg(req));
                 }
@@ -639,7 +642,12 @@ impl Session {
         self.state.lobby.room(id).ok_or(ServerError::NoSuchRoom(id))
     }
 
-    async fn on_frame(&mut self, frame: ClientFrame) -> Result<(), ServerError> {
+    /// Handles one client frame, read at `received`.
+    async fn on_frame(
+        &mut self,
+        frame: ClientFrame,
+        received: std::time::Instant,
+    ) -> Result<(), ServerError> {
         let req = frame.req;
         let done = ServerMsg::Done { req };
         match frame.msg {
@@ -738,11 +746,16 @@ impl Session {
                 self.outbox.send(done);
             }
             ClientMsg::Act { room, seat, action } => {
-                let started = std::time::Instant::now();
+                // Handed over without waiting: the room answers on the outbox, and only a refusal.
                 self.room(room)?
-                    .act(self.player, self.outbox.conn(), seat, action)
+                    .act(
+                        self.player,
+                        (seat, action),
+                        (req, &self.outbox),
+                        received,
+                        self.state.metrics.move_histogram(),
+                    )
                     .await?;
-                self.state.metrics.move_refereed(started.elapsed());
             }
         }
         Ok(())

@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::journal::Entry;
+use crate::entry::Entry;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use skirmish_protocol::tournament::{

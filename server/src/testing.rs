@@ -214,6 +214,7 @@ impl TestClient {
                 resume,
                 key: None,
                 token: None,
+                turn_view: Some(true),
             })
             .await;
         (client, welcome)

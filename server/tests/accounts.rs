@@ -39,6 +39,7 @@ fn bot_hello(name: &str, strategy: &str, token: Option<AccountToken>) -> ClientM
         resume: None,
         key: None,
         token,
+        turn_view: Some(true),
     }
 }
 
@@ -425,6 +426,7 @@ async fn a_second_connection_of_an_account_takes_its_seats_and_closes_the_first(
             resume: Some(resume),
             key: None,
             token: None,
+            turn_view: Some(true),
         })
         .await;
     assert_eq!(code(&refused), codes::BAD_RESUME);

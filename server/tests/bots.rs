@@ -39,7 +39,7 @@ async fn play_until_over(
             }
         };
         let ServerMsg::YourTurn {
-            view: GameView::Plane(view),
+            view: Some(GameView::Plane(view)),
             seat,
             ..
         } = msg

@@ -66,7 +66,11 @@ fn latest_view(client: &TestClient, room: RoomId) -> junqi::View {
         .rev()
         .find_map(|m| match m {
             ServerMsg::Room(snapshot) if snapshot.room.id == room => junqi_view(&snapshot.view).cloned(),
-            ServerMsg::YourTurn { room: r, view, .. } if *r == room => junqi_view(view).cloned(),
+            ServerMsg::YourTurn {
+                room: r,
+                view: Some(view),
+                ..
+            } if *r == room => junqi_view(view).cloned(),
             _ => None,
         })
         .expect("a junqi view")
@@ -111,7 +115,7 @@ async fn received(client: &mut TestClient, pred: impl Fn(&ServerMsg) -> bool) {
 
 /// Whether `m` is a `your_turn` in the battle.
 fn turn_to_move(m: &ServerMsg) -> bool {
-    matches!(m, ServerMsg::YourTurn { view: GameView::Junqi(view), .. } if view.phase == Phase::Battle)
+    matches!(m, ServerMsg::YourTurn { view: Some(GameView::Junqi(view)), .. } if view.phase == Phase::Battle)
 }
 
 fn battle_started(m: &ServerMsg) -> bool {
@@ -270,7 +274,7 @@ fn check_no_leak(text: &str, over: &mut bool, mine: &mut Vec<Seat>) -> usize {
     }
     let view = match &msg {
         ServerMsg::Room(snapshot) => junqi_view(&snapshot.view),
-        ServerMsg::YourTurn { view, .. } => junqi_view(view),
+        ServerMsg::YourTurn { view: Some(view), .. } => junqi_view(view),
         ServerMsg::Event {
             event: GameEvent::Junqi(event),
             ..

@@ -38,7 +38,7 @@ async fn two_people_play_a_classic_match_to_its_end() {
     bob.send(deploy(room, vec![b])).await;
     let turn = your_turn(&mut alice).await;
     let ServerMsg::YourTurn {
-        view: GameView::Plane(view),
+        view: Some(GameView::Plane(view)),
         ..
     } = turn
     else {
@@ -97,6 +97,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             resume: None,
             key: None,
             token: None,
+            turn_view: Some(true),
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);
@@ -134,6 +135,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         resume: None,
         key: None,
         token: None,
+        turn_view: Some(true),
     };
     assert_eq!(error_code(&alice.request(hello).await), codes::ALREADY_HELLO);
     let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
@@ -209,7 +211,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
     bob.send(fire(room, 0, "A1")).await;
     let turn = your_turn(&mut alice).await;
     let ServerMsg::YourTurn {
-        view: GameView::Plane(before),
+        view: Some(GameView::Plane(before)),
         ..
     } = turn
     else {
@@ -281,6 +283,7 @@ async fn a_reconnecting_player_gets_the_seat_and_board_back() {
             resume: Some(resume),
             key: None,
             token: None,
+            turn_view: Some(true),
         })
         .await;
     let ServerMsg::Welcome {
@@ -536,6 +539,7 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
             resume: Some(forged.clone()),
             key: None,
             token: None,
+            turn_view: Some(true),
         })
         .await;
     let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
@@ -572,6 +576,7 @@ async fn names_lose_their_control_characters_and_markup_stays_text() {
             resume: None,
             key: None,
             token: None,
+            turn_view: Some(true),
         })
         .await;
     assert_eq!(error_code(&reply), codes::BAD_NAME);

@@ -92,6 +92,7 @@ fn hello(name: &str, resume: Option<skirmish_protocol::ResumeToken>) -> ClientMs
         resume,
         key: None,
         token: None,
+        turn_view: Some(true),
     }
 }
 
@@ -126,7 +127,7 @@ impl Player {
         match &msg {
             ServerMsg::YourTurn {
                 room: r,
-                view: GameView::Plane(view),
+                view: Some(GameView::Plane(view)),
                 ..
             } if *r == room => {
                 let action = match view.phase {

@@ -63,6 +63,7 @@ fn bot_hello(name: &str, strategies: Vec<String>) -> ClientMsg {
         resume: None,
         key: None,
         token: None,
+        turn_view: Some(true),
     }
 }
 

@@ -32,6 +32,7 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
             resume: None,
             key: None,
             token: Some(server.account("silent").await),
+            turn_view: Some(true),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
@@ -99,7 +100,7 @@ async fn play_stones(client: &mut TestClient, stones: usize, next: &mut usize) {
         if let ServerMsg::YourTurn {
             room,
             seat,
-            view: GameView::Gomoku(view),
+            view: Some(GameView::Gomoku(view)),
             ..
         } = msg
         {
@@ -146,6 +147,7 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
         resume,
         key: None,
         token: Some(token.clone()),
+        turn_view: Some(true),
     };
     let mut phoenix = TestClient::connect(&server.ws_url()).await;
     let ServerMsg::Welcome {

@@ -162,6 +162,7 @@ fn bot_hello(name: &str, offer: BotOffer) -> ClientMsg {
         resume: None,
         key: None,
         token: None,
+        turn_view: Some(true),
     }
 }
 

@@ -102,6 +102,7 @@ pub(super) async fn connect(url: &str, name: &str, shared: &Shared) -> anyhow::R
                 resume: None,
                 key: None,
                 token: None,
+                turn_view: Some(true),
             },
         };
         sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

@@ -1,0 +1,287 @@
+//! What a room sends its viewers: each event to the viewers its audience includes (decided by the
+//! rules engine), `your_turn`, snapshots, commitments and their reveals, the summary the lobby lists,
+//! and chat.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use skirmish_games::{Audience, Seat, Viewer};
+use skirmish_protocol::{
+    ChatChannel, NumberedEvent, Occupant, PlayerId, Reveal, RoomSnapshot, RoomStatus, RoomSummary,
+    SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
+};
+use tokio::time::Instant;
+
+use super::Room;
+use crate::chat::clean_line;
+use crate::error::ServerError;
+use crate::outbox::Outbox;
+use crate::table::Applied;
+
+/// How many events a room keeps for snapshots, whatever their audience: twice what a snapshot
+/// carries ([`SNAPSHOT_HISTORY`]), so the events meant for one seat (its deployment: one a
+/// round) do not shorten what a snapshot can carry.
+const HISTORY: usize = 2 * SNAPSHOT_HISTORY;
+
+impl Room {
+    pub(super) fn summary(&self) -> RoomSummary {
+        RoomSummary {
+            id: self.id,
+            owner: self.owner,
+            config: self.config.clone(),
+            status: self.status,
+            seats: self
+                .seats
+                .iter()
+                .enumerate()
+                .map(|(i, holder)| SeatInfo {
+                    seat: Seat(u8::try_from(i).expect("few seats")),
+                    occupant: holder.as_ref().map(|h| Occupant {
+                        player: h.member.id,
+                        name: h.member.name.clone(),
+                        bot: h.bot.clone(),
+                        connected: h.connected,
+                        took_over_from: h.took_over_from.clone(),
+                    }),
+                })
+                .collect(),
+            spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),
+        }
+    }
+
+    pub(super) fn publish_summary(&self) {
+        self.lobby.update_room(self.summary());
+    }
+
+    pub(super) fn snapshot(&self, viewer: Viewer) -> ServerMsg {
+        ServerMsg::Room(Box::new(RoomSnapshot {
+            room: self.summary(),
+            you: match viewer {
+                Viewer::Seat(seat) => Some(seat),
+                Viewer::Spectator => None,
+            },
+            seq: self.seq,
+            view: self.table.view(viewer),
+            commitments: self.commitments.clone(),
+            reveals: self.reveals.clone(),
+            history: self.history_for(viewer),
+            deadlines_ms: self.deadlines_ms(),
+        }))
+    }
+
+    /// The newest events `viewer` may see (the engine's audience of each decides), oldest first,
+    /// at most [`SNAPSHOT_HISTORY`].
+    pub(super) fn history_for(&self, viewer: Viewer) -> Vec<NumberedEvent> {
+        let mut seen: Vec<NumberedEvent> = self
+            .history
+            .iter()
+            .rev()
+            .filter(|(audience, _)| audience.includes(viewer))
+            .take(SNAPSHOT_HISTORY)
+            .map(|(_, event)| event.clone())
+            .collect();
+        seen.reverse();
+        seen
+    }
+
+    pub(super) fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
+        self.out.say(outbox, self.snapshot(viewer));
+    }
+
+    /// Sends every viewer a fresh snapshot (after a change of seats or status).
+    pub(super) fn broadcast_snapshots(&self) {
+        for (i, holder) in self.seats.iter().enumerate() {
+            if let Some(h) = holder.as_ref().filter(|h| h.connected) {
+                self.send_snapshot(
+                    &h.member.outbox,
+                    Viewer::Seat(Seat(u8::try_from(i).expect("few seats"))),
+                );
+            }
+        }
+        if !self.spectators.is_empty() {
+            let snapshot = Arc::new(self.snapshot(Viewer::Spectator));
+            for member in self.spectators.values() {
+                self.out.say_shared(&member.outbox, snapshot.clone());
+            }
+        }
+        self.publish_summary();
+    }
+
+    /// Sends `msg` to every connected seat and spectator.
+    pub(super) fn broadcast(&self, msg: ServerMsg) {
+        let msg = Arc::new(msg);
+        let seated = self
+            .seats
+            .iter()
+            .flatten()
+            .filter(|h| h.connected)
+            .map(|h| &h.member);
+        for member in seated.chain(self.spectators.values()) {
+            self.out.say_shared(&member.outbox, msg.clone());
+        }
+    }
+
+    /// Commits to `seat`'s deployment of `round` (see [`skirmish_protocol::commitment`]).
+    pub(super) fn commit(&mut self, seat: Seat, round: u32, deployment: String) {
+        let (commitment, reveal) = Reveal::seal(seat, round, deployment, &mut self.rng);
+        self.commitments.push(commitment.clone());
+        self.sealed.push(reveal);
+        self.broadcast(ServerMsg::Commitment {
+            room: self.id,
+            commitment,
+        });
+    }
+
+    /// Opens every commitment of `round`, which the game has just revealed.
+    pub(super) fn reveal(&mut self, round: u32) {
+        let (now, later) = std::mem::take(&mut self.sealed)
+            .into_iter()
+            .partition(|r| r.round == round);
+        self.sealed = later;
+        for reveal in now {
+            self.reveals.push(reveal.clone());
+            self.broadcast(ServerMsg::Reveal {
+                room: self.id,
+                reveal,
+            });
+        }
+    }
+
+    /// Sends each event to the viewers its audience includes, commits to and reveals
+    /// deployments, then updates the clock.
+    pub(super) fn dispatch(&mut self, applied: Applied) {
+        let mut sealed = applied.sealed.into_iter().peekable();
+        for (index, (audience, event)) in applied.events.into_iter().enumerate() {
+            if let Some(m) = self.tournament.as_mut() {
+                m.log.push(event.clone());
+            }
+            self.seq += 1;
+            if self.history.len() == HISTORY {
+                self.history.pop_front();
+            }
+            self.history.push_back((
+                audience,
+                NumberedEvent {
+                    seq: self.seq,
+                    event: event.clone(),
+                },
+            ));
+            let msg = Arc::new(ServerMsg::Event {
+                room: self.id,
+                seq: self.seq,
+                event,
+            });
+            for (i, holder) in self.seats.iter().enumerate() {
+                let viewer = Viewer::Seat(Seat(u8::try_from(i).expect("few seats")));
+                if let Some(h) = holder
+                    .as_ref()
+                    .filter(|h| h.connected && audience.includes(viewer))
+                {
+                    self.out.say_shared(&h.member.outbox, msg.clone());
+                }
+            }
+            if audience == Audience::Everyone {
+                for member in self.spectators.values() {
+                    self.out.say_shared(&member.outbox, msg.clone());
+                }
+            }
+            while let Some((_, seat, round, deployment)) = sealed.next_if(|s| s.0 == index) {
+                self.commit(seat, round, deployment);
+            }
+            if let Some((_, round)) = applied.revealed.filter(|r| r.0 == index) {
+                self.reveal(round);
+            }
+        }
+        if self.table.is_over() {
+            self.finish();
+            return;
+        }
+        // Duplicate matches: the referee deploys for each seat from the deal, one at a time.
+        if let Some(seed) = self.tournament.as_ref().and_then(|m| m.deal)
+            && let Some(dealt) = self
+                .table
+                .to_act()
+                .into_iter()
+                .find_map(|seat| self.table.deal(seat, seed))
+        {
+            self.dispatch(dealt);
+            return;
+        }
+        let to_act = self.table.to_act();
+        let now = Instant::now();
+        for seat in Seat::all(self.seats.len()) {
+            if !to_act.contains(&seat) {
+                self.deadlines[seat.index()] = None;
+                self.turn_started[seat.index()] = None;
+            } else if applied.new_turn {
+                let bank = self.banks[seat.index()];
+                let limit = match (self.limit().map(Duration::from_millis), bank) {
+                    (Some(limit), Some(bank)) => Some(limit.min(bank)),
+                    (limit, bank) => limit.or(bank),
+                };
+                self.deadlines[seat.index()] = limit.map(|limit| now + limit);
+                self.turn_started[seat.index()] = Some(now);
+                self.send_your_turn(seat);
+            }
+        }
+    }
+
+    pub(super) fn send_your_turn(&self, seat: Seat) {
+        if !self.table.to_act().contains(&seat) || self.status != RoomStatus::Playing {
+            return;
+        }
+        if let Some(h) = self.seats[seat.index()].as_ref().filter(|h| h.connected) {
+            let deadline_ms = self.deadlines[seat.index()].map(|d| {
+                u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
+            });
+            self.out.say(
+                &h.member.outbox,
+                ServerMsg::YourTurn {
+                    room: self.id,
+                    seat,
+                    deadline_ms,
+                    view: h
+                        .member
+                        .outbox
+                        .turn_view()
+                        .then(|| self.table.view(Viewer::Seat(seat))),
+                },
+            );
+        }
+    }
+
+    /// Relays a chat line to the members of the speaker's chat only: seated players hear seated
+    /// players, spectators hear spectators. The name is the room's record of the speaker.
+    pub(super) fn chat(&mut self, player: PlayerId, text: &str) -> Result<(), ServerError> {
+        let (channel, seat, name) = if let Some(seat) = self.seat_of(player) {
+            let holder = self.seats[seat.index()].as_ref().ok_or(ServerError::NotSeated)?;
+            (ChatChannel::Players, Some(seat), holder.member.name.clone())
+        } else if let Some(member) = self.spectators.get(&player) {
+            (ChatChannel::Spectators, None, member.name.clone())
+        } else {
+            return Err(ServerError::NotSeated);
+        };
+        let text = clean_line(text)?;
+        self.chat.allow(player, Instant::now())?;
+        let msg = Arc::new(ServerMsg::Chat {
+            room: self.id,
+            channel,
+            seat,
+            name,
+            text,
+        });
+        match channel {
+            ChatChannel::Players => {
+                for holder in self.seats.iter().flatten().filter(|h| h.connected) {
+                    self.out.say_shared(&holder.member.outbox, msg.clone());
+                }
+            }
+            ChatChannel::Spectators => {
+                for member in self.spectators.values() {
+                    self.out.say_shared(&member.outbox, msg.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,159 @@
+//! Tournament match rooms: a room owned by no player, its seats given to the scheduled bots, its
+//! result reported to the tournament ([`crate::tournament`]).
+
+use std::time::Duration;
+
+use rand::Rng;
+use skirmish_games::Seat;
+use skirmish_protocol::tournament::{Forfeit, MatchResult};
+use skirmish_protocol::{GameEvent, PlayerId, RoomConfig, RoomId, RoomStatus};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, info_span};
+
+use super::{Command, Room, RoomHandle};
+use crate::error::ServerError;
+use crate::journal::Journal;
+use crate::lobby::{BotPick, Lobby};
+use crate::store::StoredRoom;
+
+/// What a tournament match room adds to a room.
+pub(super) struct MatchRoom {
+    /// Seed of the dealt deployments (duplicate matches).
+    pub(super) deal: Option<u64>,
+    /// How long a dropped seat has to come back before it forfeits.
+    pub(super) grace: Duration,
+    /// Every event so far, secret ones included: the match's record.
+    pub(super) log: Vec<GameEvent>,
+    /// The seat that forfeited, if one did.
+    pub(super) forfeit: Option<Forfeit>,
+    /// Where the result goes.
+    pub(super) report: Option<oneshot::Sender<MatchReport>>,
+}
+
+/// How a tournament match room is set up: [`spawn_match`].
+#[derive(Debug)]
+pub struct MatchSetup {
+    /// The room's id: the match's own (its log is found by it after a restart).
+    pub id: RoomId,
+    /// The bot in each seat ([`restore_match`] ignores them: the log says who sits where).
+    pub bots: Vec<BotPick>,
+    /// Seed of the dealt deployments (plane battle and junqi duplicate matches); `None`: the
+    /// bots deploy for themselves.
+    pub deal: Option<u64>,
+    /// How long a seat whose bot dropped has to come back before it forfeits.
+    pub grace: Duration,
+    /// Cancelled to abandon the match (the tournament was cancelled or the server stops).
+    pub cancel: CancellationToken,
+}
+
+/// A finished match, as its room reports it.
+#[derive(Debug, Clone)]
+pub struct MatchReport {
+    /// The result, with the forfeit if a seat lost by one.
+    pub result: MatchResult,
+    /// Every event of the match, secret ones included.
+    pub events: Vec<GameEvent>,
+}
+
+/// Starts a tournament match: a room owned by no player whose seats are given to `setup.bots` at
+/// once and whose match starts at once. A seat that runs out of time, or whose bot stays away
+/// longer than the grace period, forfeits (loses) the match. The receiver gets the result when
+/// the match is over; it is dropped unanswered when the match is abandoned.
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the game's config cannot be played, or the bots do not fill
+/// the seats.
+pub fn spawn_match(
+    config: RoomConfig,
+    setup: MatchSetup,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
+    let (mut room, (tx, inbox)) =
+        Room::new(config, MATCH_OWNER, lobby.clone(), setup.id, rand::rng().random())?;
+    if setup.bots.len() != room.seats.len() {
+        return Err(ServerError::BadConfig(format!(
+            "{} bots for {} seats",
+            setup.bots.len(),
+            room.seats.len()
+        )));
+    }
+    let (report, answer) = oneshot::channel();
+    room.tournament = Some(MatchRoom {
+        deal: setup.deal,
+        grace: setup.grace,
+        log: Vec::new(),
+        forfeit: None,
+        report: Some(report),
+    });
+    room.open_log(journal);
+    let handle = RoomHandle { id: room.id, tx };
+    lobby.add_room(handle.clone(), room.summary());
+    for (i, pick) in setup.bots.into_iter().enumerate() {
+        room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick, None);
+    }
+    room.start_if_full();
+    run_match(room, inbox, &handle, setup.cancel, shutdown);
+    Ok((handle, answer))
+}
+
+/// Rebuilds a tournament match from its stored log (after a restart) and goes on with it, as
+/// [`restore`] does for a room: its bots get their seats back by resuming with their tokens
+/// within `setup.grace` of now, or forfeit. The receiver gets the result when the match is over
+/// (at once, when the log ends it).
+///
+/// # Errors
+/// As [`restore`].
+pub fn restore_match(
+    stored: StoredRoom,
+    setup: MatchSetup,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
+    let (report, answer) = oneshot::channel();
+    let tournament = MatchRoom {
+        deal: setup.deal,
+        grace: setup.grace,
+        log: Vec::new(),
+        forfeit: None,
+        report: Some(report),
+    };
+    let (room, (tx, inbox)) = Room::rebuild(stored, lobby.clone(), journal, Some(tournament))?;
+    let handle = RoomHandle { id: room.id, tx };
+    if room.status != RoomStatus::Finished {
+        lobby.add_room(handle.clone(), room.summary());
+        run_match(room, inbox, &handle, setup.cancel, shutdown);
+    }
+    Ok((handle, answer))
+}
+
+/// The owner of tournament match rooms: nobody (the nil id).
+pub const MATCH_OWNER: PlayerId = PlayerId(uuid::Uuid::nil());
+
+/// Runs a match room's actor until the match is over, `cancel` abandons it, or the server stops.
+fn run_match(
+    room: Room,
+    inbox: mpsc::Receiver<Command>,
+    handle: &RoomHandle,
+    cancel: CancellationToken,
+    shutdown: CancellationToken,
+) {
+    let stop = CancellationToken::new();
+    {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = shutdown.cancelled() => {}
+                () = cancel.cancelled() => {}
+            }
+            stop.cancel();
+        });
+    }
+    tokio::spawn(
+        room.run(inbox, stop)
+            .instrument(info_span!("room", room = %handle.id)),
+    );
+}

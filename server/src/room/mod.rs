@@ -1,0 +1,394 @@
+//! A room: an actor that owns one game, its seats, its viewers and its clock.
+//!
+//! [`spawn`] starts the actor and returns a [`RoomHandle`]. The actor is the only writer of its
+//! game: it takes [`Command`]s from an `mpsc` inbox (answering through `oneshot` where a reply is
+//! needed), applies actions through the rules engine, sends each event only to the viewers its
+//! audience includes, and runs the deploy and move deadlines with `tokio::time`. It ends when every
+//! handle is dropped or the server shuts down.
+//!
+//! Every room writes its log to the [`Journal`] as it goes; [`restore`] (and, for a tournament
+//! match, [`restore_match`]) rebuilds a room still open after a restart from that log. Its seats
+//! then wait for their players as after any drop: for the grace period of the room's
+//! [`DropPolicy`], after which a bot takes the seat over or the seat forfeits (in a tournament
+//! match, the seat forfeits).
+//!
+//! What a room says (events, snapshots, replies) after writing to its log is held until the
+//! journal has that write on disk ([`Journal::committed`]), then let out in order: every event a
+//! player has been sent is on disk. While storage is failing ([`Journal::available`]) the room
+//! refuses whatever would write to its log with `storage_unavailable`, changing nothing, and its
+//! clocks wait.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use skirmish_games::{Audience, Seat, Viewer};
+use skirmish_protocol::{
+    Action, Commitment, NumberedEvent, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus,
+};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tracing::{Instrument, debug, info, info_span};
+
+mod clock;
+mod dispatch;
+mod ending;
+mod held;
+mod log;
+mod matches;
+mod seats;
+
+use self::held::Held;
+pub use self::log::{SeatHolder, seat_holders};
+use self::matches::MatchRoom;
+pub use self::matches::{MATCH_OWNER, MatchReport, MatchSetup, restore_match, spawn_match};
+use crate::chat::ChatLimiter;
+use crate::error::ServerError;
+use crate::journal::{Entry, Journal};
+use crate::lobby::Lobby;
+use crate::room_handle::Command;
+pub use crate::room_handle::{Member, RoomHandle};
+use crate::store::StoredRoom;
+use crate::table::Table;
+
+/// How long a finished room stays in the lobby (to be looked at, its page reloaded, its record
+/// read by spectators) before it is dropped and its memory freed: 10 minutes.
+pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(600);
+
+/// Who holds a seat.
+#[derive(Debug, Clone)]
+struct Holder {
+    member: Member,
+    connected: bool,
+    bot: Option<String>,
+    /// For a bot that took the seat over, the name of the player it replaced.
+    took_over_from: Option<String>,
+}
+
+struct Room {
+    id: RoomId,
+    config: RoomConfig,
+    owner: PlayerId,
+    status: RoomStatus,
+    table: Table,
+    seq: u64,
+    seats: Vec<Option<Holder>>,
+    spectators: HashMap<PlayerId, Member>,
+    deadlines: Vec<Option<Instant>>,
+    lobby: Lobby,
+    /// The room's randomness: the referee's default actions and commitment salts. ChaCha-based,
+    /// so salts cannot be predicted, seeded with [`Room::seed`].
+    rng: StdRng,
+    /// The seed of `rng`, drawn from the operating system and kept in the room's stored record,
+    /// so that replaying the room's log draws the same salts and default actions.
+    seed: [u8; 32],
+    /// Where the room writes its log; `None` while the room is being rebuilt from it.
+    journal: Option<Journal>,
+    /// Entries written to the log so far.
+    logged: u64,
+    /// The number of the last journal write the room made ([`Journal::committed`]).
+    written: u64,
+    /// What the room says, held until the journal writes before it are on disk.
+    out: Held,
+    /// Every commitment made so far, in order.
+    commitments: Vec<Commitment>,
+    /// Commitments not yet opened, with what opens them.
+    sealed: Vec<Reveal>,
+    /// Every reveal sent so far, in order.
+    reveals: Vec<Reveal>,
+    /// Each player's recent chat lines, for the chat's rate limit.
+    chat: ChatLimiter,
+    /// The newest events with their audiences (at most [`HISTORY`]), for snapshots'
+    /// [`RoomSnapshot::history`].
+    history: VecDeque<(Audience, NumberedEvent)>,
+    /// What each seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]);
+    /// `None` without one.
+    banks: Vec<Option<Duration>>,
+    /// When each seat's current turn began, to charge its game clock.
+    turn_started: Vec<Option<Instant>>,
+    /// When each dropped seat's grace period ends.
+    dropped: Vec<Option<Instant>>,
+    /// Set for a tournament match.
+    tournament: Option<MatchRoom>,
+    /// When a finished room leaves the lobby and ends.
+    closes_at: Option<Instant>,
+    /// When a room still waiting for its players closes ([`crate::Limits::room_expiry_ms`]);
+    /// cleared when its match starts.
+    expires_at: Option<Instant>,
+}
+
+/// Starts a room's actor owned by `owner`. If its match has not started after `expiry` (`None`:
+/// no limit), the room closes: everyone in it and its owner get `room_closed`, and it leaves the
+/// lobby and the journal.
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the game's config cannot be played.
+pub fn spawn(
+    config: RoomConfig,
+    owner: PlayerId,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+    expiry: Option<Duration>,
+) -> Result<RoomHandle, ServerError> {
+    if !journal.available() {
+        return Err(ServerError::StorageUnavailable);
+    }
+    let (mut room, (tx, inbox)) = Room::new(
+        config,
+        owner,
+        lobby.clone(),
+        RoomId::random(),
+        rand::rng().random(),
+    )?;
+    room.expires_at = expiry.map(|e| Instant::now() + e);
+    room.open_log(journal);
+    Ok(start_room(room, (tx, inbox), &lobby, shutdown))
+}
+
+/// Lists `room` in the lobby and starts its actor, which runs until `shutdown`.
+fn start_room(room: Room, (tx, inbox): Channel, lobby: &Lobby, shutdown: CancellationToken) -> RoomHandle {
+    let handle = RoomHandle { id: room.id, tx };
+    lobby.add_room(handle.clone(), room.summary());
+    tokio::spawn(
+        room.run(inbox, shutdown)
+            .instrument(info_span!("room", room = %handle.id)),
+    );
+    handle
+}
+
+/// Rebuilds a room from its stored log (after a restart) and starts its actor, which goes on
+/// writing to `journal`. Its players are known to the lobby again, not connected: each gets their
+/// seat back by resuming with their token. In a match, each seat has the room's grace period
+/// from now to come back, after which the room's [`DropPolicy`] applies. Returns `None` for a
+/// room whose log ends its match (it is then closed in the journal).
+///
+/// # Errors
+/// [`ServerError::BadConfig`] when the stored config cannot be played, or an entry of the log
+/// does not apply (the log is not this room's, or the rules changed since).
+pub fn restore(
+    stored: StoredRoom,
+    lobby: Lobby,
+    journal: Journal,
+    shutdown: CancellationToken,
+    expiry: Option<Duration>,
+) -> Result<Option<RoomHandle>, ServerError> {
+    let (mut room, channel) = Room::rebuild(stored, lobby.clone(), journal, None)?;
+    if room.status == RoomStatus::Finished {
+        return Ok(None);
+    }
+    if room.status == RoomStatus::Waiting {
+        // A waiting room gets the whole expiry again from the restart: its players were cut off.
+        room.expires_at = expiry.map(|e| Instant::now() + e);
+    }
+    Ok(Some(start_room(room, channel, &lobby, shutdown)))
+}
+
+/// A room's command channel: its sending and receiving ends.
+type Channel = (mpsc::Sender<Command>, mpsc::Receiver<Command>);
+
+impl Room {
+    fn new(
+        config: RoomConfig,
+        owner: PlayerId,
+        lobby: Lobby,
+        id: RoomId,
+        seed: [u8; 32],
+    ) -> Result<(Room, Channel), ServerError> {
+        let (table, _opening) = Table::new(&config.game)?;
+        let seats = config.game.seats();
+        let bank = (config.clock().game_ms > 0).then(|| Duration::from_millis(config.clock().game_ms));
+        let room = Room {
+            id,
+            config,
+            owner,
+            status: RoomStatus::Waiting,
+            table,
+            seq: 0,
+            seats: vec![None; seats],
+            spectators: HashMap::new(),
+            deadlines: vec![None; seats],
+            lobby,
+            rng: StdRng::from_seed(seed),
+            seed,
+            journal: None,
+            logged: 0,
+            written: 0,
+            out: Held::default(),
+            commitments: Vec::new(),
+            sealed: Vec::new(),
+            reveals: Vec::new(),
+            history: VecDeque::new(),
+            chat: ChatLimiter::default(),
+            banks: vec![bank; seats],
+            turn_started: vec![None; seats],
+            dropped: vec![None; seats],
+            tournament: None,
+            closes_at: None,
+            expires_at: None,
+        };
+        Ok((room, mpsc::channel(256)))
+    }
+}
+
+impl Room {
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
+        info!(config = ?self.config, "room opened");
+        loop {
+            self.out.let_out(self.written, self.journal.as_ref());
+            let next_deadline = self
+                .deadlines
+                .iter()
+                .chain(&self.dropped)
+                .flatten()
+                .min()
+                .copied();
+            let on_disk = self.out.on_disk(self.journal.as_ref());
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd),
+                    None => break,
+                },
+                () = sleep_until_some(next_deadline) => self.on_deadline(),
+                () = on_disk => {}
+                () = sleep_until_some(self.closes_at.filter(|_| self.out.is_empty())) => {
+                    self.lobby.remove_room(self.id);
+                    break;
+                }
+                () = sleep_until_some(self.expires_at) => {
+                    self.expire();
+                    break;
+                }
+            }
+        }
+        debug!("room closed");
+    }
+
+    /// Handles one command; a refusal is answered, never fatal to the actor.
+    fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Join {
+                member,
+                seat,
+                req,
+                reply,
+            } => {
+                let result = self.join(*member, seat, req);
+                self.out.reply(reply, result);
+            }
+            Command::Spectate { member, reply } => {
+                self.send_snapshot(&member.outbox, Viewer::Spectator);
+                self.spectators.insert(member.id, *member);
+                self.out.reply(reply, Ok(()));
+                self.publish_summary();
+            }
+            Command::Attach { member } => self.attach(*member),
+            Command::Detach { player, conn } => self.detach(player, conn),
+            Command::Leave { player, reply } => {
+                let result = self.leave(player);
+                self.out.reply(reply, result);
+            }
+            Command::AddBot {
+                by,
+                seat,
+                strategy,
+                reply,
+            } => {
+                let result = self
+                    .check_owner_waiting(by)
+                    .and_then(|()| self.writable())
+                    .and_then(|()| self.add_bot(seat, strategy));
+                self.out.reply(reply, result);
+                self.start_if_full();
+            }
+            Command::Chat { player, text, reply } => {
+                let result = self.chat(player, &text);
+                self.out.reply(reply, result);
+            }
+            Command::Start { by, reply } => {
+                let result = self
+                    .check_owner_waiting(by)
+                    .and_then(|()| self.writable())
+                    .and_then(|()| {
+                        while self.seats.iter().any(Option::is_none) {
+                            self.add_bot(None, None)?;
+                        }
+                        Ok(())
+                    });
+                self.out.reply(reply, result);
+                self.start_if_full();
+            }
+            Command::Act {
+                player,
+                seat,
+                action,
+                req,
+                outbox,
+                received,
+                refereed,
+            } => {
+                match self.act(player, outbox.conn(), seat, action) {
+                    Ok(()) => refereed.observe(received.elapsed().as_secs_f64()),
+                    // Nothing was written: said at once, not held behind the journal.
+                    Err(err @ ServerError::StorageUnavailable) => {
+                        outbox.send(err.to_msg(req));
+                    }
+                    Err(err) => {
+                        debug!(player = %player, cause = %err, "action refused");
+                        self.out.say(&outbox, err.to_msg(req));
+                    }
+                }
+            }
+            Command::Forfeit {
+                player,
+                conn,
+                seat,
+                cause,
+                detail,
+                reply,
+            } => {
+                let result = self.acting_seat(player, conn, seat).and_then(|seat| {
+                    if self.status != RoomStatus::Playing {
+                        return Err(ServerError::NotStarted);
+                    }
+                    self.forfeit(seat, cause.as_str(), detail);
+                    Ok(())
+                });
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn act(
+        &mut self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        action: Action,
+    ) -> Result<(), ServerError> {
+        let seat = self.acting_seat(player, conn, seat)?;
+        if self.status == RoomStatus::Waiting {
+            return Err(ServerError::NotStarted);
+        }
+        self.writable()?;
+        let applied = self.table.apply(seat, action.clone())?;
+        let spent_ms = self.charge(seat);
+        self.record(Entry::Acted {
+            seat,
+            action,
+            spent_ms,
+        });
+        self.dispatch(applied);
+        Ok(())
+    }
+}
+
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,291 @@
+//! Who sits where: joining, bots seated, leaving, dropping and coming back, a bot taking a dropped
+//! seat over, and which seat a connection may act in.
+
+use skirmish_games::Seat;
+use skirmish_protocol::{PlayerId, RoomStatus, ServerMsg};
+use tokio::time::Instant;
+use tracing::info;
+
+use super::{Holder, Member, Room};
+use crate::error::ServerError;
+use crate::journal::Entry;
+use crate::lobby::BotPick;
+use crate::table::Table;
+
+impl Room {
+    /// The seats `player` holds here, in seat order (a bot may hold several).
+    pub(super) fn seats_of(&self, player: PlayerId) -> Vec<Seat> {
+        Seat::all(self.seats.len())
+            .filter(|s| {
+                self.seats[s.index()]
+                    .as_ref()
+                    .is_some_and(|h| h.member.id == player)
+            })
+            .collect()
+    }
+
+    pub(super) fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        self.seats_of(player).first().copied()
+    }
+
+    pub(super) fn free_seat(&self, wanted: Option<Seat>) -> Result<Seat, ServerError> {
+        match wanted {
+            Some(seat) if self.seats.get(seat.index()).is_some_and(Option::is_none) => Ok(seat),
+            Some(_) => Err(ServerError::SeatTaken),
+            None => self
+                .seats
+                .iter()
+                .position(Option::is_none)
+                .map(|i| Seat(u8::try_from(i).expect("few seats")))
+                .ok_or(ServerError::RoomFull),
+        }
+    }
+
+    pub(super) fn join(
+        &mut self,
+        member: Member,
+        wanted: Option<Seat>,
+        req: Option<u64>,
+    ) -> Result<Seat, ServerError> {
+        if self.status != RoomStatus::Waiting {
+            return Err(ServerError::RoomStarted);
+        }
+        if self.seat_of(member.id).is_some() {
+            return Err(ServerError::AlreadySeated);
+        }
+        let seat = self.free_seat(wanted)?;
+        self.writable()?;
+        self.out.say(
+            &member.outbox,
+            ServerMsg::Seated {
+                req,
+                room: self.id,
+                seat,
+                strategy: None,
+            },
+        );
+        self.spectators.remove(&member.id);
+        self.lobby.seated(member.id, self.id, seat, None);
+        info!(player = %member.id, seat = seat.0, "seated");
+        self.record(Entry::Seated {
+            seat,
+            player: member.id,
+            name: member.name.clone(),
+            bot: None,
+            token: self.lobby.token_digest(member.id).unwrap_or_default(),
+            took_over_from: None,
+            account: None,
+        });
+        self.seats[seat.index()] = Some(Holder {
+            member,
+            connected: true,
+            bot: None,
+            took_over_from: None,
+        });
+        self.broadcast_snapshots();
+        self.start_if_full();
+        Ok(seat)
+    }
+
+    pub(super) fn check_owner_waiting(&self, by: PlayerId) -> Result<(), ServerError> {
+        if by != self.owner {
+            return Err(ServerError::NotOwner);
+        }
+        if self.status != RoomStatus::Waiting {
+            return Err(ServerError::RoomStarted);
+        }
+        Ok(())
+    }
+
+    pub(super) fn add_bot(
+        &mut self,
+        wanted: Option<Seat>,
+        strategy: Option<String>,
+    ) -> Result<(), ServerError> {
+        let seat = self.free_seat(wanted)?;
+        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let game = self.config.game.kind();
+        let pick = self
+            .lobby
+            .pick_any_bot(game, strategy.as_deref(), &here)
+            .ok_or_else(|| ServerError::NoBot(strategy.clone().unwrap_or_else(|| format!("{game:?}"))))?;
+        self.seat_bot(seat, pick, None);
+        Ok(())
+    }
+
+    /// Gives `seat` to the bot picked, telling it which strategy to play; `took_over_from` names
+    /// the dropped player it replaces mid-match.
+    pub(super) fn seat_bot(&mut self, seat: Seat, pick: BotPick, took_over_from: Option<String>) {
+        self.out.say(
+            &pick.outbox,
+            ServerMsg::Seated {
+                req: None,
+                room: self.id,
+                seat,
+                strategy: Some(pick.strategy.clone()),
+            },
+        );
+        self.lobby
+            .seated(pick.player, self.id, seat, Some(&pick.strategy));
+        info!(bot = %pick.player, seat = seat.0, strategy = %pick.strategy, "bot seated");
+        self.record(Entry::Seated {
+            seat,
+            player: pick.player,
+            name: pick.name.clone(),
+            bot: Some(pick.strategy.clone()),
+            token: self.lobby.token_digest(pick.player).unwrap_or_default(),
+            took_over_from: took_over_from.clone(),
+            account: self.lobby.account_of(pick.player),
+        });
+        let member = Member {
+            id: pick.player,
+            name: pick.name,
+            outbox: pick.outbox,
+        };
+        self.seats[seat.index()] = Some(Holder {
+            member,
+            connected: true,
+            bot: Some(pick.strategy),
+            took_over_from,
+        });
+        self.broadcast_snapshots();
+    }
+
+    pub(super) fn start_if_full(&mut self) {
+        if self.status != RoomStatus::Waiting || self.seats.iter().any(Option::is_none) {
+            return;
+        }
+        self.status = RoomStatus::Playing;
+        self.expires_at = None;
+        self.record(Entry::Started);
+        info!("match started");
+        let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");
+        self.table = table;
+        self.broadcast_snapshots();
+        self.dispatch(opening);
+    }
+
+    pub(super) fn attach(&mut self, member: Member) {
+        let seats = self.seats_of(member.id);
+        for seat in &seats {
+            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
+            holder.member.outbox = member.outbox.clone();
+            holder.connected = true;
+            self.dropped[seat.index()] = None;
+            info!(player = %member.id, seat = seat.0, "reconnected");
+        }
+        if !seats.is_empty() {
+            self.broadcast_snapshots();
+            seats.into_iter().for_each(|seat| self.send_your_turn(seat));
+        }
+    }
+
+    pub(super) fn detach(&mut self, player: PlayerId, conn: u64) {
+        if self
+            .spectators
+            .get(&player)
+            .is_some_and(|m| m.outbox.conn() == conn)
+        {
+            self.spectators.remove(&player);
+            self.publish_summary();
+        }
+        let mut changed = false;
+        for seat in self.seats_of(player) {
+            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
+            if holder.member.outbox.conn() == conn && holder.connected {
+                holder.connected = false;
+                info!(player = %player, seat = seat.0, "disconnected");
+                changed = true;
+                if self.status == RoomStatus::Playing
+                    && let Some(grace) = self.grace()
+                {
+                    self.dropped[seat.index()] = Some(Instant::now() + grace);
+                }
+            }
+        }
+        if changed {
+            self.broadcast_snapshots();
+        }
+    }
+
+    pub(super) fn leave(&mut self, player: PlayerId) -> Result<(), ServerError> {
+        let watched = self.spectators.remove(&player).is_some();
+        let Some(seat) = self.seat_of(player) else {
+            if watched {
+                self.publish_summary();
+                return Ok(());
+            }
+            return Err(ServerError::NotSeated);
+        };
+        if self.status == RoomStatus::Waiting {
+            self.writable()?;
+            self.seats[seat.index()] = None;
+            self.lobby.unseated(player, self.id);
+            self.record(Entry::Unseated { seat });
+        } else {
+            // During a match the seat stays, as after a drop: the clock plays for it, and the
+            // room's drop policy applies when the grace period ends.
+            self.seats[seat.index()]
+                .as_mut()
+                .expect("seat_of found it")
+                .connected = false;
+            if self.status == RoomStatus::Playing
+                && let Some(grace) = self.grace()
+            {
+                self.dropped[seat.index()] = Some(Instant::now() + grace);
+            }
+        }
+        self.broadcast_snapshots();
+        Ok(())
+    }
+
+    /// The seat `player`'s connection `conn` acts in: `seat` when it holds it, else the one of
+    /// its seats here whose turn it is (or its first).
+    pub(super) fn acting_seat(
+        &self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+    ) -> Result<Seat, ServerError> {
+        // Only the connection holding the seat now: one that a resume replaced acts no more.
+        let held: Vec<Seat> = self
+            .seats_of(player)
+            .into_iter()
+            .filter(|s| {
+                self.seats[s.index()]
+                    .as_ref()
+                    .is_some_and(|h| h.member.outbox.conn() == conn)
+            })
+            .collect();
+        Ok(match seat {
+            Some(seat) if held.contains(&seat) => seat,
+            Some(_) => return Err(ServerError::NotSeated),
+            // A client with several seats here acts in the one whose turn it is.
+            None => {
+                let to_act = self.table.to_act();
+                *held
+                    .iter()
+                    .find(|s| to_act.contains(s))
+                    .or(held.first())
+                    .ok_or(ServerError::NotSeated)?
+            }
+        })
+    }
+
+    /// A bot takes `seat` over from its dropped player and plays the match out; `false` when no
+    /// bot is connected that plays the game.
+    pub(super) fn take_over(&mut self, seat: Seat) -> bool {
+        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let Some(pick) = self.lobby.pick_any_bot(self.config.game.kind(), None, &here) else {
+            return false;
+        };
+        let Some(dropped) = self.seats[seat.index()].take() else {
+            return false;
+        };
+        info!(seat = seat.0, player = %dropped.member.id, bot = %pick.player, "a bot takes the seat over");
+        self.lobby.unseated_from(dropped.member.id, self.id, seat);
+        self.seat_bot(seat, pick, Some(dropped.member.name));
+        self.send_your_turn(seat);
+        true
+    }
+}

@@ -1,0 +1,264 @@
+//! A room as the rest of the server holds it: a [`RoomHandle`] that sends [`Command`]s to the
+//! room's actor ([`crate::room`]), and the [`Member`] a room knows a player by. Kept apart from the
+//! actor so that the lobby, which lists handles, does not depend on the actor, which uses the lobby.
+
+use skirmish_protocol::{Action, ForfeitCause, PlayerId, RoomId, Seat};
+use std::time::Instant;
+
+use prometheus_client::metrics::histogram::Histogram;
+use tokio::sync::{mpsc, oneshot};
+
+use crate::error::ServerError;
+use crate::outbox::Outbox;
+
+/// A player as a room sees it: who, and where to send their messages.
+#[derive(Debug, Clone)]
+pub struct Member {
+    /// The player.
+    pub id: PlayerId,
+    /// Display name.
+    pub name: String,
+    /// Their connection.
+    pub outbox: Outbox,
+}
+
+/// What a room's actor can be asked. The members are boxed: the command queue allocates its
+/// slots 32 at a time, each the size of the largest command, for every room, idle or not.
+#[derive(Debug)]
+pub(crate) enum Command {
+    Join {
+        member: Box<Member>,
+        seat: Option<Seat>,
+        req: Option<u64>,
+        reply: oneshot::Sender<Result<Seat, ServerError>>,
+    },
+    Spectate {
+        member: Box<Member>,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Attach {
+        member: Box<Member>,
+    },
+    Detach {
+        player: PlayerId,
+        conn: u64,
+    },
+    Leave {
+        player: PlayerId,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    AddBot {
+        by: PlayerId,
+        seat: Option<Seat>,
+        strategy: Option<String>,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Start {
+        by: PlayerId,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    Chat {
+        player: PlayerId,
+        text: String,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    /// Answered only when refused: the error goes to `outbox` with `req`, behind the events
+    /// already said there (no reply round trip on the move's path).
+    Act {
+        player: PlayerId,
+        seat: Option<Seat>,
+        action: Action,
+        req: Option<u64>,
+        outbox: Outbox,
+        received: Instant,
+        refereed: Histogram,
+    },
+    Forfeit {
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        cause: ForfeitCause,
+        detail: Option<String>,
+        reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+}
+
+/// A handle to a room's actor. Methods return [`ServerError::Unavailable`] when the actor is gone;
+/// they never hang.
+#[derive(Debug, Clone)]
+pub struct RoomHandle {
+    pub(crate) id: RoomId,
+    pub(crate) tx: mpsc::Sender<Command>,
+}
+
+impl RoomHandle {
+    /// The room's id.
+    pub fn id(&self) -> RoomId {
+        self.id
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, ServerError>>) -> Command,
+    ) -> Result<T, ServerError> {
+        let (reply, answer) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| ServerError::Unavailable)?;
+        answer.await.map_err(|_| ServerError::Unavailable)?
+    }
+
+    /// Seats `member` (in `seat`, or the first free one); the room sends them `seated` (answering
+    /// `req`) and a snapshot.
+    ///
+    /// # Errors
+    /// [`ServerError::RoomStarted`], [`ServerError::RoomFull`], [`ServerError::SeatTaken`],
+    /// [`ServerError::AlreadySeated`].
+    pub async fn join(
+        &self,
+        member: Member,
+        seat: Option<Seat>,
+        req: Option<u64>,
+    ) -> Result<Seat, ServerError> {
+        self.ask(|reply| Command::Join {
+            member: Box::new(member),
+            seat,
+            req,
+            reply,
+        })
+        .await
+    }
+
+    /// Adds `member` as a spectator and sends them a snapshot.
+    ///
+    /// # Errors
+    /// [`ServerError::Unavailable`] when the room is gone.
+    pub async fn spectate(&self, member: Member) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Spectate {
+            member: Box::new(member),
+            reply,
+        })
+        .await
+    }
+
+    /// Gives a reconnected seated player their connection back, with a fresh snapshot.
+    pub async fn attach(&self, member: Member) {
+        let _ = self
+            .tx
+            .send(Command::Attach {
+                member: Box::new(member),
+            })
+            .await;
+    }
+
+    /// Tells the room that connection `conn` of `player` closed.
+    pub async fn detach(&self, player: PlayerId, conn: u64) {
+        let _ = self.tx.send(Command::Detach { player, conn }).await;
+    }
+
+    /// Leaves the room (see `leave_room` in the protocol).
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] when the player neither sits nor watches here.
+    pub async fn leave(&self, player: PlayerId) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Leave { player, reply }).await
+    }
+
+    /// Seats a bot (owner only, while waiting).
+    ///
+    /// # Errors
+    /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::RoomFull`],
+    /// [`ServerError::SeatTaken`], [`ServerError::NoBot`].
+    pub async fn add_bot(
+        &self,
+        by: PlayerId,
+        seat: Option<Seat>,
+        strategy: Option<String>,
+    ) -> Result<(), ServerError> {
+        self.ask(|reply| Command::AddBot {
+            by,
+            seat,
+            strategy,
+            reply,
+        })
+        .await
+    }
+
+    /// Fills every empty seat with a bot and starts the match (owner only).
+    ///
+    /// # Errors
+    /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::NoBot`].
+    pub async fn start(&self, by: PlayerId) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Start { by, reply }).await
+    }
+
+    /// Says `text` in the room's chat that `player` belongs to: the players' chat for a seated
+    /// player, the spectators' for a spectator.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] when the player neither sits nor watches here,
+    /// [`ServerError::BadChat`], [`ServerError::ChatTooFast`].
+    pub async fn chat(&self, player: PlayerId, text: String) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Chat { player, text, reply }).await
+    }
+
+    /// Hands `player`'s action in `seat` (or, when absent, in the player's seat whose turn it is)
+    /// to the room, sent on the connection whose outbox is `outbox` (only the connection that
+    /// holds the seat now may act in it, not an older one a resume replaced), `received` when its
+    /// frame was read. Does not wait for the room: the events go to every viewer, the acting
+    /// connection included, and a refusal comes back on `outbox` as an `error` answering `req`
+    /// ([`ServerError::NotSeated`], [`ServerError::NotStarted`], [`ServerError::WrongGame`],
+    /// [`ServerError::StorageUnavailable`] or the rules' refusal, [`ServerError::Rule`]; the game
+    /// is then unchanged). The seconds from `received` to the events queued are observed in
+    /// `refereed` ([`crate::metrics::Metrics::move_histogram`]).
+    ///
+    /// # Errors
+    /// [`ServerError::Unavailable`] when the room is gone.
+    pub async fn act(
+        &self,
+        player: PlayerId,
+        (seat, action): (Option<Seat>, Action),
+        (req, outbox): (Option<u64>, &Outbox),
+        received: Instant,
+        refereed: &Histogram,
+    ) -> Result<(), ServerError> {
+        self.tx
+            .send(Command::Act {
+                player,
+                seat,
+                action,
+                req,
+                outbox: outbox.clone(),
+                received,
+                refereed: refereed.clone(),
+            })
+            .await
+            .map_err(|_| ServerError::Unavailable)
+    }
+
+    /// `player`'s seat `seat` (or its only seat here) gives up the match for `cause`, sent on
+    /// the connection `conn`: the seat loses as by resigning, and a tournament books a forfeit by
+    /// that cause.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] (not this connection's seat), [`ServerError::NotStarted`].
+    pub async fn forfeit(
+        &self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        cause: ForfeitCause,
+        detail: Option<String>,
+    ) -> Result<(), ServerError> {
+        self.ask(|reply| Command::Forfeit {
+            player,
+            conn,
+            seat,
+            cause,
+            detail,
+            reply,
+        })
+        .await
+    }
+}

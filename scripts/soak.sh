@@ -17,7 +17,7 @@
 # It builds the release programs, starts a server (SOAK_BOTS built-in bots, a fresh database in a
 # temporary folder, a free port, and the per-connection limits raised as in docs/performance.md so
 # that one load generator may hold thousands of connections from one address), and runs
-# `skirmish-bots load` against it: `rooms` rooms of 2-player plane battle played by `random`
+# `skirmish-bench load` against it: `rooms` rooms of 2-player plane battle played by `random`
 # players at a person's pace. At 1 s a move a match (18 rounds) outlasts a 10-minute run (none
 # ended in 600 s), so every room plays for the whole run and the room count stays where it
 # started (the CSV's rooms_playing column shows it). Every 5 s it samples the server's VmRSS (/proc/<pid>/status), the rooms
@@ -42,7 +42,7 @@ for n in "$seconds" "$rooms" "$threshold" "$think_ms" "$warmup" "$bots" "$bot_ro
     [[ $n =~ ^[0-9]+([.][0-9]+)?$ ]] || { echo "usage: scripts/soak.sh [seconds] [rooms] [threshold-percent] [csv]; not a number: $n" >&2; exit 2; }
 done
 
-cargo build --release --quiet -p skirmish-server -p skirmish-bots
+cargo build --release --quiet -p skirmish-server -p skirmish-bots -p skirmish-bench
 bin=${CARGO_TARGET_DIR:-target}/release
 
 # Two connections per room in each process, and a few files of their own.
@@ -104,7 +104,7 @@ if [ "$bots" -gt 0 ] && [ "$bot_rooms" -gt 0 ]; then
 fi
 
 echo "soak: $rooms rooms of plane2 for $seconds s at $think_ms ms a move; server pid $server, port $port; samples in $csv" >&2
-"$bin/skirmish-bots" --log warn load --url "ws://127.0.0.1:$port/ws" --server-pid "$server" \
+"$bin/skirmish-bench" --log warn load --url "ws://127.0.0.1:$port/ws" --server-pid "$server" \
     --game plane2 --rooms "$rooms" --seconds "$seconds" --warmup-seconds 0 --think-ms "$think_ms" \
     --mode game --json > "$dir/load.json"
 if ! kill -0 "$server" 2>/dev/null; then

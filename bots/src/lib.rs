@@ -9,7 +9,6 @@ mod engine_process;
 pub mod eval;
 pub mod gomoku;
 pub mod junqi;
-pub mod load;
 pub mod piskvork;
 pub mod plane;
 pub mod tls;

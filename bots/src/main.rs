@@ -145,18 +145,6 @@ enum Command {
     /// Make a tournament between the bots connected to a server (over its HTTP API), follow it
     /// with a progress bar, and print the standings and crosstable.
     Tournament(skirmish_bots::tournament::TournamentArgs),
-    /// Load a server with rooms of random players as fast as it answers, then a WebSocket echo
-    /// server the same way, and report moves per second, latency percentiles, server CPU and
-    /// memory, and each figure as a ratio to the echo's (docs/performance.md).
-    Load(skirmish_bots::load::LoadArgs),
-    /// The minimal WebSocket echo server `load` measures against (a measuring instrument, not
-    /// part of Skirmish): prints its URL on the first line of stdout, then echoes every frame.
-    #[command(hide = true)]
-    EchoServer {
-        /// Port (0 picks a free one).
-        #[arg(long, default_value_t = 0)]
-        port: u16,
-    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -231,58 +219,7 @@ fn main() -> anyhow::Result<()> {
             tokio::runtime::Runtime::new()?.block_on(skirmish_bots::tournament::run(&args))
         }
         Command::Audit(args) => tokio::runtime::Runtime::new()?.block_on(skirmish_bots::audit::run(&args)),
-        Command::Load(args) => load(&args),
-        Command::EchoServer { port } => echo_server(port),
     }
-}
-
-/// Runs `skirmish-bots load`: starts an echo server in a child process when the echo phase needs
-/// one and none was given, then prints the report.
-fn load(args: &skirmish_bots::load::LoadArgs) -> anyhow::Result<()> {
-    use skirmish_bots::load::{EchoTarget, Mode, echo::EchoProcess};
-    let mut child = None;
-    let echo = match (&args.echo_url, args.mode) {
-        (_, Mode::Game) => None,
-        (Some(url), _) => Some(EchoTarget {
-            url: url.clone(),
-            pid: args.echo_pid,
-        }),
-        (None, _) => {
-            let process = EchoProcess::spawn(&std::env::current_exe()?)?;
-            let target = EchoTarget {
-                url: process.url.clone(),
-                pid: Some(process.pid()),
-            };
-            child = Some(process);
-            Some(target)
-        }
-    };
-    let runtime = tokio::runtime::Runtime::new()?;
-    let report = runtime.block_on(skirmish_bots::load::run(args, echo))?;
-    drop(child);
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", skirmish_bots::load::table(&report));
-    }
-    Ok(())
-}
-
-/// Runs the echo server on 127.0.0.1:`port` until interrupted, after printing its URL.
-fn echo_server(port: u16) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Runtime::new()?;
-    runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-        println!("ws://{}/ws", listener.local_addr()?);
-        let shutdown = CancellationToken::new();
-        let stop = shutdown.clone();
-        tokio::spawn(async move {
-            let _ = stop_signal().await;
-            stop.cancel();
-        });
-        skirmish_bots::load::echo::serve(listener, shutdown).await?;
-        Ok(())
-    })
 }
 
 /// Runs `connection.count` bot connections with `options` until interrupted (Ctrl-C or SIGTERM)

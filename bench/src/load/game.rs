@@ -20,10 +20,10 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::{LoadGame, Shared};
-use crate::Budget;
-use crate::gomoku::GomokuStrategy;
-use crate::junqi::JunqiStrategy;
-use crate::plane::PlaneStrategy;
+use skirmish_bots::Budget;
+use skirmish_bots::gomoku::GomokuStrategy;
+use skirmish_bots::junqi::JunqiStrategy;
+use skirmish_bots::plane::PlaneStrategy;
 
 /// The sending half of one connection.
 pub(super) type Sink = SplitSink<WebSocketStream<MaybeTlsStream<TcpStream>>, Message>;
@@ -133,9 +133,9 @@ pub(super) async fn connect_raw(
 /// A seat's player: the `random` strategy of each game.
 struct Player {
     rng: SmallRng,
-    plane: crate::plane::RandomStrategy,
-    gomoku: crate::gomoku::RandomStone,
-    junqi: crate::junqi::RandomMove,
+    plane: skirmish_bots::plane::RandomStrategy,
+    gomoku: skirmish_bots::gomoku::RandomStone,
+    junqi: skirmish_bots::junqi::RandomMove,
 }
 
 impl Player {
@@ -257,9 +257,9 @@ async fn play(
     let recorder = &shared.recorder;
     let mut player = Player {
         rng: SmallRng::from_os_rng(),
-        plane: crate::plane::RandomStrategy,
-        gomoku: crate::gomoku::RandomStone,
-        junqi: crate::junqi::RandomMove,
+        plane: skirmish_bots::plane::RandomStrategy,
+        gomoku: skirmish_bots::gomoku::RandomStone,
+        junqi: skirmish_bots::junqi::RandomMove,
     };
     let mut room: Option<RoomId> = None;
     let mut seat_of: Vec<Option<Seat>> = vec![None; sinks.len()];

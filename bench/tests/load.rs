@@ -2,7 +2,7 @@
 //! the echo server, for each game. It checks that moves were played and timed without errors, and
 //! that the echo phase measured the same way; no speed is asserted (machines are noisy).
 
-use skirmish_bots::load::{EchoTarget, LoadArgs, LoadGame, Mode, Report};
+use skirmish_bench::load::{EchoTarget, LoadArgs, LoadGame, Mode, Report};
 use skirmish_server::testing::TestServer;
 use tokio_util::sync::CancellationToken;
 
@@ -43,7 +43,7 @@ async fn echo_server() -> (EchoTarget, CancellationToken) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("ws://{}/ws", listener.local_addr().unwrap());
     let shutdown = CancellationToken::new();
-    tokio::spawn(skirmish_bots::load::echo::serve(listener, shutdown.clone()));
+    tokio::spawn(skirmish_bench::load::echo::serve(listener, shutdown.clone()));
     (EchoTarget { url, pid: None }, shutdown)
 }
 
@@ -66,7 +66,7 @@ fn check_game(report: &Report, connections: u64) {
 async fn plane_battle_then_echo() {
     let server = TestServer::start_with(limits()).await;
     let (echo, stop_echo) = echo_server().await;
-    let report = skirmish_bots::load::run(&args(server.ws_url(), LoadGame::Plane2, Mode::Both), Some(echo))
+    let report = skirmish_bench::load::run(&args(server.ws_url(), LoadGame::Plane2, Mode::Both), Some(echo))
         .await
         .unwrap();
     check_game(&report, 4);
@@ -89,7 +89,7 @@ async fn plane_battle_then_echo() {
     );
     let ratios = report.ratios.expect("ratios");
     assert!(ratios.latency_p50 > 0.0 && ratios.messages_per_second > 0.0);
-    let table = skirmish_bots::load::table(&report);
+    let table = skirmish_bench::load::table(&report);
     assert!(table.contains("round trip p99 ms"), "{table}");
     stop_echo.cancel();
     server.stop().await;
@@ -101,7 +101,7 @@ async fn every_game_plays() {
     for (game, seats) in [(LoadGame::Plane3, 3), (LoadGame::Gomoku, 2), (LoadGame::Junqi, 2)] {
         let mut args = args(server.ws_url(), game, Mode::Game);
         args.seconds = 1.0;
-        let report = skirmish_bots::load::run(&args, None).await.unwrap();
+        let report = skirmish_bench::load::run(&args, None).await.unwrap();
         check_game(&report, 2 * seats);
     }
     server.stop().await;
@@ -114,7 +114,7 @@ async fn one_whole_match_and_idle_memory() {
     one.rooms = 1;
     one.matches = Some(1);
     one.seconds = 60.0;
-    let report = skirmish_bots::load::run(&one, None).await.unwrap();
+    let report = skirmish_bench::load::run(&one, None).await.unwrap();
     let game = report.game_run.as_ref().unwrap();
     assert!(game.matches_finished >= 1, "{game:?}");
     assert!(game.seconds < 60.0);
@@ -123,7 +123,7 @@ async fn one_whole_match_and_idle_memory() {
     let mut paced = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
     paced.think_ms = 500;
     paced.seconds = 2.0;
-    let report = skirmish_bots::load::run(&paced, None).await.unwrap();
+    let report = skirmish_bench::load::run(&paced, None).await.unwrap();
     let game = report.game_run.as_ref().unwrap();
     assert!(game.round_trips > 0 && game.errors == 0, "{game:?}");
     assert!(game.latency_ms.p50 < 500.0, "the pause is not counted: {game:?}");
@@ -131,7 +131,7 @@ async fn one_whole_match_and_idle_memory() {
     let mut idle = args(server.ws_url(), LoadGame::Plane2, Mode::Game);
     idle.idle = true;
     idle.seconds = 0.2;
-    let report = skirmish_bots::load::run(&idle, None).await.unwrap();
+    let report = skirmish_bench::load::run(&idle, None).await.unwrap();
     let memory = report.memory.expect("idle memory");
     assert_eq!((memory.connections, memory.rooms), (4, 2));
     let game = report.game_run.as_ref().unwrap();

@@ -66,7 +66,7 @@ async fn echo(mut socket: WebSocket) {
     }
 }
 
-/// An echo server in its own process (the `skirmish-bots echo-server` command), so that its CPU
+/// An echo server in its own process (the `skirmish-bench echo-server` command), so that its CPU
 /// time and memory are its own, as the game server's are. Killed when dropped.
 #[derive(Debug)]
 pub struct EchoProcess {
@@ -76,7 +76,7 @@ pub struct EchoProcess {
 }
 
 impl EchoProcess {
-    /// Starts `program echo-server` (`program` is the `skirmish-bots` executable) on a free
+    /// Starts `program echo-server` (`program` is the `skirmish-bench` executable) on a free
     /// port and reads the URL it prints on its first line.
     ///
     /// # Errors

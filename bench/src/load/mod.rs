@@ -1,4 +1,4 @@
-//! `skirmish-bots load`: a load generator that measures a Skirmish server against the raw limit of
+//! `skirmish-bench load`: a load generator that measures a Skirmish server against the raw limit of
 //! its own transport, on the same machine, in the same run.
 //!
 //! Two phases, one after the other:
@@ -78,7 +78,7 @@ pub enum Mode {
     Echo,
 }
 
-/// The options of `skirmish-bots load`.
+/// The options of `skirmish-bench load`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct LoadArgs {
     /// The Skirmish server's WebSocket URL. Start it with raised limits (docs/performance.md):

@@ -20,6 +20,7 @@ use skirmish_games::Seat;
 use skirmish_games::junqi::{Action, Layout, Move, Played, Position, Post, Rank, View};
 
 use super::belief::Belief;
+use super::flag_safety;
 use super::seed_rules::piece_value;
 use super::{Budget, JunqiStrategy, deploy, limit_loser, random_action, resign, seat_of};
 
@@ -40,6 +41,9 @@ const CLOCK_EVERY: usize = 4;
 #[derive(Clone, Debug, Default)]
 pub struct BeliefSearch {
     samples: Option<usize>,
+    /// Whether the evaluation leaves out issue 19's terms (shown flags, mobile pieces): the
+    /// version before them, kept as the sparring partner `belief-search-before-19`.
+    before_19: bool,
 }
 
 impl BeliefSearch {
@@ -49,7 +53,18 @@ impl BeliefSearch {
     /// first one's partial scores decide when nothing else is left), so a loaded machine costs
     /// samples rather than time.
     pub fn new() -> BeliefSearch {
-        BeliefSearch { samples: None }
+        BeliefSearch {
+            samples: None,
+            before_19: false,
+        }
+    }
+
+    /// The searcher as it was before issue 19 (its evaluation without the price of a shown flag
+    /// and of missing mobile pieces), to measure the new one against.
+    #[must_use]
+    pub fn before_19(mut self) -> BeliefSearch {
+        self.before_19 = true;
+        self
     }
 
     /// A searcher that draws exactly `samples` samples per decision and ignores the clock: with a
@@ -57,6 +72,7 @@ impl BeliefSearch {
     pub fn with_samples(samples: usize) -> BeliefSearch {
         BeliefSearch {
             samples: Some(samples.max(1)),
+            before_19: false,
         }
     }
 }
@@ -80,16 +96,38 @@ fn distance(a: Post, b: Post) -> u8 {
     a.row().abs_diff(b.row()) + a.column().abs_diff(b.column())
 }
 
+/// How much more a shown own flag weighs than the enemy's (ours, issue 19): a marshal trade that
+/// shows both flags equally exposed is declined, so `belief-search` trades its field marshal only
+/// when its flag is the safer one or the trade wins material elsewhere.
+const OWN_FLAG_WEIGHT: f32 = 1.25;
+
+/// Movable pieces (outside the headquarters) below which a side pays for each one missing,
+/// quadratically: issue 19's "no legal move" losses came with only landmines, the flag and pieces
+/// in a headquarters left.
+const MOBILE_FLOOR: u8 = 5;
+
+/// The price per squared missing movable piece (`MOBILE_FLOOR`): 4, 16, 36, 64, 100 for 1 to 5 missing.
+const MOBILE_PRICE: f32 = 4.0;
+
 /// The static evaluation of a fully known position from `me`'s side (module docs).
-fn evaluate(position: &Position, me: Seat, limit: u8) -> f32 {
+fn evaluate(position: &Position, me: Seat, limit: u8, before_19: bool) -> f32 {
     let mut score = 0.0;
     let mut flags = [None, None];
+    let mut marshals = [false, false];
+    let mut mobile = [0u8, 0u8];
     for (post, piece) in position.pieces() {
+        let side = piece.owner.index();
         if piece.rank == Rank::Flag {
-            flags[piece.owner.index()] = Some(post);
+            flags[side] = Some(post);
         } else {
             let value = piece_value(piece.rank);
             score += if piece.owner == me { value } else { -value };
+        }
+        if piece.rank == Rank::FieldMarshal {
+            marshals[side] = true;
+        }
+        if piece.rank.movable() && !post.is_headquarters() {
+            mobile[side] = mobile[side].saturating_add(1);
         }
     }
     for (post, piece) in position.pieces() {
@@ -97,8 +135,9 @@ fn evaluate(position: &Position, me: Seat, limit: u8) -> f32 {
             continue;
         }
         let ours = piece.owner == me;
-        let target = flags[1 - piece.owner.index()];
-        if let Some(flag) = target {
+        let side = 1 - piece.owner.index();
+        // A shown flag is priced by `flag_safety::exposure` instead.
+        if let Some(flag) = flags[side].filter(|_| before_19 || marshals[side]) {
             let pressure = match distance(post, flag) {
                 1 => 25.0,
                 2 => 5.0,
@@ -112,6 +151,16 @@ fn evaluate(position: &Position, me: Seat, limit: u8) -> f32 {
             let progress = 0.25 * f32::from(depth - 5);
             score += if ours { progress } else { -progress };
         }
+    }
+    // A side without its field marshal has its flag shown (docs/rules.md, junqi).
+    for side in [me, Seat(1 - me.0)].into_iter().filter(|_| !before_19) {
+        if let Some(flag) = flags[side.index()].filter(|_| !marshals[side.index()]) {
+            let cost = flag_safety::exposure(position, flag, side);
+            score += if side == me { -OWN_FLAG_WEIGHT * cost } else { cost };
+        }
+        let missing = MOBILE_FLOOR.saturating_sub(mobile[side.index()]);
+        let cost = MOBILE_PRICE * f32::from(missing) * f32::from(missing);
+        score += if side == me { -cost } else { cost };
     }
     if limit > 0 {
         let quiet = position.quiet_moves();
@@ -127,7 +176,14 @@ fn evaluate(position: &Position, me: Seat, limit: u8) -> f32 {
 
 /// The score of `mv` for `me` in the determinised `position`: the enemy's best reply, then the
 /// evaluation (or the end of the game, if one comes first).
-fn score_move(position: &Position, mv: Move, me: Seat, limit: u8, replies: &mut Vec<Move>) -> f32 {
+fn score_move(
+    position: &Position,
+    mv: Move,
+    me: Seat,
+    limit: u8,
+    before_19: bool,
+    replies: &mut Vec<Move>,
+) -> f32 {
     let enemy = Seat(1 - me.0);
     let mut after = *position;
     let played = after.play(mv);
@@ -143,7 +199,8 @@ fn score_move(position: &Position, mv: Move, me: Seat, limit: u8, replies: &mut 
     for &reply in replies.iter() {
         let mut next = after;
         let played = next.play(reply);
-        let value = terminal(&next, &played, enemy, me, limit).unwrap_or_else(|| evaluate(&next, me, limit));
+        let value = terminal(&next, &played, enemy, me, limit)
+            .unwrap_or_else(|| evaluate(&next, me, limit, before_19));
         worst = worst.min(value);
         if worst <= -WIN {
             break;
@@ -203,7 +260,7 @@ impl JunqiStrategy for BeliefSearch {
                     scored = i;
                     break;
                 }
-                *score = f64::from(score_move(&position, mv, me, limit, &mut replies));
+                *score = f64::from(score_move(&position, mv, me, limit, self.before_19, &mut replies));
             }
             if scored < moves.len() {
                 if drawn == 0 {
@@ -232,5 +289,177 @@ impl JunqiStrategy for BeliefSearch {
             from: mv.from,
             to: mv.to,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Issue 19's behaviours in fully known positions (the determinised search every sample
+    //! runs): each test also shows that the evaluation before issue 19 chose otherwise, so it
+    //! fails when the behaviour is removed.
+
+    use skirmish_games::junqi::Piece;
+
+    use super::*;
+
+    fn post(s: &str) -> Post {
+        s.parse().expect("a post")
+    }
+
+    /// A position with seat 0 to move and `pieces` as `(post, owner, rank letter)`.
+    fn position(pieces: &[(&str, u8, char)]) -> Position {
+        let mut p = Position::empty(Seat(0));
+        for (at, owner, letter) in pieces {
+            let rank = Rank::from_letter(*letter).expect("a rank letter");
+            p.put(
+                post(at),
+                Some(Piece {
+                    owner: Seat(*owner),
+                    rank,
+                }),
+            );
+        }
+        p
+    }
+
+    /// Seat 0's best move by the two-ply search in `p` (no no-attack limit), the first on ties.
+    fn best(p: &Position, before_19: bool) -> Move {
+        let mut replies = Vec::new();
+        let mut best = (f32::NEG_INFINITY, None);
+        for mv in p.legal_moves(Seat(0)) {
+            let score = score_move(p, mv, Seat(0), 0, before_19, &mut replies);
+            if score > best.0 {
+                best = (score, Some(mv));
+            }
+        }
+        best.1.expect("a legal move")
+    }
+
+    /// `mv`'s score for seat 0 in `p` (no no-attack limit).
+    fn score(p: &Position, mv: &str, before_19: bool) -> f32 {
+        score_move(
+            p,
+            mv.parse().expect("a move"),
+            Seat(0),
+            0,
+            before_19,
+            &mut Vec::new(),
+        )
+    }
+
+    #[test]
+    fn a_shown_flag_is_defended_against_a_railway_attacker() {
+        // Seat 0's field marshal is gone: its flag on L1 is shown, nothing guards it. An enemy
+        // lieutenant on B0 is three moves from it (down the column 0 railway to K0, then K1 or
+        // L0, then L1), far by rows and columns; once on K0 no piece of seat 0 could reach it.
+        // Seat 0's major in the camp C1 can take it now; its general on G4 can take a major
+        // general on F4 instead (23 points against 3).
+        let p = position(&[
+            ("L1", 0, 'l'),
+            ("C1", 0, 'f'),
+            ("G4", 0, 'b'),
+            ("H2", 0, 'g'),
+            ("J2", 0, 'h'),
+            ("L4", 0, 'g'),
+            ("A1", 1, 'l'),
+            ("B0", 1, 'h'),
+            ("F4", 1, 'c'),
+            ("C2", 1, 'a'),
+            ("A0", 1, 'j'),
+            ("A2", 1, 'j'),
+            ("B1", 1, 'j'),
+            ("C3", 1, 'g'),
+            ("D2", 1, 'g'),
+            ("E3", 1, 'g'),
+        ]);
+        let chosen = best(&p, false);
+        assert_eq!(chosen, "C1B0".parse().expect("a move"), "played {chosen} instead");
+        assert_eq!(
+            best(&p, true),
+            "G4F4".parse().expect("a move"),
+            "before issue 19 the major general was taken"
+        );
+    }
+
+    #[test]
+    fn an_early_marshal_trade_with_an_unguarded_flag_is_declined() {
+        // Both field marshals stand face to face on the column 0 railway (seat 0's on H0, seat
+        // 1's on I0, deep in seat 0's half). Seat 0's flag on L1 has nothing round it and an
+        // enemy lieutenant three moves away (E4 down column 4, along row K, onto L1); seat 1's on
+        // A1 sits under four landmines with two captains by it. The trade shows both flags.
+        let mut p = position(&[
+            ("L1", 0, 'l'),
+            ("H0", 0, 'a'),
+            ("G1", 0, 'g'),
+            ("G2", 0, 'h'),
+            ("G3", 0, 'g'),
+            ("H2", 0, 'h'),
+            ("A1", 1, 'l'),
+            ("A0", 1, 'j'),
+            ("A2", 1, 'j'),
+            ("B1", 1, 'j'),
+            ("B0", 1, 'j'),
+            ("B2", 1, 'g'),
+            ("C1", 1, 'g'),
+            ("D2", 1, 'f'),
+            ("I0", 1, 'a'),
+            ("E4", 1, 'h'),
+        ]);
+        let trade = "H0I0";
+        let gap = |p: &Position, before_19: bool| {
+            let best = best(p, before_19).to_string();
+            score(p, &best, before_19) - score(p, trade, before_19)
+        };
+        let open = gap(&p, false);
+        assert!(open > 5.0, "the trade costs only {open}");
+        let before = gap(&p, true);
+        assert!(
+            before < 1.0,
+            "before issue 19 the trade was as good as any move: {before}"
+        );
+        // With its flag under landmines, the trade costs less.
+        for at in ["L0", "L2", "K1"] {
+            p.put(
+                post(at),
+                Some(Piece {
+                    owner: Seat(0),
+                    rank: Rank::Landmine,
+                }),
+            );
+        }
+        let guarded = gap(&p, false);
+        assert!(
+            guarded < open,
+            "a guarded flag makes the trade cheaper: {guarded} vs {open}"
+        );
+    }
+
+    #[test]
+    fn with_few_mobile_pieces_none_is_spent_in_a_headquarters() {
+        // Seat 0 has four movable pieces. Its colonel on A4 could take a major sitting in seat
+        // 1's headquarters A3 (7 points), and would never move again.
+        let p = position(&[
+            ("L1", 0, 'l'),
+            ("L0", 0, 'j'),
+            ("L2", 0, 'j'),
+            ("K1", 0, 'j'),
+            ("A4", 0, 'e'),
+            ("J0", 0, 'g'),
+            ("J4", 0, 'g'),
+            ("I1", 0, 'h'),
+            ("A1", 1, 'l'),
+            ("A3", 1, 'f'),
+            ("A0", 1, 'j'),
+            ("A2", 1, 'j'),
+            ("B1", 1, 'j'),
+            ("D0", 1, 'g'),
+            ("D4", 1, 'g'),
+            ("C2", 1, 'h'),
+            ("E2", 1, 'h'),
+            ("D2", 1, 'i'),
+        ]);
+        let spend: Move = "A4A3".parse().expect("a move");
+        assert_ne!(best(&p, false), spend, "spent a mobile piece in a headquarters");
+        assert_eq!(best(&p, true), spend, "before issue 19 the piece was spent");
     }
 }

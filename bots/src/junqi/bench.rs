@@ -11,7 +11,7 @@ use rand::rngs::SmallRng;
 use skirmish_games::junqi::{Action, Config, End, Junqi};
 use skirmish_games::{Game, Seat, Viewer};
 
-use super::{Budget, JunqiStrategy, strategy};
+use super::{Budget, JunqiStrategy, sparring, strategy};
 use crate::gomoku::bench::{GameResult, Summary};
 
 /// A game still running after this many moves is scored a draw (the no-attack limit normally ends
@@ -27,6 +27,14 @@ pub struct BenchArgs {
     /// Strategy B (the opponent).
     #[arg(long, default_value = "seed-rules")]
     pub b: String,
+    /// An outside engine speaking the CAAI junqi protocol as B instead of a strategy (a path);
+    /// a game its failure ends (crash, timeout, illegal answer) is left out of the score and
+    /// counted apart.
+    #[arg(long)]
+    pub b_engine: Option<std::path::PathBuf>,
+    /// Arguments for B's engine program (repeat the flag for several).
+    #[arg(long = "b-engine-arg", allow_hyphen_values = true)]
+    pub b_engine_args: Vec<String>,
     /// Games to play; A takes seat 0 (moves first) in the even-numbered ones, seat 1 in the odd.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
@@ -109,6 +117,9 @@ pub fn play_game(
         }
     }
     let outcome = game.outcome().expect("the game is over");
+    for seat in Seat::all(2) {
+        players[seat.index()].finish(seat, outcome);
+    }
     let end = match &outcome.end {
         End::FlagCaptured { .. } => "flag",
         End::NoAttackLimit { .. } => "no-attack",
@@ -152,9 +163,30 @@ pub fn wilson(p: f64, n: usize) -> (f64, f64) {
 /// # Errors
 /// Unknown strategies or an invalid no-attack limit.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let make = |name: &str| strategy(name).with_context(|| format!("unknown strategy `{name}`"));
+    let make = |name: &str| {
+        strategy(name)
+            .or_else(|| sparring(name))
+            .with_context(|| format!("unknown strategy `{name}`"))
+    };
+    let make_b = || -> anyhow::Result<Box<dyn JunqiStrategy>> {
+        match &args.b_engine {
+            Some(path) => {
+                anyhow::ensure!(path.exists(), "no engine at {}", path.display());
+                Ok(Box::new(crate::caai::CaaiStrategy::with_args(
+                    path.clone(),
+                    args.b_engine_args.clone(),
+                )))
+            }
+            None => make(&args.b),
+        }
+    };
     make(&args.a)?;
-    make(&args.b)?;
+    make_b()?;
+    let b_name = match &args.b_engine {
+        Some(path) => path.display().to_string(),
+        None => args.b.clone(),
+    };
+    let mut engine_failures = Vec::new();
     let config = Config {
         no_attack_limit: args.no_attack_limit,
     };
@@ -165,13 +197,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let mut times = Vec::new();
     let mut ends: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     println!(
-        "junqi-bench: A = {} vs B = {}, {} games, {} ms per move, no-attack limit {}, seed {}",
-        args.a, args.b, args.games, args.think_ms, args.no_attack_limit, args.seed
+        "junqi-bench: A = {} vs B = {b_name}, {} games, {} ms per move, no-attack limit {}, seed {}",
+        args.a, args.games, args.think_ms, args.no_attack_limit, args.seed
     );
     for game in 0..args.games {
         let a_seat = game % 2;
         let mut a = make(&args.a)?;
-        let mut b = make(&args.b)?;
+        let mut b = make_b()?;
         let players: [&mut dyn JunqiStrategy; 2] = if a_seat == 0 {
             [a.as_mut(), b.as_mut()]
         } else {
@@ -182,6 +214,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 times.push(t);
             }
         })?;
+        // An engine's failure is no win on the board: left out of the score, listed apart.
+        if b.engine_failed() {
+            if args.progress {
+                eprintln!("game {:>4}: A seat {a_seat}, void: {}", game + 1, report.end);
+            }
+            engine_failures.push(report.end);
+            continue;
+        }
         let result = match report.winner {
             None => GameResult::Draw,
             Some(s) if s.index() == a_seat => GameResult::Win,
@@ -241,6 +281,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     }
     let ends: Vec<String> = ends.iter().map(|(k, v)| format!("{k}: {v}")).collect();
     println!("endings: {}", ends.join(", "));
+    if !engine_failures.is_empty() {
+        println!(
+            "left out, B's engine failed: {} ({})",
+            engine_failures.len(),
+            engine_failures.join("; ")
+        );
+    }
     Ok(())
 }
 

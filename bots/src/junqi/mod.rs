@@ -9,6 +9,8 @@ pub mod belief;
 pub mod belief_search;
 pub mod bench;
 pub mod deploy;
+pub mod flag_rush;
+pub mod flag_safety;
 pub mod random;
 pub mod seed_rules;
 
@@ -17,6 +19,7 @@ use skirmish_games::junqi::{Action, Layout, Outcome, View};
 use skirmish_games::{Seat, Viewer};
 
 pub use belief_search::BeliefSearch;
+pub use flag_rush::FlagRush;
 pub use random::RandomMove;
 pub use seed_rules::SeedRules;
 
@@ -64,6 +67,19 @@ pub trait JunqiStrategy: Send {
 
 /// Strategy names, strongest first.
 pub const STRATEGIES: &[&str] = &["belief-search", "seed-rules", "random"];
+
+/// Sparring partners: strategies to measure the others against (`junqi-bench --b`, the tests),
+/// not offered by the bot client.
+pub const SPARRING: &[&str] = &["flag-rush", "belief-search-before-19"];
+
+/// A fresh sparring partner by name ([`SPARRING`]), or `None` for an unknown name.
+pub fn sparring(name: &str) -> Option<Box<dyn JunqiStrategy>> {
+    match name {
+        "flag-rush" => Some(Box::new(FlagRush)),
+        "belief-search-before-19" => Some(Box::new(BeliefSearch::new().before_19())),
+        _ => None,
+    }
+}
 
 /// A fresh strategy by name, or `None` for an unknown name.
 pub fn strategy(name: &str) -> Option<Box<dyn JunqiStrategy>> {

@@ -7,7 +7,9 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use skirmish_bots::junqi::bench::{GameReport, play_game};
-use skirmish_bots::junqi::{BeliefSearch, JunqiStrategy, RandomMove, STRATEGIES, SeedRules, strategy};
+use skirmish_bots::junqi::{
+    BeliefSearch, JunqiStrategy, RandomMove, SPARRING, STRATEGIES, SeedRules, sparring, strategy,
+};
 use skirmish_games::Seat;
 use skirmish_games::junqi::Config;
 
@@ -16,7 +18,9 @@ use skirmish_games::junqi::Config;
 fn fixed(name: &str) -> Box<dyn JunqiStrategy> {
     match name {
         "belief-search" => Box::new(BeliefSearch::with_samples(6)),
-        other => strategy(other).expect("a registered strategy"),
+        other => strategy(other)
+            .or_else(|| sparring(other))
+            .expect("a registered strategy"),
     }
 }
 
@@ -69,7 +73,7 @@ fn play(
 #[test]
 fn every_strategy_plays_only_legal_moves_through_whole_games_against_random() {
     let mut rng = SmallRng::seed_from_u64(12);
-    for name in STRATEGIES {
+    for name in STRATEGIES.iter().chain(SPARRING) {
         for game in 0..4 {
             let report = play(fixed(name).as_mut(), &mut RandomMove, game % 2, &mut rng);
             assert!(
@@ -109,4 +113,15 @@ fn belief_search_beats_random() {
         }
     }
     assert_eq!(wins, games, "belief-search won {wins} of {games} against random");
+}
+
+#[test]
+fn sparring_partners_are_not_offered_to_rooms() {
+    for name in SPARRING {
+        assert!(sparring(name).is_some(), "{name}");
+        assert!(
+            strategy(name).is_none() && !STRATEGIES.contains(name),
+            "{name} is a sparring partner, not a bot's strategy"
+        );
+    }
 }

@@ -435,6 +435,36 @@ mod tests {
     }
 
     #[test]
+    fn a_shown_enemy_flag_is_rushed_along_the_railway() {
+        // Seat 1's field marshal is gone: its flag on A1 is shown, its landmines elsewhere.
+        // Seat 0's captain on K0 is three moves from it (up the column 0 railway to B0, then A0
+        // or B1, then A1); its general on K2 could take a major on J2 instead.
+        let p = position(&[
+            ("L1", 0, 'l'),
+            ("L0", 0, 'j'),
+            ("L2", 0, 'j'),
+            ("K1", 0, 'j'),
+            ("K0", 0, 'g'),
+            ("K2", 0, 'b'),
+            ("G3", 0, 'g'),
+            ("H4", 0, 'h'),
+            ("J4", 0, 'h'),
+            ("A1", 1, 'l'),
+            ("J2", 1, 'f'),
+            ("C3", 1, 'g'),
+            ("D2", 1, 'g'),
+            ("E3", 1, 'g'),
+            ("E1", 1, 'h'),
+        ]);
+        assert_eq!(best(&p, false), "K0B0".parse().expect("a move"));
+        assert_eq!(
+            best(&p, true),
+            "K2J2".parse().expect("a move"),
+            "before issue 19 the major was taken"
+        );
+    }
+
+    #[test]
     fn with_few_mobile_pieces_none_is_spent_in_a_headquarters() {
         // Seat 0 has four movable pieces. Its colonel on A4 could take a major sitting in seat
         // 1's headquarters A3 (7 points), and would never move again.

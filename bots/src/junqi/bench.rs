@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use skirmish_games::junqi::{Action, Config, End, Junqi};
+use skirmish_games::junqi::{
+    Action, Config, End, Junqi, Layout, Move, MoveRecord, MoveResult, Position, Rank,
+};
 use skirmish_games::{Game, Seat, Viewer};
 
 use super::{Budget, JunqiStrategy, sparring, strategy};
@@ -50,6 +52,9 @@ pub struct BenchArgs {
     /// Print one line per game (seat, result, moves, how it ended) as the games finish.
     #[arg(long)]
     pub progress: bool,
+    /// Print the transcript of every game A lost (both layouts, each move with the ranks).
+    #[arg(long)]
+    pub show_losses: bool,
 }
 
 /// How one game went.
@@ -59,6 +64,9 @@ pub struct GameReport {
     pub winner: Option<Seat>,
     /// Moves played.
     pub moves: usize,
+    /// The game told move by move with every piece's rank ([`transcript`]); empty when the game
+    /// did not end on the board (a refused action, the move cap).
+    pub transcript: String,
     /// How it ended, in short (`flag`, `no-attack`, `no-move`, `refused`, `cap`, ...).
     pub end: String,
 }
@@ -91,6 +99,7 @@ pub fn play_game(
             return Ok(GameReport {
                 winner: Some(Seat(1 - seat.0)),
                 moves: 0,
+                transcript: String::new(),
                 end: format!("{seat} deployment refused: {err}"),
             });
         }
@@ -100,6 +109,7 @@ pub fn play_game(
             return Ok(GameReport {
                 winner: None,
                 moves: game.moves().len(),
+                transcript: String::new(),
                 end: "cap".to_owned(),
             });
         }
@@ -112,6 +122,7 @@ pub fn play_game(
             return Ok(GameReport {
                 winner: Some(Seat(1 - seat.0)),
                 moves: game.moves().len(),
+                transcript: String::new(),
                 end: format!("{seat} refused: {err}"),
             });
         }
@@ -120,6 +131,10 @@ pub fn play_game(
     for seat in Seat::all(2) {
         players[seat.index()].finish(seat, outcome);
     }
+    let told = match &outcome.layouts.0[..] {
+        [Some(red), Some(blue)] => transcript([red, blue], game.moves()),
+        _ => String::new(),
+    };
     let end = match &outcome.end {
         End::FlagCaptured { .. } => "flag",
         End::NoAttackLimit { .. } => "no-attack",
@@ -133,6 +148,7 @@ pub fn play_game(
             return Ok(GameReport {
                 winner: outcome.winner,
                 moves: outcome.moves as usize,
+                transcript: told,
                 end: format!("resigned: {reason}"),
             });
         }
@@ -141,8 +157,47 @@ pub fn play_game(
     Ok(GameReport {
         winner: outcome.winner,
         moves: outcome.moves as usize,
+        transcript: told,
         end: end.to_owned(),
     })
+}
+
+/// A game told move by move from both layouts: `12 s1 F0-K0 d>g` is move 12, seat 1's brigadier
+/// from F0 beating a captain on K0 (`>` won, `<` lost, `=` both removed, `-` no collision; CAAI
+/// letters, docs/rules.md), with `FM` when a field marshal fell and its flag was shown.
+pub fn transcript(layouts: [&Layout; 2], moves: &[MoveRecord]) -> String {
+    let mut position = Position::new(layouts);
+    let mut out = format!("layouts: seat 0 {}, seat 1 {}\n", layouts[0], layouts[1]);
+    for record in moves {
+        let mv = Move {
+            from: record.from,
+            to: record.to,
+        };
+        let mover = position.at(mv.from).map_or('?', |p| p.rank.letter());
+        let defender = position.at(mv.to).map(|p| p.rank.letter());
+        let played = position.play(mv);
+        let sign = match played.result {
+            MoveResult::Won => '>',
+            MoveResult::Lost => '<',
+            MoveResult::Traded => '=',
+            MoveResult::Moved => '-',
+        };
+        let marshal = played
+            .removed
+            .iter()
+            .flatten()
+            .any(|p| p.rank == Rank::FieldMarshal);
+        out += &format!(
+            "{} s{} {}-{} {mover}{sign}{}{}\n",
+            record.number,
+            record.seat.0,
+            mv.from,
+            mv.to,
+            defender.unwrap_or(' '),
+            if marshal { " FM" } else { "" }
+        );
+    }
+    out
 }
 
 /// The 95% Wilson score interval of a mean score `p` over `n` games (draws count a half).
@@ -227,6 +282,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             Some(s) if s.index() == a_seat => GameResult::Win,
             Some(_) => GameResult::Loss,
         };
+        if args.show_losses && result == GameResult::Loss {
+            eprintln!("game {} lost, A in seat {a_seat}:\n{}", game + 1, report.transcript);
+        }
         results.push(result);
         lengths.push(report.moves);
         let side = if result == GameResult::Win { "A" } else { "B" };

@@ -238,7 +238,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     make(&args.a)?;
     make_b()?;
     let b_name = match &args.b_engine {
-        Some(path) => path.display().to_string(),
+        Some(path) => std::iter::once(path.display().to_string())
+            .chain(args.b_engine_args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
         None => args.b.clone(),
     };
     let mut engine_failures = Vec::new();
@@ -283,7 +286,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             Some(_) => GameResult::Loss,
         };
         if args.show_losses && result == GameResult::Loss {
-            eprintln!("game {} lost, A in seat {a_seat}:\n{}", game + 1, report.transcript);
+            eprintln!(
+                "game {} lost, A in seat {a_seat}:\n{}",
+                game + 1,
+                report.transcript
+            );
         }
         results.push(result);
         lengths.push(report.moves);

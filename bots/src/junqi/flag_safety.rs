@@ -40,7 +40,7 @@ const GUARD: f32 = 3.0;
 /// and through the flag owner's pieces at an extra [`THROUGH_PIECE`] (a landmine
 /// [`THROUGH_LANDMINE`]) moves; a piece of the owner in a camp cannot be attacked, so the way is
 /// shut there. Posts of the attacker's own pieces get their distance but are not gone through.
-/// Engineers' turning runs are not followed (a slight overestimate for them).
+/// Engineers' turning runs are not followed here; [`exposure`] counts them for engineers.
 pub fn moves_to(position: &Position, flag: Post) -> [u8; 60] {
     let Some(owner) = position.at(flag).map(|p| p.owner) else {
         return [FAR; 60];
@@ -127,6 +127,53 @@ pub fn moves_to(position: &Position, flag: Post) -> [u8; 60] {
     dist
 }
 
+/// The fewest moves the engineer on the railway post `from` needs to reach the flag of
+/// [`moves_to`]'s `dist`: one turning railway run (docs/rules.md, junqi, "Moves" 4) to any empty
+/// railway post it can reach, or onto an enemy piece next to such a path (an engineer beats a
+/// landmine, so no extra is charged for the post it attacks), then that post's distance.
+fn engineer_moves(position: &Position, from: Post, dist: &[u8; 60]) -> u8 {
+    let Some(mover) = position.at(from).map(|p| p.owner) else {
+        return FAR;
+    };
+    let mut best = FAR;
+    let mut seen = [false; 60];
+    let mut queue = [from; 60];
+    let (mut head, mut tail) = (0, 1);
+    seen[from.index()] = true;
+    while head < tail {
+        let at = queue[head];
+        head += 1;
+        for &next in at.railway_neighbours() {
+            if seen[next.index()] {
+                continue;
+            }
+            seen[next.index()] = true;
+            match position.at(next) {
+                None => {
+                    best = best.min(dist[next.index()].saturating_add(1));
+                    queue[tail] = next;
+                    tail += 1;
+                }
+                Some(piece) if piece.owner != mover => {
+                    let extra = if piece.rank == Rank::Landmine {
+                        THROUGH_LANDMINE
+                    } else {
+                        THROUGH_PIECE
+                    };
+                    let landed = if piece.rank == Rank::Flag {
+                        0
+                    } else {
+                        dist[next.index()].saturating_sub(extra)
+                    };
+                    best = best.min(landed.saturating_add(1));
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    best
+}
+
 /// The price (in piece-value points, as `belief-search`'s evaluation counts) of `owner`'s flag at
 /// `flag` being known to the opponent in `position`: [`SHOWN`], plus each opponent's movable piece
 /// by how many moves it needs ([`moves_to`]; 60, 24, 8 and 3 for one to four moves, 100 at most
@@ -140,7 +187,10 @@ pub fn exposure(position: &Position, flag: Post, owner: Seat) -> f32 {
         if !piece.rank.movable() || post.is_headquarters() {
             continue;
         }
-        let d = dist[post.index()];
+        let mut d = dist[post.index()];
+        if piece.owner != owner && piece.rank == Rank::Engineer && post.on_railway() {
+            d = d.min(engineer_moves(position, post, &dist));
+        }
         if piece.owner == owner {
             if post.row().abs_diff(flag.row()) + post.column().abs_diff(flag.column()) <= 2 {
                 guards += 1;
@@ -195,6 +245,25 @@ mod tests {
         // An enemy piece in the flag's camp-free neighbourhood next to it costs most.
         put(&mut p, "L2", 1, Rank::Lieutenant);
         assert!(exposure(&p, post("L1"), Seat(0)) >= SHOWN + 60.0 - 3.0);
+    }
+
+    #[test]
+    fn an_engineer_turns_along_the_railway_and_goes_through_a_landmine() {
+        let mut p = Position::empty(Seat(0));
+        put(&mut p, "L1", 0, Rank::Flag);
+        put(&mut p, "K1", 0, Rank::Landmine);
+        put(&mut p, "L0", 0, Rank::Landmine);
+        put(&mut p, "L2", 0, Rank::Landmine);
+        let far = exposure(&p, post("L1"), Seat(0));
+        // An engineer on G2 runs G2-G4-K4-K2 and beyond in one move, onto the landmine on K1:
+        // two moves from the flag. A captain there would need far more.
+        put(&mut p, "G2", 1, Rank::Captain);
+        let captain = exposure(&p, post("L1"), Seat(0));
+        put(&mut p, "G2", 1, Rank::Engineer);
+        let dist = moves_to(&p, post("L1"));
+        assert_eq!(engineer_moves(&p, post("G2"), &dist), 2);
+        assert!(exposure(&p, post("L1"), Seat(0)) >= far + 24.0, "{far}");
+        assert!(captain < far + 24.0);
     }
 
     #[test]

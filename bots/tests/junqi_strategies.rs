@@ -125,3 +125,27 @@ fn sparring_partners_are_not_offered_to_rooms() {
         );
     }
 }
+
+/// `junqi-bench --b-engine`: a CAAI engine that fails (here one that exits at once) never gives A
+/// a win on the board; its games are left out of the score and listed apart (issue 19).
+#[test]
+fn the_bench_leaves_an_engines_failures_out_of_the_score() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
+        .args([
+            "junqi-bench",
+            "--a",
+            "random",
+            "--b-engine",
+            "/bin/false",
+            "--games",
+            "2",
+            "--think-ms",
+            "50",
+        ])
+        .output()
+        .expect("the bench runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("A 0W 0D 0L"), "{stdout}");
+    assert!(stdout.contains("left out, B's engine failed: 2"), "{stdout}");
+}

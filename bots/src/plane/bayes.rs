@@ -303,6 +303,34 @@ impl Bayes {
     }
 }
 
+impl Bayes {
+    /// Starts a decision's clock (call once per decision, before [`Bayes::rates`] and
+    /// [`Bayes::cell_at`]).
+    pub(crate) fn start_decision(&mut self) {
+        self.start_clock();
+    }
+
+    /// Every target board of `view` with `bayes`'s rate (points per expected shot to its next
+    /// downed plane), in seat order.
+    pub(crate) fn rates(&mut self, view: &View) -> Vec<(Seat, f64)> {
+        let variant = view.config.variant;
+        targets(view)
+            .into_iter()
+            .map(|b| (b.seat, self.rate(&BoardState::new(variant, b))))
+            .collect()
+    }
+
+    /// `bayes`'s cell on `target`'s board.
+    ///
+    /// # Panics
+    /// When `target` is not a board of `view`.
+    pub(crate) fn cell_at(&mut self, view: &View, target: Seat, rng: &mut dyn RngCore) -> Cell {
+        let board = &view.boards[target.index()];
+        let state = BoardState::new(view.config.variant, board);
+        self.cell_on(&state, rng)
+    }
+}
+
 impl PlaneStrategy for Bayes {
     fn deploy(&mut self, view: &View, rng: &mut dyn RngCore) -> Vec<Placement> {
         random_deployment(view.config.variant, rng)

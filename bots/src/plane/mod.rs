@@ -14,6 +14,7 @@ mod deploy;
 pub mod optimal;
 pub mod points;
 pub mod random;
+pub mod rivals;
 pub mod seed_cv;
 
 use rand::RngCore;

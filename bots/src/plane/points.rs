@@ -20,12 +20,18 @@ use skirmish_games::plane::{Cell, Placement, Variant, View, random_deployment};
 
 use super::PlaneStrategy;
 use super::bayes::Bayes;
+use super::rivals;
 use super::belief::{Knowledge, Universe};
-use super::seed_cv::cube_values;
+use super::seed_cv::{argmax_cells, cube_values};
 
 /// Random deployments drawn to choose the least exposed one from (48 and 200 scored alike, so
 /// the smaller keeps the choice less predictable).
 pub const DEPLOY_DRAWS: usize = 48;
+
+/// The head probability from which `points` fires at a board's last plane's likeliest head
+/// whatever else it would do (a knockout, 3 points, that the next attacker may take otherwise).
+/// 0.3, 0.5 and 0.7 measured alike (bots/README.md); 0.5 is the middle.
+pub const SNIPE_HEAD: f64 = 0.5;
 
 /// The `points` strategy (module docs).
 #[derive(Default)]
@@ -62,8 +68,65 @@ impl PlaneStrategy for Points {
     }
 
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell) {
-        self.bayes.fire(view, rng)
+        self.bayes.start_decision();
+        let rates = self.bayes.rates(view);
+        if rates.len() == 1 {
+            let seat = rates[0].0;
+            return (seat, self.bayes.cell_at(view, seat, rng));
+        }
+        let me = super::me(view);
+        let boards = rivals::read_boards(view);
+        if let Some(shot) = snipe(view, &boards, me) {
+            return shot;
+        }
+        let target = divert(view, &boards, me, &rates);
+        (target, self.bayes.cell_at(view, target, rng))
     }
+}
+
+/// A knockout within reach: on a target board with one plane left whose likeliest head has
+/// probability at least [`SNIPE_HEAD`], that head (the likeliest over such boards), or None.
+fn snipe(view: &View, boards: &[rivals::BoardRead], me: Seat) -> Option<(Seat, Cell)> {
+    let universe = Universe::of(view.config.variant);
+    let (_, seat) = boards
+        .iter()
+        .filter(|b| b.seat != me && b.planes_left == 1 && b.best_head >= SNIPE_HEAD)
+        .map(|b| (b.best_head, b.seat))
+        .max_by(|a, b| a.0.total_cmp(&b.0))?;
+    let knowledge = Knowledge::of_board(universe, &view.boards[seat.index()]);
+    let (_, heads, _) = cube_values(universe, &knowledge);
+    let cell = *argmax_cells(&heads, knowledge.public).first()?;
+    Some((seat, universe.cell(cell)))
+}
+
+/// The target with two opponents left: the board whose owner is *not* the one predicted to fire
+/// at me, i.e. the board with the largest probability that the other opponent fires at me next
+/// (a shot there makes it more resolved, so `seed-cv`'s "safe" rule turns that opponent on it);
+/// ties (neither or both predicted on me) go to `bayes`'s rate, then the higher match total.
+fn divert(view: &View, boards: &[rivals::BoardRead], me: Seat, rates: &[(Seat, f64)]) -> Seat {
+    let at_me = |shooter: Seat| {
+        rivals::seed_cv_targets(view, boards, shooter)
+            .into_iter()
+            .find(|(s, _)| *s == me)
+            .map_or(0.0, |(_, p)| p)
+    };
+    let mut best: Option<(f64, f64, u32, Seat)> = None;
+    for &(seat, rate) in rates {
+        let other = rates
+            .iter()
+            .find(|(s, _)| *s != seat)
+            .map_or(seat, |x| x.0);
+        let key = (at_me(other), rate, view.totals[seat], seat);
+        let better = best.is_none_or(|b| {
+            (key.0, key.1, key.2)
+                .partial_cmp(&(b.0, b.1, b.2))
+                .is_some_and(|o| o.is_gt())
+        });
+        if better {
+            best = Some(key);
+        }
+    }
+    best.map_or(rates[0].0, |b| b.3)
 }
 
 #[cfg(test)]
@@ -74,6 +137,90 @@ mod tests {
     use skirmish_games::{Game, Viewer};
 
     use super::*;
+
+    /// A 3-player view for seat 0 after every seat deployed (seeded): the view and the deployments.
+    fn three_player_view() -> (View, Vec<Vec<Placement>>) {
+        use skirmish_games::plane::Action;
+        let config = Config {
+            players: 3,
+            variant: Variant::Double,
+            ..Config::default()
+        };
+        let (mut game, _) = PlaneBattle::new(config).unwrap();
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut planes = Vec::new();
+        for seat in 0..3u8 {
+            let p = random_deployment(Variant::Double, &mut rng);
+            game.apply(Seat(seat), Action::Deploy { planes: p.clone() })
+                .unwrap();
+            planes.push(p);
+        }
+        (game.view(Viewer::Seat(Seat(0))), planes)
+    }
+
+    /// Public shots by `by` on `board`: a `hit` on every non-head cell of `plane`.
+    fn hit_body(board: &mut skirmish_games::plane::BoardView, plane: Placement, by: Seat) {
+        use skirmish_games::plane::{ShotRecord, ShotResult};
+        for cell in plane.cells(9).unwrap().into_iter().skip(1) {
+            board.shots.push(ShotRecord {
+                by,
+                cell,
+                result: ShotResult::Hit,
+            });
+        }
+    }
+
+    /// Seat 1 (a `seed-cv`) is predicted to fire at me (my board is more resolved than seat 2's
+    /// fresh one), seat 2 at seat 1 (whose board is the most resolved).
+    fn pressured(view: &mut View, planes: &[Vec<Placement>]) {
+        use skirmish_games::plane::{ShotRecord, ShotResult};
+        let mine = planes[0][0].cells(9).unwrap();
+        for &cell in &mine[1..5] {
+            view.boards[0].shots.push(ShotRecord {
+                by: Seat(1),
+                cell,
+                result: ShotResult::Hit,
+            });
+        }
+        hit_body(&mut view.boards[1], planes[1][1], Seat(2));
+    }
+
+    /// With a knockout in reach (seat 1's last plane found but for its head) it fires at that
+    /// head, though the board choice alone would turn it on seat 2.
+    #[test]
+    fn takes_a_knockout_within_reach() {
+        use skirmish_games::plane::{ShotRecord, ShotResult};
+        let (mut view, planes) = three_player_view();
+        pressured(&mut view, &planes);
+        let first = planes[1][0];
+        view.boards[1].shots.push(ShotRecord {
+            by: Seat(2),
+            cell: first.head,
+            result: ShotResult::Down,
+        });
+        view.boards[1].downed.push(first);
+        let mut rng = SmallRng::seed_from_u64(1);
+        let shot = Points::default().fire(&view, &mut rng);
+        assert_eq!(shot, (Seat(1), planes[1][1].head));
+    }
+
+    /// With seat 1 predicted to fire at it and seat 2 at seat 1, it fires at seat 2 (so seat 1
+    /// turns on seat 2), where `bayes` fires at seat 1's nearly solved board.
+    #[test]
+    fn fires_at_the_board_that_turns_its_attacker_away() {
+        let (mut view, planes) = three_player_view();
+        pressured(&mut view, &planes);
+        let boards = rivals::read_boards(&view);
+        assert_eq!(
+            rivals::seed_cv_targets(&view, &boards, Seat(1)),
+            vec![(Seat(0), 1.0), (Seat(2), 0.0)]
+        );
+        let mut rng = SmallRng::seed_from_u64(1);
+        assert_eq!(Bayes::default().fire(&view, &mut rng).0, Seat(1));
+        let (target, cell) = Points::default().fire(&view, &mut rng);
+        assert_eq!(target, Seat(2));
+        assert!(view.boards[2].shots.iter().all(|s| s.cell != cell));
+    }
 
     /// Its deployments are legal and less exposed to the CV prior than uniformly random ones.
     #[test]

@@ -1,0 +1,115 @@
+//! A model of the `seed-cv` attackers (bots/src/plane/seed_cv.rs), used by `points` to predict,
+//! from the public view alone, which board each opponent fires at next and how likely that shot
+//! is to down a plane (issue 19: "a strategy that knows the CV heuristic can predict which board
+//! and cell each `seed-cv` opponent will shoot next"). The strategies are public, so this is what
+//! any tournament entrant may do; against an opponent that is not `seed-cv` the prediction is
+//! merely a guess, and `points` uses it only to order its own choices.
+//!
+//! The rule modelled (seeds/000, problems 1-3, as `seed-cv` implements it): with one target it
+//! fires there; with two it fires at the "risky" target (the single leader on match totals) with
+//! probability [`RISKY_PROBABILITY`], else at the "safe" one (the board whose most likely head is
+//! most likely; on a tie, the later board in seat order, as `Iterator::max_by` keeps the last
+//! maximum). Its cell: the first [`PROBES`] shots of a round on a board are drawn in proportion to
+//! the fresh board's CV, then the largest CV, ties at random.
+
+use skirmish_games::Seat;
+use skirmish_games::plane::{BoardView, View};
+
+use super::belief::{Knowledge, Universe};
+use super::seed_cv::{PROBES, RISKY_PROBABILITY, argmax_cells, cube_values};
+
+/// What the model knows of one board that is still in the round.
+#[derive(Clone, Debug)]
+pub struct BoardRead {
+    /// Whose board.
+    pub seat: Seat,
+    /// `seed-cv`'s "safety": the largest number of consistent deployments with a head on one cell,
+    /// over the number of consistent deployments (0 to 1).
+    pub safety: f64,
+    /// Planes not yet downed (1 or 2 on `double`).
+    pub planes_left: usize,
+    /// The probability, under a uniform prior over consistent deployments, that a `seed-cv`
+    /// shot past its probes (a largest-CV cell, ties at random) downs a plane.
+    pub cv_down: f64,
+    /// The largest head probability of any open cell (uniform prior over consistent deployments).
+    pub best_head: f64,
+}
+
+impl BoardRead {
+    /// Reads one board.
+    pub fn of(universe: &Universe, board: &BoardView) -> BoardRead {
+        let knowledge = Knowledge::of_board(universe, board);
+        let (cv, heads, alive) = cube_values(universe, &knowledge);
+        let n = alive.max(1) as f64;
+        let best = argmax_cells(&cv, knowledge.public);
+        let cv_down = if best.is_empty() {
+            0.0
+        } else {
+            best.iter().map(|&c| f64::from(heads[c])).sum::<f64>() / best.len() as f64 / n
+        };
+        let top = heads.iter().copied().max().unwrap_or(0);
+        BoardRead {
+            seat: board.seat,
+            safety: f64::from(top) / n,
+            planes_left: knowledge.planes_left(universe),
+            cv_down,
+            best_head: f64::from(top) / n,
+        }
+    }
+}
+
+/// The boards in the round (playing, not knocked out), read once, in seat order.
+pub fn read_boards(view: &View) -> Vec<BoardRead> {
+    let universe = Universe::of(view.config.variant);
+    view.boards
+        .iter()
+        .filter(|b| b.playing && !b.knocked_out)
+        .map(|b| BoardRead::of(universe, b))
+        .collect()
+}
+
+/// The probability that a `seed-cv` at `shooter` fires at each board of `boards` on its next
+/// turn, as (seat, probability) pairs summing to 1 over its targets (every board but its own).
+pub fn seed_cv_targets(view: &View, boards: &[BoardRead], shooter: Seat) -> Vec<(Seat, f64)> {
+    let targets: Vec<&BoardRead> = boards.iter().filter(|b| b.seat != shooter).collect();
+    match targets.len() {
+        0 => return Vec::new(),
+        1 => return vec![(targets[0].seat, 1.0)],
+        _ => {}
+    }
+    let safe = targets
+        .iter()
+        .copied()
+        .max_by(|a, b| a.safety.total_cmp(&b.safety))
+        .expect("two targets")
+        .seat;
+    let top = targets
+        .iter()
+        .map(|b| view.totals[b.seat])
+        .max()
+        .expect("two targets");
+    let leaders: Vec<Seat> = targets
+        .iter()
+        .filter(|b| view.totals[b.seat] == top)
+        .map(|b| b.seat)
+        .collect();
+    targets
+        .iter()
+        .map(|b| {
+            let mut p = if b.seat == safe { 1.0 } else { 0.0 };
+            if leaders.len() == 1 {
+                p *= 1.0 - RISKY_PROBABILITY;
+                if b.seat == leaders[0] {
+                    p += RISKY_PROBABILITY;
+                }
+            }
+            (b.seat, p)
+        })
+        .collect()
+}
+
+/// Whether `shooter`'s next shot at `board` is one of `seed-cv`'s probes (drawn from the fresh
+/// CV, not aimed).
+pub fn probing(board: &BoardView, shooter: Seat) -> bool {
+    board.shots.iter().filter(|s| s.by == shooter).count() < PROBES
+}

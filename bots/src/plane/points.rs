@@ -1,5 +1,5 @@
-//! The `points` strategy: `bayes`'s attack, and deployments that hide from the seed paper's
-//! attacker (issue 19: "where a bot hides its planes decides how fast the others find them").
+//! The `points` strategy: `bayes`'s search on each board, a 3-player attack that models the
+//! `seed-cv` attackers, and deployments that hide from the seed paper's attacker (issue 19).
 //!
 //! **Deployment** (`double`): of [`DEPLOY_DRAWS`] uniformly random legal deployments, the one the
 //! CV prior (`seed-cv`'s, and that of any attacker whose prior favours cells many placements
@@ -9,10 +9,20 @@
 //! plane, no room to hide). Against two `seed-cv` on 9x9 this took the share of the points from
 //! 36.8% to 39.6% (bots/README.md).
 //!
-//! **Attack**: `bayes`'s, unchanged. Three other choices of board were measured and dropped (each
-//! within a point of `bayes`, bots/README.md): the likeliest head on any board when two opponents
-//! are left, the larger of `bayes`'s rate and the points a shot may bring now, and the likeliest
-//! head only on a board whose last plane is nearly found (a head with probability 0.34 or more).
+//! **Attack** with two opponents left, in order:
+//! 1. *Knockout within reach*: a board with one plane left whose likeliest head has probability
+//!    at least [`SNIPE_HEAD`]: fire at that head (3 points the next attacker may take otherwise).
+//! 2. *Turn the attackers away*: [`rivals`] predicts each opponent's next target under the
+//!    `seed-cv` rule (the most resolved board, "safe", or the leader); `points` fires at the board
+//!    whose owner is *not* the one predicted on it, which makes that board more resolved, so the
+//!    other opponent turns on it. Ties (neither or both predicted on it) go to `bayes`'s rate of
+//!    points per expected shot, then the higher match total.
+//!
+//! The cell is `bayes`'s (fewest expected shots to clear the board). With one opponent left it
+//! plays `bayes` unchanged. Against two `seed-cv` (72 matches) this lifted the rounds won from
+//! 27% to 43% and the share of points from 39.7% to 42.5%; the variants that did no better are in
+//! bots/README.md. The model only orders `points`'s own legal choices: an opponent that is not
+//! `seed-cv` makes the prediction a guess, never an illegal shot.
 
 use rand::RngCore;
 use skirmish_games::Seat;
@@ -20,8 +30,8 @@ use skirmish_games::plane::{Cell, Placement, Variant, View, random_deployment};
 
 use super::PlaneStrategy;
 use super::bayes::Bayes;
-use super::rivals;
 use super::belief::{Knowledge, Universe};
+use super::rivals;
 use super::seed_cv::{argmax_cells, cube_values};
 
 /// Random deployments drawn to choose the least exposed one from (48 and 200 scored alike, so
@@ -112,10 +122,7 @@ fn divert(view: &View, boards: &[rivals::BoardRead], me: Seat, rates: &[(Seat, f
     };
     let mut best: Option<(f64, f64, u32, Seat)> = None;
     for &(seat, rate) in rates {
-        let other = rates
-            .iter()
-            .find(|(s, _)| *s != seat)
-            .map_or(seat, |x| x.0);
+        let other = rates.iter().find(|(s, _)| *s != seat).map_or(seat, |x| x.0);
         let key = (at_me(other), rate, view.totals[seat], seat);
         let better = best.is_none_or(|b| {
             (key.0, key.1, key.2)

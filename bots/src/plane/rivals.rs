@@ -113,3 +113,55 @@ pub fn seed_cv_targets(view: &View, boards: &[BoardRead], shooter: Seat) -> Vec<
 pub fn probing(board: &BoardView, shooter: Seat) -> bool {
     board.shots.iter().filter(|s| s.by == shooter).count() < PROBES
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use skirmish_games::plane::{Action, Config, PlaneBattle, Variant};
+    use skirmish_games::{Game, Viewer};
+
+    use super::super::{PlaneStrategy, SeedCv};
+    use super::*;
+
+    /// Over whole 3-player matches of `seed-cv`, every target it picks has a positive predicted
+    /// probability, and a target predicted with certainty is the one it picks.
+    #[test]
+    fn predicts_the_seed_cv_target() {
+        let config = Config {
+            players: 3,
+            variant: Variant::Double,
+            ..Config::default()
+        };
+        let (mut game, _) = PlaneBattle::new(config).unwrap();
+        let mut rng = SmallRng::seed_from_u64(3);
+        let (mut certain, mut checked) = (0, 0);
+        while game.outcome().is_none() && checked < 2_000 {
+            for seat in game.to_act() {
+                let view = game.view(Viewer::Seat(seat));
+                let action = if game.deploying() {
+                    Action::Deploy {
+                        planes: SeedCv.deploy(&view, &mut rng),
+                    }
+                } else {
+                    let boards = read_boards(&view);
+                    let predicted = seed_cv_targets(&view, &boards, seat);
+                    let (target, cell) = SeedCv.fire(&view, &mut rng);
+                    let p = predicted.iter().find(|(s, _)| *s == target).map(|x| x.1);
+                    assert!(p.is_some_and(|p| p > 0.0), "{predicted:?} {target}");
+                    if predicted.iter().any(|(_, p)| *p == 1.0) {
+                        assert_eq!(p, Some(1.0));
+                        certain += 1;
+                    }
+                    checked += 1;
+                    Action::Fire { target, cell }
+                };
+                game.apply(seat, action).unwrap();
+                if !game.deploying() {
+                    break;
+                }
+            }
+        }
+        assert!(certain > 100, "{certain} of {checked}");
+    }
+}

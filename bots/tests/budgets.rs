@@ -97,7 +97,8 @@ fn bayes_keeps_its_budget_on_a_loaded_machine() {
         // Fresh strategies: the first decision on 7x7 solves the whole board from a cold memo.
         let mut players: Vec<Box<dyn PlaneStrategy>> = vec![
             Box::new(Bayes::default()),
-            Box::new(Bayes::default()),
+            // `points`: `bayes`'s search plus its model of the `seed-cv` attackers.
+            skirmish_bots::plane::strategy("points").expect("a strategy"),
             Box::new(SeedCv),
         ];
         let mut rng = SmallRng::seed_from_u64(1);

@@ -302,3 +302,34 @@ fn threat_search_wins_by_a_double_three_vct() {
     );
     assert_eq!(winner, Some(Seat(0)));
 }
+
+#[test]
+fn threat_search_plays_only_a_move_that_refutes_the_opponents_vct() {
+    // Black (h6 i7 k7 h8) has a VCT but no VCF; white to move. Found by self-play from the
+    // renju openings: without the root's VCT defence (issue 19) the same player, on the same
+    // node limit, chose k9, after which black still wins by continuous threats.
+    let black = &["h6", "i7", "k7", "h8"];
+    let white = &["j2", "k5", "h9"];
+    let v = view(Rule::Freestyle, black, white, Stone::White);
+    let board = v.board();
+    assert!(find_vcf(&board, Rule::Freestyle, Stone::Black, 20_000).is_none());
+    assert!(find_vct(&board, Rule::Freestyle, Stone::Black, 20_000).is_some());
+    let mut white_player = ThreatSearch::with_node_limit(3000);
+    let point = place(white_player.act(&v, budget(), &mut rng()));
+    let mut after = board.clone();
+    after.set(point, Some(Stone::White));
+    assert!(
+        find_vct(&after, Rule::Freestyle, Stone::Black, 20_000).is_none(),
+        "after white's {point}, black still has a VCT"
+    );
+    // Not every move refutes it: the test would pass by luck if most did.
+    let refuting = board
+        .empty_points()
+        .filter(|&q| {
+            let mut b = board.clone();
+            b.set(q, Some(Stone::White));
+            find_vct(&b, Rule::Freestyle, Stone::Black, 20_000).is_none()
+        })
+        .count();
+    assert!(refuting <= 8, "{refuting} refuting points");
+}

@@ -19,7 +19,7 @@ use rand::RngCore;
 use skirmish_games::gomoku::{Action, Board, Point, Rule, Stone, View};
 
 use super::{Budget, GomokuStrategy, SearchStats};
-use pattern::FIVE;
+use pattern::{FIVE, FLEX3, OVERLINE};
 use position::Position;
 use search::{Limits, Searcher, WIN, Work};
 
@@ -38,6 +38,19 @@ pub const VCT_DEPTH: u32 = 7;
 pub const VCT_NODES: u64 = 40_000;
 /// Root candidates searched (the best by threat ordering), in points.
 pub const ROOT_WIDTH: usize = 24;
+/// VCT work units for the opponent's forced win after each root candidate, when the opponent
+/// threatens one (the VCT defence), per second of thinking time (or in all with a node limit).
+pub const DEFENCE_VCT_NODES: u64 = 3_000;
+/// Fraction of the alpha-beta search's window (from its start, after the threat solvers, to
+/// its deadline at 80% of the think time) after which no new deepening iteration starts, in a
+/// quiet position.
+pub const SOFT_STOP: f64 = 0.375;
+/// The same fraction in a sharp position (the opponent threatens a VCT, or the last iteration
+/// changed the best move or lost more than [`UNSTABLE_DROP`]).
+pub const SHARP_STOP: f64 = 0.6;
+/// A fall of the root score between iterations, in evaluation units (an open three is 40 a
+/// line), that marks the position as unstable.
+pub const UNSTABLE_DROP: i32 = 60;
 
 /// The threat-search player. With a node limit (see [`ThreatSearch::with_node_limit`]) it
 /// ignores the clock and is deterministic; otherwise it thinks for about `Budget::think`.
@@ -178,6 +191,31 @@ impl ThreatSearch {
         } else {
             safe
         };
+        // VCT defence: when the opponent, given a free move here, would have a VCT, keep only
+        // the candidates after which it has none (if any does).
+        let mut sharp = false;
+        if moves.len() > 1 && !over(0.4) {
+            pos.side ^= 1;
+            let mut w = work(VCT_NODES / 2, 0.4);
+            let threat = Searcher::vct(&mut pos, VCT_DEPTH, &mut w);
+            nodes += scaled(VCT_NODES / 2) - w.left;
+            pos.side ^= 1;
+            if threat.is_some() {
+                sharp = true;
+                let refuting = refutations(
+                    self.node_limit.is_none(),
+                    &mut pos,
+                    &moves,
+                    &cands,
+                    start,
+                    budget,
+                    &mut nodes,
+                );
+                if !refuting.is_empty() {
+                    moves = refuting;
+                }
+            }
+        }
         if moves.len() == 1 {
             finish(&mut self.stats, nodes, 0);
             return pick(moves[0]);
@@ -188,7 +226,9 @@ impl ThreatSearch {
             deadline,
             node_limit: self.node_limit,
         });
+        let ab_start = Instant::now();
         let mut best = moves[0];
+        let mut last: Option<(usize, i32)> = None;
         for depth in 1..=40 {
             let (m, v, complete) = root(searcher, &mut pos, &mut moves, depth);
             if let Some(m) = m {
@@ -200,7 +240,21 @@ impl ThreatSearch {
             if !complete || v.abs() > WIN - 200 {
                 break;
             }
-            if self.node_limit.is_none() && start.elapsed() > think.mul_f64(0.3) {
+            // Time use: a new iteration starts while less than `SOFT_STOP` of the search's
+            // window (from its start to the deadline) is spent, or `SHARP_STOP` when the
+            // position is sharp (the opponent threatens a VCT, or the last iteration changed
+            // its mind or lost ground); the deadline inside the search stays at 80% of the
+            // think time either way.
+            let unstable = last.is_some_and(|(m0, v0)| m0 != best || v < v0 - UNSTABLE_DROP);
+            last = Some((best, v));
+            let soft = if sharp || (depth >= 4 && unstable) {
+                SHARP_STOP
+            } else {
+                SOFT_STOP
+            };
+            if deadline
+                .is_some_and(|d| ab_start.elapsed() > d.saturating_duration_since(ab_start).mul_f64(soft))
+            {
                 break;
             }
         }
@@ -208,6 +262,60 @@ impl ThreatSearch {
         finish(&mut self.stats, nodes, depth_done);
         pick(best)
     }
+}
+
+/// The root candidates after which the opponent has no VCT: the searched `moves` first,
+/// then any other candidate among `cands` where the opponent would make an open three or
+/// more (a refutation the threat ordering left out; these are checked for a VCF too). Each
+/// check spends at most [`DEFENCE_VCT_NODES`] work units per second of thinking time, and the
+/// checks stop at 50% of it. The moves proved to leave no VCT within the work, or, when none
+/// is proved, those whose check ran out of work without finding one (empty: every checked
+/// move loses to a VCT, or none was checked).
+fn refutations(
+    clocked: bool,
+    pos: &mut Position,
+    moves: &[usize],
+    cands: &[usize],
+    start: Instant,
+    budget: Budget,
+    nodes: &mut u64,
+) -> Vec<usize> {
+    let scale = if clocked {
+        budget.think.as_secs_f64().clamp(0.02, 30.0)
+    } else {
+        1.0
+    };
+    let per = ((DEFENCE_VCT_NODES as f64 * scale) as u64).max(50);
+    let deadline = clocked.then(|| start + budget.think.mul_f64(0.5));
+    let o = pos.side ^ 1;
+    let extra: Vec<usize> = cands
+        .iter()
+        .copied()
+        .filter(|i| !moves.contains(i) && pos.pat[o][*i].iter().any(|&x| x >= FLEX3 && x != OVERLINE))
+        .collect();
+    let mut proved = Vec::new();
+    let mut unknown = Vec::new();
+    for i in moves.iter().copied().chain(extra).take(ROOT_WIDTH * 2) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        pos.make(i);
+        let mut w = Work { left: per, deadline };
+        // A point outside `moves` has not had the VCF defence check yet.
+        let vcf = !moves.contains(&i) && Searcher::vcf(pos, VCF_DEPTH, &mut w).is_some();
+        let theirs = vcf || Searcher::vct(pos, VCT_DEPTH, &mut w).is_some();
+        *nodes += per - w.left;
+        pos.unmake();
+        if !theirs {
+            // Out of work, the check could not tell.
+            if w.left > 0 {
+                proved.push(i)
+            } else {
+                unknown.push(i)
+            }
+        }
+    }
+    if proved.is_empty() { unknown } else { proved }
 }
 
 fn s_fits(s: &Searcher, n: usize) -> bool {

@@ -4,7 +4,7 @@
 
 use skirmish_games::gomoku::{Board, DIRECTIONS, Point, Rule, Stone};
 
-use super::pattern::{self, BLOCK4, DOUBLE4, FIVE, FLEX3, FLEX4, HALF, OVERLINE};
+use super::pattern::{self, BLOCK3, BLOCK4, DOUBLE4, FIVE, FLEX2, FLEX3, FLEX4, HALF, OVERLINE};
 
 /// Colour index: 0 black, 1 white. Cells hold 0 (empty) or colour + 1.
 pub(crate) type Colour = usize;
@@ -16,6 +16,44 @@ const OFF: u16 = u16::MAX;
 /// [`pattern`] code order: none, flex1, block2, flex2, block3, flex3, block4, flex4, double4,
 /// five, overline. Tuned by hand.
 pub(crate) const VALUE: [i32; 11] = [0, 1, 3, 8, 10, 40, 50, 300, 300, 1500, 0];
+
+/// Extra value of a point where one stone makes threats on two lines at once, as pattern-table
+/// engines (Rapfi, Embryo) score a point's four lines together rather than one by one: a four
+/// with an open three, or two fours (a win unless the opponent forces first), two open threes,
+/// an open three with a closed three, two open twos. Tuned by hand (issue 19).
+pub(crate) const COMBO: [i32; 4] = [250, 120, 25, 12];
+
+/// A point's value for one colour: its four lines' [`VALUE`]s plus the [`COMBO`] bonus. With
+/// `renju_black`, a double four or double three is forbidden, so it earns no bonus.
+pub(crate) fn point_value(p: &[u8; 4], renju_black: bool) -> i32 {
+    let mut sum = 0;
+    let (mut fours, mut threes, mut closed3, mut twos) = (0, 0, 0, 0);
+    for &x in p {
+        sum += VALUE[usize::from(x)];
+        match x {
+            FLEX4 | BLOCK4 => fours += 1,
+            DOUBLE4 => fours += 2,
+            FLEX3 => threes += 1,
+            BLOCK3 => closed3 += 1,
+            FLEX2 => twos += 1,
+            _ => {}
+        }
+    }
+    let bonus = if fours >= 2 {
+        if renju_black { 0 } else { COMBO[0] }
+    } else if fours == 1 && threes >= 1 {
+        COMBO[0]
+    } else if threes >= 2 {
+        if renju_black { 0 } else { COMBO[1] }
+    } else if threes == 1 && (closed3 >= 1 || twos >= 1) {
+        COMBO[2]
+    } else if twos >= 2 {
+        COMBO[3]
+    } else {
+        0
+    };
+    sum + bonus
+}
 
 #[derive(Clone)]
 pub(crate) struct Position {
@@ -30,7 +68,7 @@ pub(crate) struct Position {
     nbr: Vec<[[u16; 10]; 4]>,
     zobrist: Vec<[u64; 2]>,
     pub(crate) hash: u64,
-    /// Sum of [`VALUE`] over every empty point's patterns, per colour.
+    /// Sum of [`point_value`] over every empty point, per colour.
     pub(crate) pot: [i32; 2],
     pub(crate) side: Colour,
     pub(crate) moves: Vec<u16>,
@@ -138,8 +176,13 @@ impl Position {
         }
         for (c, &key) in keys.iter().enumerate() {
             let new = self.tables[c][key];
-            let old = std::mem::replace(&mut self.pat[c][i][d], new);
-            self.pot[c] += VALUE[usize::from(new)] - VALUE[usize::from(old)];
+            if self.pat[c][i][d] == new {
+                continue;
+            }
+            let rb = self.renju_black(c);
+            let before = point_value(&self.pat[c][i], rb);
+            self.pat[c][i][d] = new;
+            self.pot[c] += point_value(&self.pat[c][i], rb) - before;
         }
     }
 
@@ -158,10 +201,8 @@ impl Position {
     pub(crate) fn make(&mut self, i: usize) {
         let c = self.side;
         debug_assert_eq!(self.cells[i], 0);
-        for d in 0..4 {
-            for colour in 0..2 {
-                self.pot[colour] -= VALUE[usize::from(self.pat[colour][i][d])];
-            }
+        for colour in 0..2 {
+            self.pot[colour] -= point_value(&self.pat[colour][i], self.renju_black(colour));
         }
         self.cells[i] = c as u8 + 1;
         self.hash ^= self.zobrist[i][c];
@@ -180,12 +221,19 @@ impl Position {
         self.hash ^= self.zobrist[i][c];
         self.bump_near(i, -1);
         self.refresh_lines(i);
+        // The point's patterns are stale (from before the stone): clear all four lines
+        // before refreshing any, so that each refresh's change of `point_value` starts from 0.
+        for colour in 0..2 {
+            self.pat[colour][i] = [0; 4];
+        }
         for d in 0..4 {
-            for colour in 0..2 {
-                self.pat[colour][i][d] = 0;
-            }
             self.refresh(i, d);
         }
+    }
+
+    /// Whether `c` is black under renju (double threats forbidden).
+    fn renju_black(&self, c: Colour) -> bool {
+        self.rule == Rule::Renju && c == BLACK
     }
 
     /// Whether `c` may play at empty point `i`: always, except black under renju on a point the
@@ -248,5 +296,63 @@ impl Position {
     pub(crate) fn makes_winning_four(&self, c: Colour, i: usize) -> bool {
         let p = &self.pat[c][i];
         (p.contains(&FLEX4) || self.fours(c, i) >= 2) && self.legal(c, i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The incrementally kept sums equal a fresh count after any make/unmake sequence, with the
+    /// combination bonus included (a wrong delta in `refresh`, `make` or `unmake` would drift).
+    #[test]
+    fn incremental_sums_match_a_fresh_count() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let board = Board::new(15);
+            let mut pos = Position::new(&board, rule, Stone::Black);
+            let mut state = 12345u64;
+            let mut next = |n: usize| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (state >> 33) as usize % n
+            };
+            for step in 0..400 {
+                if pos.moves.len() > 40 || (step % 7 == 6 && !pos.moves.is_empty()) {
+                    pos.unmake();
+                } else {
+                    let i = loop {
+                        let i = 4 * 15 + 4 + next(7) * 15 + next(7);
+                        if pos.cells[i] == 0 {
+                            break i;
+                        }
+                    };
+                    pos.make(i);
+                }
+                let mut fresh = [0i32; 2];
+                for (c, sum) in fresh.iter_mut().enumerate() {
+                    let rb = rule == Rule::Renju && c == BLACK;
+                    *sum = (0..pos.cells.len())
+                        .filter(|&i| pos.cells[i] == 0)
+                        .map(|i| point_value(&pos.pat[c][i], rb))
+                        .sum();
+                }
+                assert_eq!(pos.pot, fresh, "after step {step}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_four_with_an_open_three_earns_the_combination_bonus() {
+        let four_three = [BLOCK4, FLEX3, 0, 0];
+        let lines: i32 = four_three.iter().map(|&x| VALUE[usize::from(x)]).sum();
+        assert_eq!(point_value(&four_three, false), lines + COMBO[0]);
+        // Under renju a double three is forbidden for black: no bonus.
+        let double_three = [FLEX3, FLEX3, 0, 0];
+        assert_eq!(point_value(&double_three, true), 2 * VALUE[usize::from(FLEX3)]);
+        assert_eq!(
+            point_value(&double_three, false),
+            2 * VALUE[usize::from(FLEX3)] + COMBO[1]
+        );
     }
 }

@@ -307,7 +307,7 @@ fn threat_search_wins_by_a_double_three_vct() {
 fn threat_search_plays_only_a_move_that_refutes_the_opponents_vct() {
     // Black (h6 i7 k7 h8) has a VCT but no VCF; white to move. Found by self-play from the
     // renju openings: without the root's VCT defence (issue 19) the same player, on the same
-    // node limit, chose k9, after which black still wins by continuous threats.
+    // node limit, chooses g5, after which black still wins by continuous threats.
     let black = &["h6", "i7", "k7", "h8"];
     let white = &["j2", "k5", "h9"];
     let v = view(Rule::Freestyle, black, white, Stone::White);

@@ -40,7 +40,7 @@ pub const VCT_NODES: u64 = 40_000;
 pub const ROOT_WIDTH: usize = 24;
 /// VCT work units for the opponent's forced win after each root candidate, when the opponent
 /// threatens one (the VCT defence), per second of thinking time (or in all with a node limit).
-pub const DEFENCE_VCT_NODES: u64 = 3_000;
+pub const DEFENCE_VCT_NODES: u64 = 10_000;
 /// Fraction of the alpha-beta search's window (from its start, after the threat solvers, to
 /// its deadline at 80% of the think time) after which no new deepening iteration starts, in a
 /// quiet position.

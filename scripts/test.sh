@@ -10,7 +10,9 @@
 # For a machine of the project's kind: Debian, run as root or with sudo, the Rust toolchain (cargo)
 # present, Debian's archive, PyPI and crates.io reachable. What it installs, each only when missing:
 #   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
-#     docker-compose (checks docker-compose.yml; no Docker engine is needed);
+#     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
+#     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
+#     postgres.rs; the cluster the package makes is not used);
 #   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs);
 #   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
 #     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
@@ -35,9 +37,11 @@ declare -A apt_files=(
     [chromium]=/usr/bin/chromium
     [chromium-driver]=/usr/bin/chromedriver
     [docker-compose]=/usr/bin/docker-compose
+    # From postgresql-common, which comes with the server's binaries (/usr/lib/postgresql/*/bin).
+    [postgresql]=/usr/bin/pg_ctlcluster
 )
 missing=()
-for package in chromium chromium-driver docker-compose; do
+for package in chromium chromium-driver docker-compose postgresql; do
     [ -x "${apt_files[$package]}" ] || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -53,7 +57,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         "${missing[@]}"
 else
-    say "Debian packages present: chromium, chromium-driver, docker-compose"
+    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql"
 fi
 
 # --- Python packages ------------------------------------------------------------------------------

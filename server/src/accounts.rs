@@ -27,12 +27,11 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use axum::{Json, Router};
-use rusqlite::{OptionalExtension, params};
 use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};
 use skirmish_protocol::{AccountToken, codes};
 
 use crate::AppState;
-use crate::store::{Store, StoreError};
+use crate::store::{Store, StoreError, on_conn};
 
 /// Why an account request was refused; each has a stable code.
 #[derive(Debug, thiserror::Error)]
@@ -87,94 +86,90 @@ impl Store {
     /// `digest`. Returns `false`, storing nothing, when the name is taken.
     ///
     /// # Errors
-    /// SQLite's error.
+    /// The database's error.
     pub async fn register_account(&self, name: String, digest: String) -> Result<bool, StoreError> {
-        self.run(move |conn| {
-            let added = conn.execute(
-                "INSERT OR IGNORE INTO accounts (name_key, name, token_sha256, created_ms) VALUES (?1, ?2, ?3, ?4)",
-                params![name_key(&name), name, digest, i64::try_from(now_ms()).unwrap_or(i64::MAX)],
-            )?;
-            Ok(added == 1)
-        })
-        .await
+        let added = on_conn!(self, |conn| {
+            sqlx::query(
+                "INSERT INTO accounts (name_key, name, token_sha256, created_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(name_key(&name))
+            .bind(&name)
+            .bind(&digest)
+            .bind(i64::try_from(now_ms()).unwrap_or(i64::MAX))
+            .execute(&mut *conn)
+            .await?
+            .rows_affected()
+        });
+        Ok(added == 1)
     }
 
     /// Gives the account `name` the token whose SHA-256 is `digest` (`None`: no token, revoked).
     /// Returns the account's name as registered, or `None` when there is no such account.
     ///
     /// # Errors
-    /// SQLite's error.
+    /// The database's error.
     pub async fn set_account_token(
         &self,
         name: String,
         digest: Option<String>,
     ) -> Result<Option<String>, StoreError> {
-        self.run(move |conn| {
-            // One statement: the update and the name it touched (SQLite's RETURNING).
-            Ok(conn
-                .query_row(
-                    "UPDATE accounts SET token_sha256 = ?2 WHERE name_key = ?1 RETURNING name",
-                    params![name_key(&name), digest],
-                    |r| r.get(0),
-                )
-                .optional()?)
-        })
-        .await
+        // One statement: the update and the name it touched (RETURNING, in both engines).
+        Ok(on_conn!(self, |conn| {
+            sqlx::query_scalar("UPDATE accounts SET token_sha256 = $2 WHERE name_key = $1 RETURNING name")
+                .bind(name_key(&name))
+                .bind(&digest)
+                .fetch_optional(&mut *conn)
+                .await?
+        }))
     }
 
     /// The name of the account whose token has the SHA-256 `digest`, if one has.
     ///
     /// # Errors
-    /// SQLite's error.
+    /// The database's error.
     pub async fn account_by_token(&self, digest: String) -> Result<Option<String>, StoreError> {
-        self.run(move |conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT name FROM accounts WHERE token_sha256 = ?1",
-                    params![digest],
-                    |r| r.get(0),
-                )
-                .optional()?)
-        })
-        .await
+        Ok(on_conn!(self, |conn| {
+            sqlx::query_scalar("SELECT name FROM accounts WHERE token_sha256 = $1")
+                .bind(&digest)
+                .fetch_optional(&mut *conn)
+                .await?
+        }))
     }
 
     /// The registered name of the account called `name` (without regard to case), if any.
     ///
     /// # Errors
-    /// SQLite's error.
+    /// The database's error.
     pub async fn account_named(&self, name: String) -> Result<Option<String>, StoreError> {
-        self.run(move |conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT name FROM accounts WHERE name_key = ?1",
-                    params![name_key(&name)],
-                    |r| r.get(0),
-                )
-                .optional()?)
-        })
-        .await
+        Ok(on_conn!(self, |conn| {
+            sqlx::query_scalar("SELECT name FROM accounts WHERE name_key = $1")
+                .bind(name_key(&name))
+                .fetch_optional(&mut *conn)
+                .await?
+        }))
     }
 
     /// Every account, by name.
     ///
     /// # Errors
-    /// SQLite's error.
+    /// The database's error.
     pub async fn accounts(&self) -> Result<Vec<Account>, StoreError> {
-        self.run(|conn| {
-            let mut query = conn.prepare(
+        let rows: Vec<(String, i64, bool)> = on_conn!(self, |conn| {
+            sqlx::query_as(
                 "SELECT name, created_ms, token_sha256 IS NOT NULL FROM accounts ORDER BY name_key",
-            )?;
-            let rows = query.query_map([], |r| {
-                Ok(Account {
-                    name: r.get(0)?,
-                    created_ms: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-                    active: r.get(2)?,
-                })
-            })?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
-        .await
+            )
+            .fetch_all(&mut *conn)
+            .await?
+        });
+        Ok(rows
+            .into_iter()
+            .map(|(name, created_ms, active)| Account {
+                name,
+                created_ms: u64::try_from(created_ms).unwrap_or(0),
+                active,
+            })
+            .collect())
     }
 }
 

@@ -9,7 +9,7 @@
 //! engines are deterministic. Secret deployments are in the log: it never leaves the server.
 //!
 //! Rooms hand their entries to a [`Journal`] without waiting; one writer task stores them in
-//! batches, one SQLite transaction per batch (a batch is whatever queued while the last one was
+//! batches, one transaction per batch (a batch is whatever queued while the last one was
 //! written: a group commit, one sync to the disk for every room that wrote meanwhile). Each write
 //! gets a number; [`Journal::committed`] says up to which number everything is on disk, and rooms
 //! hold every message a write caused until then, so that **every event a player has been sent is

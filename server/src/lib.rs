@@ -517,7 +517,7 @@ pub async fn serve_with(
     limits: Limits,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    let store = store::Store::in_memory().map_err(std::io::Error::other)?;
+    let store = store::Store::in_memory().await.map_err(std::io::Error::other)?;
     serve_with_store(listener, web_root, limits, store, shutdown).await
 }
 

@@ -47,10 +47,13 @@ struct Args {
     /// The web client's folder (default: web-client/ in the source tree).
     #[arg(long, env = "SKIRMISH_WEB_ROOT")]
     web_root: Option<PathBuf>,
-    /// The SQLite file tournaments, their matches and every finished match's record are kept in
-    /// (made if missing). Tournaments it holds as running go on when the server starts.
+    /// Where tournaments, their matches, every finished match's record, bot accounts and every
+    /// room's log are kept: a SQLite file (made if missing), `:memory:`, or a PostgreSQL URL
+    /// (`postgres://user:password@host:port/database`, the storage a cluster shares).
+    /// Tournaments it holds as running go on, and rooms it holds as open are rebuilt, when the
+    /// server starts.
     #[arg(long, env = "SKIRMISH_DATABASE", default_value = "skirmish.db")]
-    database: PathBuf,
+    database: String,
     #[command(flatten)]
     limits: skirmish_server::Limits,
     /// Log format: text for people, or json for one JSON object per line.
@@ -121,9 +124,16 @@ async fn main() -> anyhow::Result<()> {
     info!(addr = %local, "listening: open {scheme}://{local}/");
     let shutdown = CancellationToken::new();
     let web_root = args.web_root.unwrap_or_else(skirmish_server::default_web_root);
-    let store = skirmish_server::store::Store::open(&args.database)
-        .with_context(|| format!("opening the database {}", args.database.display()))?;
-    info!(database = %args.database.display(), "storage open");
+    // A PostgreSQL URL may hold a password: only its engine is named in logs and errors.
+    let shown = if skirmish_server::store::is_postgres_url(&args.database) {
+        "the PostgreSQL database"
+    } else {
+        args.database.as_str()
+    };
+    let store = skirmish_server::store::Store::connect(&args.database)
+        .await
+        .with_context(|| format!("opening {shown}"))?;
+    info!(database = %shown, engine = store.engine_name(), "storage open");
     let server = tokio::spawn(skirmish_server::serve_with_store(
         listener,
         web_root,

@@ -44,7 +44,7 @@ impl TestServer {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind a loopback port");
-        TestServer::start_on(listener, limits)
+        TestServer::start_on(listener, limits).await
     }
 
     /// Starts a server on `listener` (bound by the test, for example with socket options its
@@ -52,10 +52,12 @@ impl TestServer {
     ///
     /// # Panics
     /// If the listener has no local address.
-    pub fn start_on(listener: tokio::net::TcpListener, limits: crate::Limits) -> TestServer {
+    pub async fn start_on(listener: tokio::net::TcpListener, limits: crate::Limits) -> TestServer {
         let addr = listener.local_addr().expect("a bound address");
         let shutdown = CancellationToken::new();
-        let store = crate::store::Store::in_memory().expect("a database in memory");
+        let store = crate::store::Store::in_memory()
+            .await
+            .expect("a database in memory");
         let task = tokio::spawn(crate::serve_with_store(
             listener,
             crate::default_web_root(),

@@ -19,12 +19,15 @@ use tokio_util::sync::CancellationToken;
 
 const ADMIN: &str = "admin-secret";
 
-async fn server() -> TestServer {
-    TestServer::start_with(skirmish_server::Limits {
+fn limits() -> skirmish_server::Limits {
+    skirmish_server::Limits {
         admin_key: Some(ADMIN.parse().unwrap()),
         ..skirmish_server::Limits::default()
-    })
-    .await
+    }
+}
+
+async fn server() -> TestServer {
+    TestServer::start_with(limits()).await
 }
 
 /// A bot's `hello`: `name`, offering `strategy` for gomoku, with the account `token` if any.
@@ -62,7 +65,21 @@ async fn admin_post(server: &TestServer, path: &str, body: Option<serde_json::Va
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rotated() {
-    let server = server().await;
+    tokens_shown_once(server().await).await;
+}
+
+/// The same with the accounts in PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_in_postgres_show_a_token_once_keep_it_hashed_and_refuse_it_when_revoked_or_rotated() {
+    let pg = common::postgres::Postgres::start().await;
+    let store = skirmish_server::store::Store::connect(&pg.database().await)
+        .await
+        .expect("PostgreSQL");
+    assert_eq!(store.engine_name(), "postgres");
+    tokens_shown_once(TestServer::start_with_store(limits(), store).await).await;
+}
+
+async fn tokens_shown_once(server: TestServer) {
     // Without the admin key, nothing.
     let refused = reqwest::Client::new()
         .post(server.http_url("/api/accounts"))
@@ -177,7 +194,7 @@ async fn a_token_is_shown_once_kept_hashed_and_stops_working_when_revoked_or_rot
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_stored_row_holds_the_hash_and_never_the_token() {
     let path = std::env::temp_dir().join(format!("skirmish-accounts-{}.db", uuid::Uuid::new_v4()));
-    let store = skirmish_server::store::Store::open(&path).unwrap();
+    let store = skirmish_server::store::Store::open(&path).await.unwrap();
     let issued = skirmish_server::accounts::register(&store, "alpha")
         .await
         .unwrap();
@@ -205,6 +222,54 @@ async fn the_stored_row_holds_the_hash_and_never_the_token() {
         "the token's text is nowhere in the file"
     );
     let _ = std::fs::remove_file(&path);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_postgres_row_holds_the_hash_and_no_file_of_the_cluster_holds_the_token() {
+    let pg = common::postgres::Postgres::start().await;
+    let url = pg.database().await;
+    let store = skirmish_server::store::Store::connect(&url).await.unwrap();
+    let issued = skirmish_server::accounts::register(&store, "alpha")
+        .await
+        .unwrap();
+    store.close().await;
+    let mut conn = <sqlx::PgConnection as sqlx::Connection>::connect(&url)
+        .await
+        .unwrap();
+    let rows: Vec<(String, String, Option<String>)> =
+        sqlx::query_as("SELECT name_key, name, token_sha256 FROM accounts")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+    assert_eq!(
+        rows,
+        [(
+            "alpha".to_owned(),
+            "alpha".to_owned(),
+            Some(issued.token.digest())
+        )]
+    );
+    // Everything written to the cluster's files, its write-ahead log included.
+    sqlx::query("CHECKPOINT").execute(&mut conn).await.unwrap();
+    let mut folders = vec![pg.dir().to_owned()];
+    let mut files = 0;
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Ok(bytes) = std::fs::read(&path) {
+                files += 1;
+                let text = String::from_utf8_lossy(&bytes);
+                assert!(
+                    !text.contains(issued.token.expose()),
+                    "the token's text is in {}",
+                    path.display()
+                );
+            }
+        }
+    }
+    assert!(files > 100, "the cluster's files were read ({files})");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

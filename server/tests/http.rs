@@ -12,7 +12,7 @@ use tower::ServiceExt;
 async fn state(limits: skirmish_server::Limits) -> AppState {
     let lobby = Lobby::default();
     let shutdown = CancellationToken::new();
-    let store = skirmish_server::store::Store::in_memory().unwrap();
+    let store = skirmish_server::store::Store::in_memory().await.unwrap();
     let tournaments = skirmish_server::tournament::Tournaments::restore(
         store.clone(),
         lobby.clone(),

@@ -76,13 +76,26 @@ async fn attacker(client: &mut TestClient) -> Seat {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
-    let port = common::free_port();
     let dir = std::env::temp_dir().join(format!("skirmish-room-restart-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let database = dir.join("skirmish.db");
+    survives_restarts(dir.join("skirmish.db").to_str().expect("a UTF-8 path")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same on PostgreSQL: the room's log written through PostgreSQL survives the server's
+/// SIGKILL and SIGTERM and replays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_journaled_in_postgres_survives_a_sigkill_and_a_sigterm_of_its_server() {
+    let pg = common::postgres::Postgres::start().await;
+    survives_restarts(&pg.database().await).await;
+}
+
+/// Plays a match on a server storing in `database`, killing and stopping it mid-round.
+async fn survives_restarts(database: &str) {
+    let port = common::free_port();
     // A long grace period: this test is about the restore, not the drop policy.
     let args = ["--grace-ms", "600000"];
-    let mut server = ServerProcess::start(port, &database, &args).await;
+    let mut server = ServerProcess::start(port, database, &args).await;
     let url = format!("ws://127.0.0.1:{port}/ws");
 
     // Round 1: both deploy; each misses once.
@@ -112,10 +125,10 @@ async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
 
     // The journal commits what rooms hand it within milliseconds; a SIGKILL may lose only that,
     // so wait until it holds both seats, the start, two deployments and two shots.
-    common::journaled(&database, room, 7).await;
+    common::journaled(database, room, 7).await;
     server.kill();
     drop((alice, bob));
-    let mut server = ServerProcess::start(port, &database, &args).await;
+    let mut server = ServerProcess::start(port, database, &args).await;
 
     let (mut alice, snapshot) = resume(&url, "Alice", &alice_token, room).await;
     assert_eq!(snapshot.seq, seq, "the match goes on from the last event");
@@ -188,7 +201,7 @@ async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
         "clients are told the server is going away"
     );
     drop((alice, bob));
-    let mut server = ServerProcess::start(port, &database, &args).await;
+    let mut server = ServerProcess::start(port, database, &args).await;
 
     let (mut alice, snapshot) = resume(&url, "Alice", &alice_token, room).await;
     assert_eq!(snapshot.seq, seq, "nothing lost on SIGTERM");
@@ -218,7 +231,7 @@ async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
 
     // A finished room is over in storage too: it does not come back.
     assert!(server.terminate());
-    let _server = ServerProcess::start(port, &database, &args).await;
+    let _server = ServerProcess::start(port, database, &args).await;
     let rooms: serde_json::Value = reqwest::get(format!("http://127.0.0.1:{port}/api/rooms"))
         .await
         .expect("the lobby answers")
@@ -226,5 +239,4 @@ async fn a_match_survives_a_sigkill_and_a_sigterm_of_its_server() {
         .await
         .expect("JSON");
     assert_eq!(rooms.as_array().map(Vec::len), Some(0), "{rooms}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -71,7 +71,7 @@ async fn start_server() -> TestServer {
         idle_timeout_ms: 600_000,
         ..Limits::default()
     };
-    TestServer::start_on(listener, limits)
+    TestServer::start_on(listener, limits).await
 }
 
 /// A client on a TCP connection with a small receive buffer.

@@ -1,7 +1,8 @@
 //! Storage faults on the server program, with a real SQLite file (docs/reliability.md, "What a
 //! player can count on"): a database locked by another program, a database file replaced or
 //! deleted under the server, a `kill -9` right after the players saw an event, and a room whose
-//! log no longer replays. Each time the server says so (`storage_unavailable`, `/healthz` 503,
+//! log no longer replays; and with a real PostgreSQL (tests/common/postgres.rs) stopped and
+//! started again mid-match. Each time the server says so (`storage_unavailable`, `/healthz` 503,
 //! `/metrics`, `room_broken`), changes nothing it has not written, and loses nothing it has sent.
 
 mod common;
@@ -211,6 +212,87 @@ async fn a_locked_database_refuses_actions_then_play_resumes_and_a_kill_loses_no
     let (_bob, seq) = resume(&url, "Bob", &bob_token, room).await;
     assert_eq!(seq, seen);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// PostgreSQL (the cluster's storage) goes down mid-match and comes back. Meanwhile `/healthz`
+/// says 503 and actions get `storage_unavailable` with nothing written; once PostgreSQL is back
+/// play resumes by itself; a `kill -9` of the Skirmish server after that loses nothing its
+/// players saw.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_postgres_refuses_actions_then_play_resumes_and_a_kill_loses_nothing_sent() {
+    let mut pg = common::postgres::Postgres::start().await;
+    let database = pg.database().await;
+    let port = common::free_port();
+    let args = ["--grace-ms", "600000"];
+    let mut server = ServerProcess::start(port, &database, &args).await;
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let ([(mut alice, alice_token), (mut bob, bob_token)], room, first) = a_match(&url).await;
+    assert_eq!(
+        common::logged(&database, room).await,
+        5,
+        "what the players saw is in PostgreSQL"
+    );
+    let (shooter, other) = if first == Seat(0) {
+        (&mut alice, &mut bob)
+    } else {
+        (&mut bob, &mut alice)
+    };
+
+    // PostgreSQL goes down (killed, as a crash would): the server notices while idle (its
+    // check every second), and refuses the shot, the other player's shot and a new room.
+    pg.stop();
+    health_becomes(port, 503).await;
+    for (client, target) in [(&mut *shooter, 1 - first.0), (&mut *other, first.0)] {
+        let reply = client.request(fire(room, target, "A1")).await;
+        assert!(
+            matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+            "{reply:?}"
+        );
+    }
+    let reply = other
+        .request(ClientMsg::CreateRoom {
+            config: room_config(Variant::Classic, 2, 1, NO_CLOCK),
+            sit: false,
+        })
+        .await;
+    assert!(
+        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        "{reply:?}"
+    );
+    assert!(metric(port, "skirmish_storage_failures_total").await >= 1.0);
+    assert!((metric(port, "skirmish_storage_available").await).abs() < f64::EPSILON);
+
+    // PostgreSQL is back: the server sees it by itself, the log is as it was (nothing refused
+    // was written), and play resumes.
+    pg.resume().await;
+    health_becomes(port, 200).await;
+    assert_eq!(common::logged(&database, room).await, 5);
+    shooter.send(fire(room, 1 - first.0, "A1")).await;
+    for client in [&mut *shooter, &mut *other] {
+        event(client, |e| matches!(e, plane::Event::Shot { .. })).await;
+    }
+    assert_eq!(common::logged(&database, room).await, 6);
+    other.send(fire(room, first.0, "A1")).await;
+    for client in [&mut alice, &mut bob] {
+        event(
+            client,
+            |e| matches!(e, plane::Event::Turn { attacker } if *attacker == first),
+        )
+        .await;
+    }
+
+    // Killed right after the players saw the last event: nothing they saw is lost.
+    let seen = last_seq(&alice).max(last_seq(&bob));
+    server.kill();
+    drop((alice, bob));
+    let _server = ServerProcess::start(port, &database, &args).await;
+    let (_alice, seq) = resume(&url, "Alice", &alice_token, room).await;
+    assert_eq!(
+        seq, seen,
+        "the room is back with every event its players were sent"
+    );
+    let (_bob, seq) = resume(&url, "Bob", &bob_token, room).await;
+    assert_eq!(seq, seen);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

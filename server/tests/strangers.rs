@@ -371,7 +371,7 @@ async fn an_address_may_have_only_so_many_open_rooms_whoever_says_hello() {
 #[tokio::test]
 async fn a_waiting_room_expires_its_owner_is_told_and_it_leaves_lobby_and_database() {
     let database = std::env::temp_dir().join(format!("skirmish-expiry-{}.db", uuid::Uuid::new_v4()));
-    let store = skirmish_server::store::Store::open(&database).unwrap();
+    let store = skirmish_server::store::Store::open(&database).await.unwrap();
     let limits = Limits {
         room_expiry_ms: 1_500,
         ..Limits::default()

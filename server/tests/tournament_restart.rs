@@ -53,7 +53,9 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let database = dir.join("skirmish.db");
     // The two entrants are bot accounts, registered in the database the server starts on.
-    let store = skirmish_server::store::Store::open(&database).expect("the database");
+    let store = skirmish_server::store::Store::open(&database)
+        .await
+        .expect("the database");
     let mut tokens = std::collections::HashMap::new();
     for name in ["alpha", "bravo"] {
         let issued = skirmish_server::accounts::register(&store, name)

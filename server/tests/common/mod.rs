@@ -7,6 +7,8 @@ use skirmish_games::plane::{self, Cell, Config, Facing, MatchFormat, Placement, 
 use skirmish_protocol::{Action, ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, RoomId, ServerMsg};
 use skirmish_server::testing::TestClient;
 
+pub mod postgres;
+
 pub fn cell(name: &str) -> Cell {
     name.parse().unwrap()
 }
@@ -267,9 +269,9 @@ impl Drop for ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts the program on `port` with `database` and the `extra` arguments, and waits until
-    /// it answers `/healthz`.
-    pub async fn start(port: u16, database: &std::path::Path, extra: &[&str]) -> ServerProcess {
+    /// Starts the program on `port` with `database` (a SQLite file's path or a PostgreSQL URL)
+    /// and the `extra` arguments, and waits until it answers `/healthz`.
+    pub async fn start(port: u16, database: impl AsRef<std::ffi::OsStr>, extra: &[&str]) -> ServerProcess {
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
             .args([
                 "--port",
@@ -320,19 +322,39 @@ pub fn free_port() -> u16 {
     listener.local_addr().expect("an address").port()
 }
 
-/// Waits until the journal in `database` holds at least `entries` entries of `room`'s log, so
-/// that a SIGKILL after it loses nothing the test has seen; panics after 20 s.
-pub async fn journaled(database: &std::path::Path, room: RoomId, entries: usize) {
-    let db = rusqlite::Connection::open(database).expect("the server's database");
+/// Entries of `room`'s log in `database` (a SQLite file's path or a PostgreSQL URL, as
+/// `--database` takes it), read with a connection of the test's own; 0 if it cannot be read.
+pub async fn logged(database: impl AsRef<std::ffi::OsStr>, room: RoomId) -> usize {
+    let database = database.as_ref().to_str().expect("a UTF-8 database");
+    let n: i64 = if skirmish_server::store::is_postgres_url(database) {
+        let Ok(mut conn) = <sqlx::PgConnection as sqlx::Connection>::connect(database).await else {
+            return 0;
+        };
+        sqlx::query_scalar("SELECT COUNT(*) FROM room_log WHERE room = $1")
+            .bind(room.to_string())
+            .fetch_one(&mut conn)
+            .await
+            .unwrap_or(0)
+    } else {
+        rusqlite::Connection::open(database)
+            .and_then(|db| {
+                db.query_row(
+                    "SELECT COUNT(*) FROM room_log WHERE room = ?1",
+                    [room.to_string()],
+                    |row| row.get(0),
+                )
+            })
+            .unwrap_or(0)
+    };
+    usize::try_from(n).expect("a count")
+}
+
+/// Waits until the journal in `database` (as [`logged`] takes it) holds at least `entries`
+/// entries of `room`'s log, so that a SIGKILL after it loses nothing the test has seen; panics
+/// after 20 s.
+pub async fn journaled(database: impl AsRef<std::ffi::OsStr>, room: RoomId, entries: usize) {
     for _ in 0..400 {
-        let n: i64 = db
-            .query_row(
-                "SELECT COUNT(*) FROM room_log WHERE room = ?1",
-                [room.to_string()],
-                |row| row.get(0),
-            )
-            .unwrap_or(0);
-        if usize::try_from(n).expect("a count") >= entries {
+        if logged(database.as_ref(), room).await >= entries {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;

@@ -1,0 +1,373 @@
+//! Rooms and their logs in the store ([`Store`]): the `rooms`, `room_log` and `broken_rooms`
+//! tables the room journal ([`crate::journal`]) writes and a restart reads.
+
+use std::sync::Arc;
+
+use skirmish_protocol::{PlayerId, RoomConfig, RoomId};
+use sqlx::Connection;
+
+use super::{Engine, PG_WRITE_TIMEOUT, Store, StoreError, db_int, on_conn, parse_id};
+use crate::journal::Entry;
+
+/// A room as stored: what [`crate::room::restore`] rebuilds it from.
+#[derive(Debug, Clone)]
+pub struct StoredRoom {
+    /// Its id.
+    pub id: RoomId,
+    /// Its settings, defaults filled in.
+    pub config: RoomConfig,
+    /// The player who made it.
+    pub owner: PlayerId,
+    /// The seed of its randomness (commitment salts, the referee's moves on time-outs): 32
+    /// bytes.
+    pub seed: [u8; 32],
+    /// Its log, in order (up to the first entry that does not read, if one does not).
+    pub entries: Vec<Entry>,
+    /// Why the rest of its log could not be read: an entry that is not the JSON of an
+    /// [`Entry`], or a gap in the entries' numbers. `None` when it all reads.
+    pub unreadable: Option<String>,
+}
+
+/// One write of the room journal ([`Store::write_journal`]).
+#[derive(Debug)]
+pub enum JournalWrite {
+    /// A new room.
+    Open {
+        /// The room, with an empty log.
+        room: Box<StoredRoom>,
+        /// When it was made, in milliseconds since the Unix epoch.
+        created_ms: u64,
+    },
+    /// The `n`th entry (from 0) of a room's log.
+    Append {
+        /// The room.
+        room: RoomId,
+        /// The entry's place in the log.
+        n: u64,
+        /// What happened.
+        entry: Entry,
+    },
+    /// The room's match is over (or it closed unplayed): it is not restored after a restart.
+    Close {
+        /// The room.
+        room: RoomId,
+    },
+    /// The room closed before its match started (it expired): it and its log are deleted, so
+    /// that rooms nobody played leave nothing in the database.
+    Discard {
+        /// The room.
+        room: RoomId,
+    },
+}
+
+/// The `state` of a room still to be restored after a restart.
+const ROOM_OPEN: &str = "open";
+/// The `state` of a room over.
+const ROOM_CLOSED: &str = "closed";
+/// The `state` of a room whose log could not be replayed after a restart: kept, with its log
+/// and the reason in `broken_rooms`, for someone to look at; never restored.
+const ROOM_BROKEN: &str = "broken";
+
+/// A room journal write as the columns it binds, made before a transaction opens (so that JSON
+/// that does not serialize fails before anything is written).
+enum JournalRow {
+    Open {
+        id: String,
+        config: String,
+        owner: String,
+        seed: String,
+        created_ms: i64,
+    },
+    Append {
+        room: String,
+        n: i64,
+        entry: String,
+    },
+    Close {
+        room: String,
+    },
+    Discard {
+        room: String,
+    },
+}
+
+impl JournalRow {
+    fn of(write: &JournalWrite) -> Result<JournalRow, StoreError> {
+        Ok(match write {
+            JournalWrite::Open { room, created_ms } => JournalRow::Open {
+                id: room.id.to_string(),
+                config: serde_json::to_string(&room.config)?,
+                owner: room.owner.to_string(),
+                seed: hex::encode(room.seed),
+                created_ms: db_int(*created_ms),
+            },
+            JournalWrite::Append { room, n, entry } => JournalRow::Append {
+                room: room.to_string(),
+                n: db_int(*n),
+                entry: serde_json::to_string(entry)?,
+            },
+            JournalWrite::Close { room } => JournalRow::Close {
+                room: room.to_string(),
+            },
+            JournalWrite::Discard { room } => JournalRow::Discard {
+                room: room.to_string(),
+            },
+        })
+    }
+}
+
+impl Store {
+    /// Writes a batch of the room journal in one transaction, in order, after checking that
+    /// the database file is still the one opened ([`Store::check_file`], SQLite only; on
+    /// PostgreSQL the write itself shows whether the server answers).
+    ///
+    /// # Errors
+    /// The database's error, or the file's; nothing of the batch is written then, and the same
+    /// batch may be written again (every statement replaces what an earlier try wrote).
+    pub async fn write_journal(&self, writes: Arc<Vec<JournalWrite>>) -> Result<(), StoreError> {
+        let rows = writes.iter().map(JournalRow::of).collect::<Result<Vec<_>, _>>()?;
+        if let Engine::Sqlite(db) = self.engine() {
+            Arc::clone(db)
+                .lock_owned()
+                .await
+                .check_file(&self.inner.recreated)
+                .await?;
+        }
+        let write = async {
+            on_conn!(self, |conn| {
+                let mut tx = conn.begin().await?;
+                for row in rows {
+                    match row {
+                        JournalRow::Open {
+                            id,
+                            config,
+                            owner,
+                            seed,
+                            created_ms,
+                        } => {
+                            sqlx::query(
+                                "INSERT INTO rooms (id, config, owner, seed, created_ms, state) \
+                             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET \
+                             config = excluded.config, owner = excluded.owner, seed = excluded.seed, \
+                             created_ms = excluded.created_ms, state = excluded.state",
+                            )
+                            .bind(id)
+                            .bind(config)
+                            .bind(owner)
+                            .bind(seed)
+                            .bind(created_ms)
+                            .bind(ROOM_OPEN)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
+                        JournalRow::Append { room, n, entry } => {
+                            sqlx::query(
+                                "INSERT INTO room_log (room, n, entry) VALUES ($1, $2, $3) \
+                             ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry",
+                            )
+                            .bind(room)
+                            .bind(n)
+                            .bind(entry)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
+                        JournalRow::Close { room } => {
+                            sqlx::query("UPDATE rooms SET state = $2 WHERE id = $1")
+                                .bind(room)
+                                .bind(ROOM_CLOSED)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                        JournalRow::Discard { room } => {
+                            sqlx::query("DELETE FROM room_log WHERE room = $1")
+                                .bind(&room)
+                                .execute(&mut *tx)
+                                .await?;
+                            sqlx::query("DELETE FROM broken_rooms WHERE room = $1")
+                                .bind(&room)
+                                .execute(&mut *tx)
+                                .await?;
+                            sqlx::query("DELETE FROM rooms WHERE id = $1")
+                                .bind(room)
+                                .execute(&mut *tx)
+                                .await?;
+                        }
+                    }
+                }
+                tx.commit().await?;
+            });
+            Ok::<(), StoreError>(())
+        };
+        match self.engine() {
+            Engine::Postgres(_) => tokio::time::timeout(PG_WRITE_TIMEOUT, write)
+                .await
+                .map_err(|_| StoreError::TimedOut(PG_WRITE_TIMEOUT))?,
+            Engine::Sqlite(_) => write.await,
+        }
+    }
+
+    /// Every room not over when the server stopped, with its log, oldest first.
+    ///
+    /// # Errors
+    /// The database's error, or a row that does not read.
+    pub async fn open_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        type LogRow = (String, i64, String);
+        let (rows, log): (Vec<(String, String, String, String)>, Vec<LogRow>) = on_conn!(self, |conn| {
+            let rows = sqlx::query_as(
+                "SELECT id, config, owner, seed FROM rooms WHERE state = $1 ORDER BY created_ms, id",
+            )
+            .bind(ROOM_OPEN)
+            .fetch_all(&mut *conn)
+            .await?;
+            let log = sqlx::query_as(
+                "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
+                 WHERE r.state = $1 ORDER BY l.room, l.n",
+            )
+            .bind(ROOM_OPEN)
+            .fetch_all(&mut *conn)
+            .await?;
+            (rows, log)
+        });
+        let mut rooms = Vec::with_capacity(rows.len());
+        for (id, config, owner, seed) in rows {
+            let mut bytes = [0u8; 32];
+            hex::decode_to_slice(&seed, &mut bytes)
+                .map_err(|e| StoreError::Unreadable(format!("room seed: {e}")))?;
+            rooms.push(StoredRoom {
+                id: parse_id(&id)?,
+                config: serde_json::from_str(&config)?,
+                owner: parse_id(&owner)?,
+                seed: bytes,
+                entries: Vec::new(),
+                unreadable: None,
+            });
+        }
+        let index: std::collections::HashMap<String, usize> = rooms
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (r.id.to_string(), i))
+            .collect();
+        for (room, n, text) in log {
+            let Some(room) = index.get(&room).map(|&i| &mut rooms[i]) else {
+                continue;
+            };
+            if room.unreadable.is_some() {
+                continue;
+            }
+            if usize::try_from(n).ok() != Some(room.entries.len()) {
+                room.unreadable = Some(format!("entry {} is missing", room.entries.len()));
+                continue;
+            }
+            match serde_json::from_str(&text) {
+                Ok(entry) => room.entries.push(entry),
+                Err(err) => room.unreadable = Some(format!("entry {n} does not read: {err}")),
+            }
+        }
+        Ok(rooms)
+    }
+
+    /// Marks `room` broken: its log could not be replayed (`reason`). It is kept, log and all,
+    /// for someone to look at, and never restored again.
+    ///
+    /// # Errors
+    /// The database's error.
+    pub async fn mark_broken(&self, room: RoomId, reason: String, at_ms: u64) -> Result<(), StoreError> {
+        on_conn!(self, |conn| {
+            let mut tx = conn.begin().await?;
+            sqlx::query("UPDATE rooms SET state = $2 WHERE id = $1")
+                .bind(room.to_string())
+                .bind(ROOM_BROKEN)
+                .execute(&mut *tx)
+                .await?;
+            sqlx::query(
+                "INSERT INTO broken_rooms (room, reason, at_ms) VALUES ($1, $2, $3) \
+                 ON CONFLICT (room) DO UPDATE SET reason = excluded.reason, at_ms = excluded.at_ms",
+            )
+            .bind(room.to_string())
+            .bind(&reason)
+            .bind(db_int(at_ms))
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use skirmish_protocol::{GameConfig, RoomConfig};
+
+    fn room(id: RoomId) -> StoredRoom {
+        let config = RoomConfig {
+            name: None,
+            game: GameConfig::Gomoku(skirmish_games::gomoku::Config::default()),
+            clock: None,
+            on_drop: None,
+        };
+        StoredRoom {
+            id,
+            config,
+            owner: PlayerId::random(),
+            seed: [7; 32],
+            entries: Vec::new(),
+            unreadable: None,
+        }
+    }
+
+    fn append(room: RoomId, n: u64) -> JournalWrite {
+        JournalWrite::Append {
+            room,
+            n,
+            entry: Entry::Started,
+        }
+    }
+
+    /// Makes entry 1 of `room`'s log JSON that is no [`Entry`].
+    async fn corrupt(store: &Store, room: RoomId) -> Result<(), StoreError> {
+        on_conn!(store, |conn| {
+            sqlx::query("UPDATE room_log SET entry = '{\"kind\":\"sat\"}' WHERE room = $1 AND n = 1")
+                .bind(room.to_string())
+                .execute(&mut *conn)
+                .await?;
+        });
+        Ok(())
+    }
+
+    #[tokio::test]
+    async fn a_log_with_a_missing_or_unreadable_entry_is_read_up_to_it_and_says_why() {
+        let store = Store::in_memory().await.unwrap();
+        let (gap, bad) = (RoomId::random(), RoomId::random());
+        let writes = vec![
+            JournalWrite::Open {
+                room: Box::new(room(gap)),
+                created_ms: 1,
+            },
+            JournalWrite::Open {
+                room: Box::new(room(bad)),
+                created_ms: 2,
+            },
+            append(gap, 0),
+            append(gap, 1),
+            append(gap, 3),
+            append(bad, 0),
+            append(bad, 1),
+        ];
+        store.write_journal(Arc::new(writes)).await.unwrap();
+        corrupt(&store, bad).await.unwrap();
+        let rooms = store.open_rooms().await.unwrap();
+        assert_eq!(rooms.len(), 2);
+        assert_eq!(rooms[0].entries.len(), 2);
+        assert_eq!(rooms[0].unreadable.as_deref(), Some("entry 2 is missing"));
+        assert_eq!(rooms[1].entries.len(), 1);
+        assert!(
+            rooms[1]
+                .unreadable
+                .as_deref()
+                .is_some_and(|u| u.starts_with("entry 1 does not read")),
+            "{:?}",
+            rooms[1].unreadable
+        );
+    }
+}

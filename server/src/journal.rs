@@ -210,7 +210,7 @@ async fn write_all(
                 match store.check_file().await {
                     Ok(()) => health.succeeded(),
                     Err(err) => {
-                        error!(cause = %err, "the database file is not usable");
+                        error!(cause = %err, "storage is not usable (the database file, or PostgreSQL)");
                         health.failed(err.to_string());
                     }
                 }

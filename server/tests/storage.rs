@@ -214,7 +214,7 @@ async fn a_locked_database_refuses_actions_then_play_resumes_and_a_kill_loses_no
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// PostgreSQL (the cluster's storage) goes down mid-match and comes back. Meanwhile `/healthz`
+/// PostgreSQL (the cluster's storage) crashes mid-match (an immediate shutdown) and comes back. Meanwhile `/healthz`
 /// says 503 and actions get `storage_unavailable` with nothing written; once PostgreSQL is back
 /// play resumes by itself; a `kill -9` of the Skirmish server after that loses nothing its
 /// players saw.
@@ -293,6 +293,59 @@ async fn a_stopped_postgres_refuses_actions_then_play_resumes_and_a_kill_loses_n
     );
     let (_bob, seq) = resume(&url, "Bob", &bob_token, room).await;
     assert_eq!(seq, seen);
+}
+
+/// PostgreSQL hangs (frozen with SIGSTOP: connections open, nothing answered) instead of
+/// refusing, right after a shot is taken: the shot is told to nobody; within seconds (the pool's
+/// 1 s wait for a connection, `PG_WRITE_TIMEOUT` for a batch already under way) storage counts
+/// as failed and the other player's action is refused rather than left waiting without end;
+/// thawed, the shot is written and told and play resumes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_postgres_that_hangs_is_storage_unavailable_within_seconds_then_play_resumes() {
+    let pg = common::postgres::Postgres::start().await;
+    let database = pg.database().await;
+    let port = common::free_port();
+    let _server = ServerProcess::start(port, &database, &["--grace-ms", "600000"]).await;
+    let url = format!("ws://127.0.0.1:{port}/ws");
+    let ([(mut alice, _), (mut bob, _)], room, first) = a_match(&url).await;
+    let (shooter, other) = if first == Seat(0) {
+        (&mut alice, &mut bob)
+    } else {
+        (&mut bob, &mut alice)
+    };
+
+    // Frozen right after the shot is taken: the shot cannot be written, and nobody hears of
+    // it while it is not.
+    pg.freeze();
+    let frozen = std::time::Instant::now();
+    shooter.send(fire(room, 1 - first.0, "A1")).await;
+    health_becomes(port, 503).await;
+    let noticed = frozen.elapsed();
+    assert!(noticed < Duration::from_secs(9), "noticed after {noticed:?}");
+    let reply = other.request(fire(room, first.0, "A1")).await;
+    assert!(
+        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        "{reply:?}"
+    );
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(
+        !other.log.iter().any(|m| matches!(
+            m,
+            ServerMsg::Event {
+                event: skirmish_protocol::GameEvent::Plane(plane::Event::Shot { .. }),
+                ..
+            }
+        )),
+        "no shot was told while it was not in the database"
+    );
+
+    // Thawed: the shot is written, then told, and play resumes by itself.
+    pg.thaw();
+    for client in [&mut *shooter, &mut *other] {
+        event(client, |e| matches!(e, plane::Event::Shot { .. })).await;
+    }
+    health_becomes(port, 200).await;
+    assert_eq!(common::logged(&database, room).await, 6);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

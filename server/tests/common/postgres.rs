@@ -4,14 +4,16 @@
 //! in the same folder), trust authentication for loopback only. Stopped (its whole process
 //! group killed) and its folder removed when dropped. As root, the cluster runs as the
 //! `postgres` user, since PostgreSQL refuses to run as root. scripts/test.sh installs the
-//! package.
+//! package. The postmaster is started in a process group of its own; its children lead their
+//! own (PostgreSQL calls `setsid` in each), so stopping and freezing signal each of them.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-/// A running PostgreSQL cluster.
+/// A running PostgreSQL cluster; stopped (immediate shutdown, then SIGKILL) and removed when
+/// dropped.
 pub struct Postgres {
     bin: PathBuf,
     dir: PathBuf,
@@ -167,17 +169,46 @@ impl Postgres {
         );
     }
 
-    /// Stops the server at once (its process group killed with SIGKILL, as a crash or a pulled
-    /// cable would): connections to it fail until [`Postgres::resume`]. What it committed is on
-    /// its disk.
+    /// Stops the server at once, as a crash would: SIGQUIT to the postmaster (PostgreSQL's
+    /// immediate shutdown: every backend quits at once, no checkpoint, crash recovery at the next
+    /// start), then SIGKILL to whatever of it is left. Connections to it fail until
+    /// [`Postgres::resume`]. What it committed is on its disk.
     pub fn stop(&mut self) {
-        if let Some(mut child) = self.server.take() {
-            let pid = i32::try_from(child.id()).expect("a pid");
-            let group = rustix::process::Pid::from_raw(pid).expect("a live process group");
-            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
-            let _ = child.wait();
-            // The postmaster's children leave with it; give the socket a moment to close.
-            std::thread::sleep(Duration::from_millis(100));
+        let Some(mut child) = self.server.take() else {
+            return;
+        };
+        let pids = cluster_pids(child.id());
+        let _ = signal_pid(child.id(), rustix::process::Signal::CONT);
+        let _ = signal_pid(child.id(), rustix::process::Signal::QUIT);
+        for _ in 0..100 {
+            if child.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        for pid in pids.into_iter().chain([child.id()]) {
+            let _ = signal_pid(pid, rustix::process::Signal::KILL);
+        }
+        let _ = child.wait();
+    }
+
+    /// Freezes the server (SIGSTOP to the postmaster and every backend: PostgreSQL's children
+    /// each lead a process group of their own): connections are taken by the kernel but nothing
+    /// is answered, as with a hung machine or a network dropping packets, until
+    /// [`Postgres::thaw`].
+    pub fn freeze(&self) {
+        self.signal_all(rustix::process::Signal::STOP);
+    }
+
+    /// Lets a frozen server go on (SIGCONT).
+    pub fn thaw(&self) {
+        self.signal_all(rustix::process::Signal::CONT);
+    }
+
+    fn signal_all(&self, signal: rustix::process::Signal) {
+        let postmaster = self.server.as_ref().expect("PostgreSQL is running").id();
+        for pid in [postmaster].into_iter().chain(cluster_pids(postmaster)) {
+            let _ = signal_pid(pid, signal);
         }
     }
 
@@ -210,6 +241,27 @@ impl Postgres {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+}
+
+/// The processes whose parent is `postmaster` (its backends and auxiliary processes).
+fn cluster_pids(postmaster: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| {
+            let pid: u32 = e.ok()?.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            // pid (comm) state ppid ...: the command may hold spaces, so read after its ')'.
+            let ppid: u32 = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?.parse().ok()?;
+            (ppid == postmaster).then_some(pid)
+        })
+        .collect()
+}
+
+fn signal_pid(pid: u32, signal: rustix::process::Signal) -> rustix::io::Result<()> {
+    let pid = rustix::process::Pid::from_raw(i32::try_from(pid).expect("a pid")).expect("a pid");
+    rustix::process::kill_process(pid, signal)
 }
 
 impl Drop for Postgres {

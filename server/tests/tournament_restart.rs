@@ -15,7 +15,7 @@ use skirmish_server::testing::TestClient;
 use skirmish_protocol::tournament::{MatchState, TournamentState, TournamentStatus};
 use tokio_util::sync::CancellationToken;
 
-async fn start_server(port: u16, database: &std::path::Path) -> ServerProcess {
+async fn start_server(port: u16, database: &str) -> ServerProcess {
     ServerProcess::start(port, database, &[]).await
 }
 
@@ -48,12 +48,25 @@ async fn status(port: u16, id: &str) -> TournamentStatus {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() {
-    let port = common::free_port();
     let dir = std::env::temp_dir().join(format!("skirmish-restart-{}", uuid::Uuid::new_v4()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
-    let database = dir.join("skirmish.db");
+    finishes_after_a_kill(dir.join("skirmish.db").to_str().expect("a UTF-8 path")).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same with the tournament, its matches, the accounts and the rooms' logs in PostgreSQL.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_restarts_on_its_postgres_database_and_finishes_the_tournament() {
+    let pg = common::postgres::Postgres::start().await;
+    finishes_after_a_kill(&pg.database().await).await;
+}
+
+/// Plays a tournament on a server storing in `database` (a SQLite path or a PostgreSQL URL),
+/// killing the server mid-match.
+async fn finishes_after_a_kill(database: &str) {
+    let port = common::free_port();
     // The two entrants are bot accounts, registered in the database the server starts on.
-    let store = skirmish_server::store::Store::open(&database)
+    let store = skirmish_server::store::Store::connect(database)
         .await
         .expect("the database");
     let mut tokens = std::collections::HashMap::new();
@@ -63,8 +76,9 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
             .expect("registered");
         tokens.insert(name, issued.token);
     }
+    store.close().await;
     drop(store);
-    let mut server = start_server(port, &database).await;
+    let mut server = start_server(port, database).await;
 
     // Two bots in this process, started again (as new connections of their accounts) whenever
     // the test stops them.
@@ -129,7 +143,7 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
                 if let Some((room, moves)) = cut_off.filter(|(_, moves)| !moves.is_empty()) {
                     // Nothing moves now; wait until the journal holds both seats, the start
                     // and every stone seen, which a SIGKILL cannot take back.
-                    common::journaled(&database, room, 3 + moves.len()).await;
+                    common::journaled(database, room, 3 + moves.len()).await;
                     server.kill();
                     break (now, room, moves);
                 }
@@ -148,7 +162,7 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         .cloned()
         .collect();
 
-    let _server = start_server(port, &database).await;
+    let _server = start_server(port, database).await;
     // The match cut off goes on from its log: its room is back at once, every stone where it was.
     let again = moves_seen(&url, room).await.expect("the match cut off is back");
     assert!(!moves.is_empty());
@@ -224,5 +238,4 @@ async fn a_killed_server_restarts_on_its_database_and_finishes_the_tournament() 
         .expect("the server answers");
     assert_eq!(record.status(), 200);
     stop_bots.cancel();
-    let _ = std::fs::remove_dir_all(&dir);
 }

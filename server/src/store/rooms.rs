@@ -211,8 +211,10 @@ impl Store {
     /// # Errors
     /// The database's error, or a row that does not read.
     pub async fn open_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        // id, config, owner, seed; and room, n, entry.
+        type RoomRow = (String, String, String, String);
         type LogRow = (String, i64, String);
-        let (rows, log): (Vec<(String, String, String, String)>, Vec<LogRow>) = on_conn!(self, |conn| {
+        let (rows, log): (Vec<RoomRow>, Vec<LogRow>) = on_conn!(self, |conn| {
             let rows = sqlx::query_as(
                 "SELECT id, config, owner, seed FROM rooms WHERE state = $1 ORDER BY created_ms, id",
             )

@@ -181,17 +181,7 @@ impl Store {
             )
             .fetch_all(&mut *conn)
             .await?;
-            let matches: Vec<(
-                String,
-                String,
-                i64,
-                i64,
-                String,
-                Option<String>,
-                Option<i64>,
-                String,
-                Option<String>,
-            )> = sqlx::query_as(
+            let matches: Vec<TournamentMatchRow> = sqlx::query_as(
                 "SELECT tournament, id, idx, round, seats, opening, deal, state, result FROM matches \
                      ORDER BY tournament, idx",
             )
@@ -291,6 +281,19 @@ impl Store {
 
 /// A tournament row: id, config, entrants, state, created_ms.
 type TournamentRow = (String, String, String, String, i64);
+
+/// A match row with its tournament first: tournament, then a [`MatchRow`]'s columns.
+type TournamentMatchRow = (
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    Option<String>,
+    Option<i64>,
+    String,
+    Option<String>,
+);
 
 /// A match row's first eight columns: id, idx, round, seats, opening, deal, state, result.
 type MatchRow = (

@@ -13,7 +13,7 @@ use skirmish_protocol::tournament::{
     Entrant, MatchId, MatchResult, MatchState, MatchSummary, TournamentConfig, TournamentId, TournamentState,
 };
 use skirmish_protocol::{GameConfig, PlayerId, RoomConfig, RoomId, Seat};
-use skirmish_server::journal::Entry;
+use skirmish_server::entry::Entry;
 use skirmish_server::store::{JournalWrite, Store, StoredMatch, StoredRoom, StoredTournament};
 
 fn gomoku() -> GameConfig {

@@ -7,7 +7,7 @@ use skirmish_protocol::{PlayerId, RoomConfig, RoomId};
 use sqlx::Connection;
 
 use super::{Engine, PG_WRITE_TIMEOUT, Store, StoreError, db_int, on_conn, parse_id};
-use crate::journal::Entry;
+use crate::entry::Entry;
 
 /// A room as stored: what [`crate::room::restore`] rebuilds it from.
 #[derive(Debug, Clone)]

@@ -100,6 +100,11 @@ fn builder_for<DB: sqlx::Database>(_: &sqlx::Transaction<'_, DB>, sql: &str) -> 
     sqlx::QueryBuilder::new(sql)
 }
 
+/// A query builder for the engine of `conn`.
+fn builder_on<C: sqlx::Connection>(_: &C, sql: &str) -> sqlx::QueryBuilder<C::Database> {
+    sqlx::QueryBuilder::new(sql)
+}
+
 impl JournalRow {
     fn of(write: &JournalWrite) -> Result<JournalRow, StoreError> {
         Ok(match write {
@@ -141,6 +146,32 @@ impl Store {
                 .await
                 .check_file(&self.inner.recreated)
                 .await?;
+        }
+        // The common batch, moves only: one multi-row statement, atomic by itself, without
+        // BEGIN and COMMIT around it (through sqlx each is one more hand-off to SQLite's thread).
+        if !rows.is_empty()
+            && rows.len() <= APPEND_ROWS
+            && rows.iter().all(|row| matches!(row, JournalRow::Append { .. }))
+        {
+            let write = async {
+                on_conn!(self, |conn| {
+                    let mut insert = builder_on(&*conn, "INSERT INTO room_log (room, n, entry) ");
+                    insert.push_values(rows, |mut values, row| {
+                        if let JournalRow::Append { room, n, entry } = row {
+                            values.push_bind(room).push_bind(n).push_bind(entry);
+                        }
+                    });
+                    insert.push(" ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry");
+                    insert.build().execute(&mut *conn).await?;
+                });
+                Ok::<(), StoreError>(())
+            };
+            return match self.engine() {
+                Engine::Postgres(_) => tokio::time::timeout(PG_WRITE_TIMEOUT, write)
+                    .await
+                    .map_err(|_| StoreError::TimedOut(PG_WRITE_TIMEOUT))?,
+                Engine::Sqlite(_) => write.await,
+            };
         }
         let write = async {
             on_conn!(self, |conn| {

@@ -135,43 +135,26 @@ fn engineer_moves(position: &Position, from: Post, dist: &[u8; 60]) -> u8 {
     let Some(mover) = position.at(from).map(|p| p.owner) else {
         return FAR;
     };
-    let mut best = FAR;
-    let mut seen = [false; 60];
-    let mut queue = [from; 60];
-    let (mut head, mut tail) = (0, 1);
-    seen[from.index()] = true;
-    while head < tail {
-        let at = queue[head];
-        head += 1;
-        for &next in at.railway_neighbours() {
-            if seen[next.index()] {
-                continue;
-            }
-            seen[next.index()] = true;
-            match position.at(next) {
-                None => {
-                    best = best.min(dist[next.index()].saturating_add(1));
-                    queue[tail] = next;
-                    tail += 1;
-                }
-                Some(piece) if piece.owner != mover => {
+    let mut runs = Vec::new();
+    position.engineer_runs(from, mover, &mut runs);
+    runs.into_iter()
+        .map(|to| {
+            let landed = match position.at(to) {
+                None => dist[to.index()],
+                Some(piece) if piece.rank == Rank::Flag => 0,
+                Some(piece) => {
                     let extra = if piece.rank == Rank::Landmine {
                         THROUGH_LANDMINE
                     } else {
                         THROUGH_PIECE
                     };
-                    let landed = if piece.rank == Rank::Flag {
-                        0
-                    } else {
-                        dist[next.index()].saturating_sub(extra)
-                    };
-                    best = best.min(landed.saturating_add(1));
+                    dist[to.index()].saturating_sub(extra)
                 }
-                Some(_) => {}
-            }
-        }
-    }
-    best
+            };
+            landed.saturating_add(1)
+        })
+        .min()
+        .unwrap_or(FAR)
 }
 
 /// The price (in piece-value points, as `belief-search`'s evaluation counts) of `owner`'s flag at

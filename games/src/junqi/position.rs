@@ -608,9 +608,10 @@ impl Position {
         out.truncate(kept);
     }
 
-    /// An engineer's railway moves: every empty railway post reachable through empty railway
-    /// posts, and every enemy piece next to such a path (docs/rules.md, "Moves" 4).
-    fn engineer_runs(&self, from: Post, mover: Seat, out: &mut Vec<Post>) {
+    /// An engineer's railway moves from `from` for `mover`, appended to `out`: every empty
+    /// railway post reachable through empty railway posts, and every enemy piece next to such a
+    /// path (docs/rules.md, "Moves" 4). Each post once; `from` itself is not one.
+    pub fn engineer_runs(&self, from: Post, mover: Seat, out: &mut Vec<Post>) {
         let mut seen = [false; POSTS];
         let mut queue = [from; POSTS];
         let (mut head, mut tail) = (0, 1);

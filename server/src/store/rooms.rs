@@ -96,16 +96,38 @@ enum JournalRow {
 const APPEND_ROWS: usize = 1000;
 
 /// A query builder for the engine of `tx`.
-fn builder_for<DB: sqlx::Database>(_: &sqlx::Transaction<'_, DB>, sql: &str) -> sqlx::QueryBuilder<DB> {
-    sqlx::QueryBuilder::new(sql)
+fn builder_for<DB: sqlx::Database>(_: &sqlx::Transaction<'_, DB>) -> sqlx::QueryBuilder<DB> {
+    sqlx::QueryBuilder::new("")
 }
 
 /// A query builder for the engine of `conn`.
-fn builder_on<C: sqlx::Connection>(_: &C, sql: &str) -> sqlx::QueryBuilder<C::Database> {
-    sqlx::QueryBuilder::new(sql)
+fn builder_on<C: sqlx::Connection>(_: &C) -> sqlx::QueryBuilder<C::Database> {
+    sqlx::QueryBuilder::new("")
+}
+
+/// `$builder` (empty, of either engine) made the one statement that writes `$run`, entries as
+/// `(room, n, entry)`: a multi-row insert that replaces what an earlier try of the batch wrote.
+macro_rules! append_insert {
+    ($builder:expr, $run:expr) => {{
+        let mut insert = $builder;
+        insert.push("INSERT INTO room_log (room, n, entry) ");
+        insert.push_values($run, |mut row, (room, n, entry): (String, i64, String)| {
+            row.push_bind(room).push_bind(n).push_bind(entry);
+        });
+        insert.push(" ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry");
+        insert
+    }};
 }
 
 impl JournalRow {
+    /// An entry's row as `(room, n, entry)`; `None` for any other row.
+    fn into_append(self) -> Option<(String, i64, String)> {
+        match self {
+            JournalRow::Append { room, n, entry } => Some((room, n, entry)),
+            _ => None,
+        }
+    }
+
     fn of(write: &JournalWrite) -> Result<JournalRow, StoreError> {
         Ok(match write {
             JournalWrite::Open { room, created_ms } => JournalRow::Open {
@@ -149,32 +171,19 @@ impl Store {
         }
         // The common batch, moves only: one multi-row statement, atomic by itself, without
         // BEGIN and COMMIT around it (through sqlx each is one more hand-off to SQLite's thread).
-        if !rows.is_empty()
+        let moves_only = !rows.is_empty()
             && rows.len() <= APPEND_ROWS
-            && rows.iter().all(|row| matches!(row, JournalRow::Append { .. }))
-        {
-            let write = async {
-                on_conn!(self, |conn| {
-                    let mut insert = builder_on(&*conn, "INSERT INTO room_log (room, n, entry) ");
-                    insert.push_values(rows, |mut values, row| {
-                        if let JournalRow::Append { room, n, entry } = row {
-                            values.push_bind(room).push_bind(n).push_bind(entry);
-                        }
-                    });
-                    insert.push(" ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry");
-                    insert.build().execute(&mut *conn).await?;
-                });
-                Ok::<(), StoreError>(())
-            };
-            return match self.engine() {
-                Engine::Postgres(_) => tokio::time::timeout(PG_WRITE_TIMEOUT, write)
-                    .await
-                    .map_err(|_| StoreError::TimedOut(PG_WRITE_TIMEOUT))?,
-                Engine::Sqlite(_) => write.await,
-            };
-        }
+            && rows.iter().all(|row| matches!(row, JournalRow::Append { .. }));
         let write = async {
             on_conn!(self, |conn| {
+                if moves_only {
+                    let run: Vec<_> = rows.into_iter().filter_map(JournalRow::into_append).collect();
+                    append_insert!(builder_on(&*conn), run)
+                        .build()
+                        .execute(&mut *conn)
+                        .await?;
+                    return Ok(());
+                }
                 let mut tx = conn.begin().await?;
                 let mut rows = rows.into_iter().peekable();
                 while let Some(row) = rows.next() {
@@ -214,12 +223,10 @@ impl Store {
                                     run.push((room, n, entry));
                                 }
                             }
-                            let mut insert = builder_for(&tx, "INSERT INTO room_log (room, n, entry) ");
-                            insert.push_values(run, |mut row, (room, n, entry)| {
-                                row.push_bind(room).push_bind(n).push_bind(entry);
-                            });
-                            insert.push(" ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry");
-                            insert.build().execute(&mut *tx).await?;
+                            append_insert!(builder_for(&tx), run)
+                                .build()
+                                .execute(&mut *tx)
+                                .await?;
                         }
                         JournalRow::Close { room } => {
                             sqlx::query("UPDATE rooms SET state = $2 WHERE id = $1")

@@ -74,11 +74,20 @@ pub enum ServerError {
         "this match's deal is still being played at another table; it can be watched once the deal is over everywhere"
     )]
     DealInPlay,
+    /// A refusal from a room on another node of the cluster, as that node said it: its stable
+    /// code and message.
+    #[error("{message}")]
+    Relayed {
+        /// The code.
+        code: String,
+        /// The message.
+        message: String,
+    },
 }
 
 impl ServerError {
     /// The stable code sent in the protocol's `error` message.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> &str {
         match self {
             ServerError::NoSuchRoom(_) => codes::NO_SUCH_ROOM,
             ServerError::RoomFull => codes::ROOM_FULL,
@@ -99,6 +108,7 @@ impl ServerError {
             ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
             ServerError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
             ServerError::DealInPlay => codes::DEAL_IN_PLAY,
+            ServerError::Relayed { code, .. } => code,
         }
     }
 

@@ -14,6 +14,7 @@ pub mod accounts;
 mod api;
 mod bearer;
 mod chat;
+pub mod cluster;
 pub mod entry;
 pub mod error;
 pub mod journal;
@@ -21,6 +22,7 @@ mod listener;
 pub mod lobby;
 pub mod metrics;
 pub mod outbox;
+pub mod replica;
 pub mod room;
 pub mod room_handle;
 mod rules;
@@ -317,6 +319,8 @@ pub struct AppState {
     pub journal: journal::Journal,
     /// The database (bot accounts are read from it at every bot's `hello`).
     pub store: store::Store,
+    /// The cluster this server is a node of, if any.
+    pub cluster: Option<cluster::Cluster>,
 }
 
 /// The web client's folder in this source tree.
@@ -537,7 +541,28 @@ pub async fn serve_with_store(
     store: store::Store,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
-    let lobby = Lobby::default();
+    serve_node(listener, web_root, limits, store, None, shutdown).await
+}
+
+/// As [`serve_with_store`], as a node of `cluster` when given (docs/cluster.md): the lobby
+/// shares its rooms, bots and players with the other nodes and lists theirs; rooms and running
+/// tournaments are not rebuilt at the start but taken over from nodes that are gone (this one
+/// included, when it comes back after a kill); on a graceful stop, once the journal is written,
+/// the node leaves the cluster, and the others take its rooms over at once.
+///
+/// # Errors
+/// As [`serve_with_store`], and when the bus refuses the node's subscriptions.
+pub async fn serve_node(
+    listener: TcpListener,
+    web_root: PathBuf,
+    limits: Limits,
+    store: store::Store,
+    cluster: Option<cluster::Cluster>,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    let lobby = cluster
+        .as_ref()
+        .map_or_else(Lobby::default, cluster::Cluster::lobby);
     let journal = journal::Journal::start(store.clone());
     let (matches, rooms): (Vec<_>, Vec<_>) = store
         .open_rooms()
@@ -545,6 +570,8 @@ pub async fn serve_with_store(
         .map_err(std::io::Error::other)?
         .into_iter()
         .partition(|r| r.owner == room::MATCH_OWNER);
+    // A node of a cluster takes rooms over by their leases (cluster::lease), not all at once.
+    let rooms = if cluster.is_some() { Vec::new() } else { rooms };
     let stored = rooms.len();
     let mut restored = 0;
     for room in rooms {
@@ -600,8 +627,21 @@ pub async fn serve_with_store(
         sessions: TaskTracker::new(),
         tournaments,
         journal: journal.clone(),
-        store,
+        store: store.clone(),
+        cluster: cluster.clone(),
     };
+    if let Some(cluster) = &cluster {
+        cluster
+            .start(
+                store,
+                journal.clone(),
+                state.tournaments.clone(),
+                state.limits.room_expiry(),
+                state.metrics.move_histogram().clone(),
+            )
+            .await
+            .map_err(std::io::Error::other)?;
+    }
     let sessions = state.sessions.clone();
     let limits = state.limits.clone();
     // Every request is answered (or refused with 408) within the request timeout, its body read
@@ -633,6 +673,9 @@ pub async fn serve_with_store(
             cause = %journal.last_failure(),
             "storage is failing: what the rooms logged last could not be written before the exit"
         );
+    }
+    if let Some(cluster) = cluster {
+        cluster.leave().await;
     }
     Ok(())
 }

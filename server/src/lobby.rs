@@ -15,6 +15,7 @@ use skirmish_protocol::{
 };
 
 use crate::outbox::Outbox;
+use crate::replica::{ClusterBot, ClusterPlayer, Replica, SeatChange};
 use crate::room_handle::RoomHandle;
 
 /// A known player: a person or a bot connection.
@@ -39,6 +40,53 @@ pub struct PlayerRecord {
     /// The bot account this player is (its registered name), proved by the account's token in
     /// `hello`; `None` for people and anonymous bots. Tournament seats go by it.
     pub account: Option<String>,
+    /// Whether this node put the player in the cluster's directory (a player it holds, not one
+    /// known from another node or from a room taken over): it takes them out again.
+    listed: bool,
+}
+
+impl PlayerRecord {
+    /// Whether the player's connection is one of this node's (a player connected to another
+    /// node of a cluster, seated in a room here, has a remote outbox).
+    fn connected_here(&self) -> bool {
+        self.outbox.as_ref().is_some_and(|o| o.node().is_none())
+    }
+
+    /// The node holding the player's connection, when it is another one.
+    fn home(&self) -> Option<&Arc<str>> {
+        self.outbox.as_ref().and_then(Outbox::node)
+    }
+
+    /// The player as the cluster's directory holds them.
+    fn cluster_player(&self, node: &Arc<str>) -> ClusterPlayer {
+        ClusterPlayer {
+            player: self.id,
+            name: self.name.clone(),
+            token: self.token.clone(),
+            account: self.account.clone(),
+            connection: self
+                .outbox
+                .as_ref()
+                .filter(|_| self.connected_here())
+                .map(|o| (Arc::clone(node), o.conn())),
+        }
+    }
+
+    /// The bot as the cluster's directory holds it, when it is a bot connected here.
+    fn cluster_bot(&self, node: &Arc<str>) -> Option<ClusterBot> {
+        let outbox = self.outbox.as_ref().filter(|_| self.connected_here())?;
+        Some(ClusterBot {
+            player: self.id,
+            name: self.name.clone(),
+            offer: self.bot.clone()?,
+            seats: u32::try_from(self.seats.len()).unwrap_or(u32::MAX),
+            account: self.account.clone(),
+            token: self.token.clone(),
+            node: Arc::clone(node),
+            conn: outbox.conn(),
+            turn_view: outbox.turn_view(),
+        })
+    }
 }
 
 /// Why a `hello` may not take a known player back.
@@ -73,6 +121,8 @@ struct Directory {
     /// Bot accounts' players, by the account's name key ([`crate::accounts::name_key`]).
     accounts: HashMap<String, PlayerId>,
     room_order: u64,
+    /// The rest of the cluster, when this node is one of several.
+    replica: Option<Arc<dyn Replica>>,
 }
 
 impl Directory {
@@ -85,7 +135,7 @@ impl Directory {
         let Some(record) = self.players.get(&player) else {
             return;
         };
-        if record.outbox.is_some() || !record.seats.is_empty() {
+        if record.connected_here() || !record.seats.is_empty() {
             return;
         }
         let owns_open_room = self
@@ -97,6 +147,46 @@ impl Directory {
         }
         if let Some(record) = self.players.remove(&player) {
             self.tokens.remove(&record.token);
+            if let Some(account) = &record.account
+                && self.accounts.get(&crate::accounts::name_key(account)) == Some(&player)
+            {
+                self.accounts.remove(&crate::accounts::name_key(account));
+            }
+            if let Some(replica) = &self.replica
+                && record.listed
+            {
+                replica.player_unlisted(&record.token, record.account.as_deref());
+            }
+        }
+    }
+
+    /// Tells the cluster what it holds of `player` now: their resume entry and, for a bot
+    /// connected here, its directory entry.
+    fn share(&mut self, player: PlayerId) {
+        let (Some(replica), Some(record)) = (&self.replica, self.players.get_mut(&player)) else {
+            return;
+        };
+        if !record.connected_here() && !record.listed {
+            return;
+        }
+        record.listed = true;
+        replica.player_listed(&record.cluster_player(replica.node()));
+        if record.bot.is_some() {
+            match record.cluster_bot(replica.node()) {
+                Some(bot) => replica.bot_listed(&bot),
+                None => replica.bot_unlisted(player),
+            }
+        }
+    }
+
+    /// Tells the node holding `player`'s connection, when it is another one, that they gained
+    /// or lost `seat`.
+    fn tell_home(&self, player: PlayerId, seat: SeatRef, held: bool) {
+        let (Some(replica), Some(record)) = (&self.replica, self.players.get(&player)) else {
+            return;
+        };
+        if let Some(home) = record.home() {
+            replica.seat_changed(home, SeatChange { player, seat, held });
         }
     }
 }
@@ -123,6 +213,98 @@ impl Lobby {
         self.inner.lock().expect("lobby lock not poisoned")
     }
 
+    /// The lobby of one node of a cluster: it shares its rooms, bots and players with the other
+    /// nodes through `replica`, and lists theirs.
+    pub fn clustered(replica: Arc<dyn Replica>) -> Lobby {
+        let lobby = Lobby::default();
+        lobby.lock().replica = Some(replica);
+        lobby
+    }
+
+    /// The rest of the cluster, when this node is one of several.
+    pub fn replica(&self) -> Option<Arc<dyn Replica>> {
+        self.lock().replica.clone()
+    }
+
+    /// Knows `id`, a player whose connection another node holds (`outbox` is remote), seated
+    /// or watching in a room here: the room stores their token's digest and bot account with
+    /// the seat, and their seat changes are told to their node. A record of this node (the
+    /// player connected here as well, or restored here) keeps its own connection.
+    pub fn know_remote(&self, id: PlayerId, name: &str, token: &str, account: Option<&str>, outbox: Outbox) {
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.get_mut(&id) {
+            if !record.connected_here() {
+                record.outbox = Some(outbox);
+                record.name = name.to_owned();
+            }
+            return;
+        }
+        dir.players.insert(
+            id,
+            PlayerRecord {
+                id,
+                name: name.to_owned(),
+                outbox: Some(outbox),
+                bot: None,
+                seats: Vec::new(),
+                token: token.to_owned(),
+                broken: Vec::new(),
+                account: account.map(str::to_owned),
+                listed: false,
+            },
+        );
+    }
+
+    /// Forgets `player` here at once, record and token: they resumed on another node of the
+    /// cluster, which holds them now.
+    pub fn moved_away(&self, player: PlayerId) {
+        let mut dir = self.lock();
+        if let Some(record) = dir.players.remove(&player) {
+            dir.tokens.remove(&record.token);
+            if let Some(account) = &record.account {
+                dir.accounts.remove(&crate::accounts::name_key(account));
+            }
+            if let Some(replica) = &dir.replica
+                && record.bot.is_some()
+            {
+                replica.bot_unlisted(player);
+            }
+        }
+    }
+
+    /// The players connected to this node who hold a seat in `room`, as the room knows them.
+    pub fn members_connected_here(&self, room: RoomId) -> Vec<crate::room_handle::Member> {
+        self.lock()
+            .players
+            .values()
+            .filter(|p| p.connected_here() && p.seats.iter().any(|s| s.room == room))
+            .filter_map(|p| {
+                Some(crate::room_handle::Member {
+                    id: p.id,
+                    name: p.name.clone(),
+                    outbox: p.outbox.clone()?,
+                })
+            })
+            .collect()
+    }
+
+    /// How many rooms this node runs.
+    pub fn local_room_count(&self) -> usize {
+        self.lock().rooms.len()
+    }
+
+    /// Whether the lobby knows the player of bot account `account`.
+    pub fn knows_account(&self, account: &str) -> bool {
+        self.lock()
+            .accounts
+            .contains_key(&crate::accounts::name_key(account))
+    }
+
+    /// Whether the lobby knows a player by the digest of their resume token.
+    pub fn knows_token(&self, digest: &str) -> bool {
+        self.lock().tokens.contains_key(digest)
+    }
+
     /// Registers a new player with a fresh id and resume token; `account` names the bot account
     /// it is, proved by its token.
     pub fn register(
@@ -140,6 +322,9 @@ impl Lobby {
         if let Some(account) = &account {
             dir.accounts.insert(crate::accounts::name_key(account), id);
         }
+        if let Some(replica) = &dir.replica {
+            replica.connected(&outbox);
+        }
         dir.players.insert(
             id,
             PlayerRecord {
@@ -151,8 +336,10 @@ impl Lobby {
                 token: digest,
                 broken: Vec::new(),
                 account,
+                listed: false,
             },
         );
+        dir.share(id);
         (id, token)
     }
 
@@ -179,6 +366,7 @@ impl Lobby {
                 token: token.to_owned(),
                 broken: Vec::new(),
                 account: account.map(str::to_owned),
+                listed: false,
             },
         );
     }
@@ -202,8 +390,13 @@ impl Lobby {
         let mut dir = self.lock();
         if let Some(record) = dir.players.get_mut(&player) {
             let old = std::mem::replace(&mut record.token, digest.clone());
+            let account = record.account.clone();
             dir.tokens.remove(&old);
             dir.tokens.insert(digest, player);
+            if let Some(replica) = &dir.replica {
+                replica.player_unlisted(&old, account.as_deref());
+            }
+            dir.share(player);
         }
         token
     }
@@ -248,6 +441,12 @@ impl Lobby {
         if record.account.as_deref().map(crate::accounts::name_key) != key && record.account.is_some() {
             return Err(ResumeRefused::OtherAccount);
         }
+        if let Some(replica) = &dir.replica {
+            replica.connected(&outbox);
+        }
+        let Some(record) = dir.players.get_mut(&id) else {
+            return Ok(None);
+        };
         if let Some(old) = record.outbox.replace(outbox)
             && record.outbox.as_ref().is_some_and(|new| new.conn() != old.conn())
         {
@@ -262,6 +461,7 @@ impl Lobby {
         if let Some(key) = key {
             dir.accounts.insert(key, id);
         }
+        dir.share(id);
         Ok(Some(record))
     }
 
@@ -288,7 +488,13 @@ impl Lobby {
             && record.outbox.as_ref().is_some_and(|o| o.conn() == conn)
         {
             record.outbox = None;
-            record.bot = None;
+            let was_bot = record.bot.take().is_some();
+            if let Some(replica) = &dir.replica
+                && was_bot
+            {
+                replica.bot_unlisted(player);
+            }
+            dir.share(player);
             dir.forget_if_idle(player);
         }
     }
@@ -323,6 +529,14 @@ impl Lobby {
                 open.address += 1;
             }
         }
+        // A player's rooms on the other nodes count too (an address's are counted per node).
+        if let Some(replica) = &dir.replica {
+            open.player += replica
+                .rooms()
+                .iter()
+                .filter(|s| s.owner == player && s.status != RoomStatus::Finished)
+                .count();
+        }
         open
     }
 
@@ -339,6 +553,9 @@ impl Lobby {
         let mut dir = self.lock();
         dir.room_order += 1;
         let order = dir.room_order;
+        if let Some(replica) = &dir.replica {
+            replica.room_listed(&summary);
+        }
         dir.rooms.insert(summary.id, (handle, summary, order));
     }
 
@@ -348,23 +565,43 @@ impl Lobby {
         let mut dir = self.lock();
         dir.creators.remove(&id);
         if let Some((_, summary, _)) = dir.rooms.remove(&id) {
+            if let Some(replica) = &dir.replica {
+                replica.room_unlisted(id);
+            }
             dir.forget_if_idle(summary.owner);
         }
     }
 
     /// Replaces a room's summary (rooms call this after every change of seats or status).
     pub fn update_room(&self, summary: RoomSummary) {
-        if let Some(entry) = self.lock().rooms.get_mut(&summary.id) {
+        let mut dir = self.lock();
+        let replica = dir.replica.clone();
+        if let Some(entry) = dir.rooms.get_mut(&summary.id)
+            && entry.1 != summary
+        {
+            if let Some(replica) = replica {
+                replica.room_listed(&summary);
+            }
             entry.1 = summary;
         }
     }
 
-    /// The handle of a room.
+    /// The handle of a room: this node's, or another node's of the cluster (its commands then
+    /// go over the bus).
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
+        let dir = self.lock();
+        match dir.rooms.get(&id) {
+            Some((handle, _, _)) => Some(handle.clone()),
+            None => dir.replica.as_ref()?.room(id),
+        }
+    }
+
+    /// The handle of a room of this node only.
+    pub fn local_room(&self, id: RoomId) -> Option<RoomHandle> {
         self.lock().rooms.get(&id).map(|(h, _, _)| h.clone())
     }
 
-    /// Every room's summary, newest first.
+    /// Every room's summary, newest first (in a cluster, this node's, then the other nodes').
     pub fn rooms(&self) -> Vec<RoomSummary> {
         let dir = self.lock();
         let mut rooms: Vec<_> = dir
@@ -373,17 +610,33 @@ impl Lobby {
             .map(|(_, s, order)| (*order, s.clone()))
             .collect();
         rooms.sort_by_key(|(order, _)| std::cmp::Reverse(*order));
-        rooms.into_iter().map(|(_, s)| s).collect()
+        let mut rooms: Vec<RoomSummary> = rooms.into_iter().map(|(_, s)| s).collect();
+        if let Some(replica) = &dir.replica {
+            rooms.extend(
+                replica
+                    .rooms()
+                    .into_iter()
+                    .filter(|s| !dir.rooms.contains_key(&s.id)),
+            );
+        }
+        rooms
     }
 
     /// Records that `player` holds `seat` in `room`, and for a bot the `strategy` it plays there.
     pub fn seated(&self, player: PlayerId, room: RoomId, seat: Seat, strategy: Option<&str>) {
-        if let Some(record) = self.lock().players.get_mut(&player) {
-            record.seats.push(SeatRef {
-                room,
-                seat,
-                strategy: strategy.map(str::to_owned),
-            });
+        let mut dir = self.lock();
+        let seat = SeatRef {
+            room,
+            seat,
+            strategy: strategy.map(str::to_owned),
+        };
+        if let Some(record) = dir.players.get_mut(&player) {
+            if record.seats.contains(&seat) {
+                return;
+            }
+            record.seats.push(seat.clone());
+            dir.tell_home(player, seat, true);
+            dir.share(player);
         }
     }
 
@@ -392,7 +645,14 @@ impl Lobby {
     pub fn unseated(&self, player: PlayerId, room: RoomId) {
         let mut dir = self.lock();
         if let Some(record) = dir.players.get_mut(&player) {
-            record.seats.retain(|s| s.room != room);
+            let (gone, kept) = std::mem::take(&mut record.seats)
+                .into_iter()
+                .partition(|s| s.room == room);
+            record.seats = kept;
+            for seat in gone {
+                dir.tell_home(player, seat, false);
+            }
+            dir.share(player);
             dir.forget_if_idle(player);
         }
     }
@@ -401,7 +661,14 @@ impl Lobby {
     pub fn unseated_from(&self, player: PlayerId, room: RoomId, seat: Seat) {
         let mut dir = self.lock();
         if let Some(record) = dir.players.get_mut(&player) {
-            record.seats.retain(|s| s.room != room || s.seat != seat);
+            let (gone, kept) = std::mem::take(&mut record.seats)
+                .into_iter()
+                .partition(|s| s.room == room && s.seat == seat);
+            record.seats = kept;
+            for seat in gone {
+                dir.tell_home(player, seat, false);
+            }
+            dir.share(player);
             dir.forget_if_idle(player);
         }
     }
@@ -415,13 +682,13 @@ impl Lobby {
             .unwrap_or_default()
     }
 
-    /// The connected bots.
+    /// The connected bots (in a cluster, every node's).
     pub fn bots(&self) -> Vec<BotSummary> {
         let dir = self.lock();
         let mut bots: Vec<BotSummary> = dir
             .players
             .values()
-            .filter(|p| p.outbox.is_some())
+            .filter(|p| p.connected_here())
             .filter_map(|p| {
                 Some(BotSummary {
                     player: p.id,
@@ -432,58 +699,107 @@ impl Lobby {
                 })
             })
             .collect();
+        if let Some(replica) = &dir.replica {
+            bots.extend(
+                replica
+                    .bots()
+                    .iter()
+                    .filter(|b| {
+                        !dir.players
+                            .get(&b.player)
+                            .is_some_and(PlayerRecord::connected_here)
+                    })
+                    .map(ClusterBot::summary),
+            );
+        }
         bots.sort_by(|a, b| a.name.cmp(&b.name).then(a.player.cmp(&b.player)));
         bots
+    }
+
+    /// Every connected bot as a candidate for a seat: this node's, and in a cluster the other
+    /// nodes' (whose seats the room then reaches over the bus).
+    fn candidates(dir: &Directory) -> Vec<ClusterBot> {
+        let here: Arc<str> = dir
+            .replica
+            .as_ref()
+            .map_or_else(|| Arc::from(""), |r| Arc::clone(r.node()));
+        let mut bots: Vec<ClusterBot> = dir
+            .players
+            .values()
+            .filter_map(|p| p.cluster_bot(&here))
+            .collect();
+        if let Some(replica) = &dir.replica {
+            bots.extend(replica.bots().into_iter().filter(|b| {
+                !dir.players
+                    .get(&b.player)
+                    .is_some_and(PlayerRecord::connected_here)
+            }));
+        }
+        bots
+    }
+
+    /// The pick of `bot` for a seat playing `strategy`: its connection here, or for a bot of
+    /// another node a remote outbox, the bot then known here (the room records its seat).
+    fn pick(dir: &mut Directory, bot: &ClusterBot, strategy: String) -> Option<BotPick> {
+        let outbox = match dir.players.get(&bot.player).filter(|p| p.connected_here()) {
+            Some(record) => record.outbox.clone()?,
+            None => {
+                let replica = dir.replica.clone()?;
+                let outbox = replica.outbox(Arc::clone(&bot.node), bot.conn, bot.turn_view);
+                let record = dir.players.entry(bot.player).or_insert_with(|| PlayerRecord {
+                    id: bot.player,
+                    name: bot.name.clone(),
+                    outbox: None,
+                    bot: None,
+                    seats: Vec::new(),
+                    token: bot.token.clone(),
+                    broken: Vec::new(),
+                    account: bot.account.clone(),
+                    listed: false,
+                });
+                record.outbox = Some(outbox.clone());
+                outbox
+            }
+        };
+        Some(BotPick {
+            player: bot.player,
+            name: bot.name.clone(),
+            outbox,
+            strategy,
+        })
     }
 
     /// Picks the connected bot with the fewest seats that plays `game` (and `strategy`, if named),
     /// excluding `exclude` (bots already seated in the room).
     pub fn pick_bot(&self, game: GameKind, strategy: Option<&str>, exclude: &[PlayerId]) -> Option<BotPick> {
-        let dir = self.lock();
-        let mut candidates: Vec<&PlayerRecord> = dir
-            .players
-            .values()
-            .filter(|p| p.outbox.is_some() && !exclude.contains(&p.id))
-            .filter(|p| {
-                p.bot.as_ref().is_some_and(|offer| {
-                    let offered = offer.strategies(game);
-                    !offered.is_empty() && strategy.is_none_or(|s| offered.iter().any(|o| o == s))
-                })
+        let mut dir = self.lock();
+        let mut candidates: Vec<ClusterBot> = Self::candidates(&dir)
+            .into_iter()
+            .filter(|b| !exclude.contains(&b.player))
+            .filter(|b| {
+                let offered = b.offer.strategies(game);
+                !offered.is_empty() && strategy.is_none_or(|s| offered.iter().any(|o| o == s))
             })
             .collect();
-        candidates.sort_by_key(|p| (p.seats.len(), p.name.clone(), p.id));
+        candidates.sort_by_key(|b| (b.seats, b.name.clone(), b.player));
         let bot = candidates.first()?;
-        let offer = bot.bot.as_ref().expect("candidates are bots");
-        Some(BotPick {
-            player: bot.id,
-            name: bot.name.clone(),
-            outbox: bot.outbox.clone().expect("candidates are connected"),
-            strategy: strategy.map_or_else(|| offer.strategies(game)[0].clone(), str::to_owned),
-        })
+        let strategy = strategy.map_or_else(|| bot.offer.strategies(game)[0].clone(), str::to_owned);
+        Self::pick(&mut dir, bot, strategy)
     }
 
-    /// The connection of the bot account `account` when it is connected and offers `strategy`
-    /// for `game`: a tournament entrant's seat. Found by the account its token proved, never by
-    /// the name a connection says, so no other connection (another account's, or an anonymous
-    /// one) is ever handed an entrant's seat.
+    /// The connection of the bot account `account` when it is connected (to any node of a
+    /// cluster) and offers `strategy` for `game`: a tournament entrant's seat. Found by the
+    /// account its token proved, never by the name a connection says, so no other connection
+    /// (another account's, or an anonymous one) is ever handed an entrant's seat.
     pub fn find_bot(&self, account: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
-        let dir = self.lock();
-        let bot = dir
-            .accounts
-            .get(&crate::accounts::name_key(account))
-            .and_then(|id| dir.players.get(id))
-            .filter(|p| p.outbox.is_some() && p.account.as_deref() == Some(account))
-            .filter(|p| {
-                p.bot
-                    .as_ref()
-                    .is_some_and(|offer| offer.strategies(game).iter().any(|s| s == strategy))
-            })?;
-        Some(BotPick {
-            player: bot.id,
-            name: bot.name.clone(),
-            outbox: bot.outbox.clone().expect("filtered on connected"),
-            strategy: strategy.to_owned(),
-        })
+        let mut dir = self.lock();
+        let key = crate::accounts::name_key(account);
+        let bot = Self::candidates(&dir).into_iter().find(|b| {
+            b.account.as_deref().map(crate::accounts::name_key).as_ref() == Some(&key)
+                && b.account.as_deref() == Some(account)
+                && b.offer.strategies(game).iter().any(|s| s == strategy)
+        })?;
+        Self::pick(&mut dir, &bot, strategy.to_owned())
     }
 
     /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no

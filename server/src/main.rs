@@ -54,6 +54,26 @@ struct Args {
     /// server starts.
     #[arg(long, env = "SKIRMISH_DATABASE", default_value = "skirmish.db")]
     database: String,
+    /// The NATS server (with JetStream) of a cluster to join as one of its nodes
+    /// (`nats://host:4222`; docs/cluster.md): rooms of every node are listed and played from
+    /// any node, and a node's rooms are taken over when it stops. Needs `--node-id` and a
+    /// PostgreSQL `--database` the nodes share. Without it, the server is a single node.
+    #[arg(
+        long,
+        env = "SKIRMISH_CLUSTER",
+        requires = "node_id",
+        help_heading = "Cluster"
+    )]
+    cluster: Option<String>,
+    /// This node's id in the cluster: unique, kept across its restarts; letters, digits, `-`
+    /// and `_`.
+    #[arg(
+        long,
+        env = "SKIRMISH_NODE_ID",
+        requires = "cluster",
+        help_heading = "Cluster"
+    )]
+    node_id: Option<String>,
     #[command(flatten)]
     limits: skirmish_server::Limits,
     /// Log format: text for people, or json for one JSON object per line.
@@ -134,11 +154,30 @@ async fn main() -> anyhow::Result<()> {
         .await
         .with_context(|| format!("opening {shown}"))?;
     info!(database = %shown, engine = store.engine_name(), "storage open");
-    let server = tokio::spawn(skirmish_server::serve_with_store(
+    let cluster = match (&args.cluster, &args.node_id) {
+        (Some(url), Some(node)) => {
+            anyhow::ensure!(
+                skirmish_server::store::is_postgres_url(&args.database),
+                "the nodes of a cluster share a PostgreSQL database: --database postgres://..."
+            );
+            let config = skirmish_server::cluster::ClusterConfig {
+                url: url.clone(),
+                node: node.clone(),
+            };
+            let cluster = skirmish_server::cluster::Cluster::join(&config, shutdown.clone())
+                .await
+                .context("joining the cluster")?;
+            info!(node = %node, "joined the cluster");
+            Some(cluster)
+        }
+        _ => None,
+    };
+    let server = tokio::spawn(skirmish_server::serve_node(
         listener,
         web_root,
         args.limits.clone(),
         store,
+        cluster,
         shutdown.clone(),
     ));
     let pool = (args.bots > 0).then(|| {
@@ -156,7 +195,11 @@ async fn main() -> anyhow::Result<()> {
         };
         tokio::spawn(pool::run(options, shutdown.clone()))
     });
-    stop_signal().await.context("waiting for a stop signal")?;
+    // A node of a cluster that lost its bus stops by itself (docs/cluster.md, "Leases").
+    tokio::select! {
+        stopped = stop_signal() => stopped.context("waiting for a stop signal")?,
+        () = shutdown.cancelled() => {}
+    }
     info!("shutting down");
     shutdown.cancel();
     if let Some(pool) = pool {

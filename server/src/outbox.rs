@@ -5,8 +5,9 @@
 //! queued for each of them ([`Outbox::send_shared`]); docs/performance.md has the measurements.
 
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
 use skirmish_protocol::ServerMsg;
@@ -27,6 +28,21 @@ pub struct Frame {
 }
 
 impl Frame {
+    /// A frame of JSON text already serialised by another node (a frame relayed over the
+    /// cluster's bus); an `error`'s code is read back for the metrics.
+    pub fn from_text(text: Utf8Bytes) -> Frame {
+        let error_code = text
+            .as_str()
+            .starts_with(r#"{"type":"error""#)
+            .then(|| serde_json::from_str::<ServerMsg>(text.as_str()).ok())
+            .flatten()
+            .and_then(|msg| match msg {
+                ServerMsg::Error { code, .. } => Some(Arc::from(code.as_str())),
+                _ => None,
+            });
+        Frame { text, error_code }
+    }
+
     /// Serialises `msg`.
     pub fn new(msg: &ServerMsg) -> Frame {
         let text = serde_json::to_string(msg).expect("server messages serialize");
@@ -86,9 +102,106 @@ struct Ends {
     conn: u64,
     /// Whether `your_turn` carries the seat's whole view here (`hello`'s `turn_view`).
     turn_view: AtomicBool,
-    tx: mpsc::Sender<Frame>,
-    kick: CancellationToken,
-    replace: CancellationToken,
+    way: Way,
+}
+
+/// Where an outbox's frames go.
+#[derive(Debug)]
+enum Way {
+    /// A connection of this process: its session task reads `tx`.
+    Local {
+        tx: mpsc::Sender<Frame>,
+        kick: CancellationToken,
+        replace: CancellationToken,
+    },
+    /// A connection held by another node of the cluster: frames go to that node over the bus.
+    Remote { node: Arc<str>, relay: Relay },
+}
+
+/// What the cluster's bus writer publishes for a connection held by another node
+/// ([`Outbox::remote`]).
+#[derive(Debug)]
+pub enum Relayed {
+    /// A frame for connection `conn` of `node`.
+    Frame {
+        /// The node that holds the connection.
+        node: Arc<str>,
+        /// The connection's number there.
+        conn: u64,
+        /// The frame's JSON text.
+        text: Utf8Bytes,
+    },
+    /// Connection `conn` of `node` did not keep up (its frames overflowed the relay) and is to
+    /// be closed with 4008, as a local one would be.
+    Kick {
+        /// The node that holds the connection.
+        node: Arc<str>,
+        /// The connection's number there.
+        conn: u64,
+    },
+    /// Connection `conn` of `node` was replaced by a newer one of its player and is to be closed
+    /// with 4009.
+    Replaced {
+        /// The node that holds the connection.
+        node: Arc<str>,
+        /// The connection's number there.
+        conn: u64,
+    },
+}
+
+/// The node-wide queue of frames for connections held by other nodes, read by the cluster's bus
+/// writer. Bounded: when it is full, the connection a frame was for is kicked (its node closes
+/// it with 4008, and it resumes with a fresh snapshot), as a local connection whose outbox is
+/// full is; a kick is never lost to a full queue, it waits in a set of its own.
+#[derive(Clone, Debug)]
+pub struct Relay {
+    tx: mpsc::Sender<Relayed>,
+    kicks: Arc<Mutex<HashSet<(Arc<str>, u64)>>>,
+}
+
+impl Relay {
+    /// A relay of `capacity` places and its receiving end.
+    pub fn new(capacity: usize) -> (Relay, mpsc::Receiver<Relayed>) {
+        let (tx, rx) = mpsc::channel(capacity);
+        (
+            Relay {
+                tx,
+                kicks: Arc::default(),
+            },
+            rx,
+        )
+    }
+
+    /// The kicks that did not fit in the queue, taken out.
+    pub fn take_kicks(&self) -> Vec<(Arc<str>, u64)> {
+        self.kicks.lock().expect("not poisoned").drain().collect()
+    }
+
+    fn relay(&self, item: Relayed) -> bool {
+        match self.tx.try_send(item) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(
+                Relayed::Frame { node, conn, .. }
+                | Relayed::Kick { node, conn }
+                | Relayed::Replaced { node, conn },
+            )) => {
+                self.kicks.lock().expect("not poisoned").insert((node, conn));
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+}
+
+/// An [`Outbox`] that does not keep its connection's queue alive ([`Outbox::downgrade`]).
+#[derive(Clone, Debug)]
+pub struct WeakOutbox(std::sync::Weak<Ends>);
+
+impl WeakOutbox {
+    /// The outbox, while its connection lives.
+    pub fn upgrade(&self) -> Option<Outbox> {
+        self.0.upgrade().map(Outbox)
+    }
 }
 
 /// The receiving side, owned by the connection's session task.
@@ -106,6 +219,11 @@ pub struct Inbox {
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
 
+/// Where this process's connection numbers start: random, so that the numbers of two nodes of a
+/// cluster do not meet (a room compares them to tell a player's connections apart, and may hold
+/// connections of several nodes).
+static CONN_BASE: LazyLock<u64> = LazyLock::new(|| (rand::random::<u64>() >> 24) << 20);
+
 impl Outbox {
     /// A new queue for one connection, with [`OUTBOX_CAPACITY`] places.
     pub fn new() -> (Outbox, Inbox) {
@@ -120,14 +238,16 @@ impl Outbox {
         let (tx, rx) = mpsc::channel(capacity);
         let kick = CancellationToken::new();
         let replace = CancellationToken::new();
-        let conn = NEXT_CONN.fetch_add(1, Ordering::Relaxed);
+        let conn = *CONN_BASE + NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
             Outbox(Arc::new(Ends {
                 conn,
                 turn_view: AtomicBool::new(false),
-                tx,
-                kick: kick.clone(),
-                replace: replace.clone(),
+                way: Way::Local {
+                    tx,
+                    kick: kick.clone(),
+                    replace: replace.clone(),
+                },
             })),
             Inbox {
                 rx,
@@ -135,6 +255,29 @@ impl Outbox {
                 replaced: replace,
             },
         )
+    }
+
+    /// The outbox of connection `conn` held by node `node` of the cluster: what is sent to it
+    /// goes through `relay` to that node, which queues it in the connection's own outbox.
+    pub fn remote(node: Arc<str>, conn: u64, turn_view: bool, relay: Relay) -> Outbox {
+        Outbox(Arc::new(Ends {
+            conn,
+            turn_view: AtomicBool::new(turn_view),
+            way: Way::Remote { node, relay },
+        }))
+    }
+
+    /// A reference to this outbox that does not keep it alive.
+    pub fn downgrade(&self) -> WeakOutbox {
+        WeakOutbox(Arc::downgrade(&self.0))
+    }
+
+    /// The node holding this connection, when it is another node's ([`Outbox::remote`]).
+    pub fn node(&self) -> Option<&Arc<str>> {
+        match &self.0.way {
+            Way::Local { .. } => None,
+            Way::Remote { node, .. } => Some(node),
+        }
     }
 
     /// An outbox whose connection is gone: what a seat restored from a room's log holds until
@@ -157,7 +300,35 @@ impl Outbox {
     /// Asks the connection to close at once with [`skirmish_protocol::CLOSE_REPLACED`]: a newer
     /// connection holds its player now, or its account's token changed.
     pub fn close_replaced(&self) {
-        self.0.replace.cancel();
+        match &self.0.way {
+            Way::Local { replace, .. } => replace.cancel(),
+            Way::Remote { node, relay } => {
+                relay.relay(Relayed::Replaced {
+                    node: Arc::clone(node),
+                    conn: self.0.conn,
+                });
+            }
+        }
+    }
+
+    /// Closes the connection with 4008, as for a client that does not keep up.
+    pub fn kick(&self) {
+        match &self.0.way {
+            Way::Local { kick, .. } => kick.cancel(),
+            Way::Remote { node, relay } => {
+                relay.relay(Relayed::Kick {
+                    node: Arc::clone(node),
+                    conn: self.0.conn,
+                });
+            }
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        match &self.0.way {
+            Way::Local { tx, .. } => tx.is_closed(),
+            Way::Remote { relay, .. } => relay.tx.is_closed(),
+        }
     }
 
     /// The connection's number, unique in this process.
@@ -168,7 +339,7 @@ impl Outbox {
     /// Queues a message for this connection alone. Returns `false` when the connection is gone or
     /// was just disconnected for not keeping up.
     pub fn send(&self, msg: ServerMsg) -> bool {
-        if self.0.tx.is_closed() {
+        if self.is_closed() {
             return false;
         }
         self.send_frame(Frame::new(&msg))
@@ -177,7 +348,7 @@ impl Outbox {
     /// Queues a message shared with other connections: sending the same `Arc` to several
     /// outboxes in a row serialises it once. Returns as [`Outbox::send`].
     pub fn send_shared(&self, msg: Arc<ServerMsg>) -> bool {
-        if self.0.tx.is_closed() {
+        if self.is_closed() {
             return false;
         }
         self.send_frame(shared_frame(&msg))
@@ -185,13 +356,20 @@ impl Outbox {
 
     /// Queues a frame already serialised. Returns as [`Outbox::send`].
     pub fn send_frame(&self, frame: Frame) -> bool {
-        match self.0.tx.try_send(frame) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.0.kick.cancel();
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        match &self.0.way {
+            Way::Local { tx, kick, .. } => match tx.try_send(frame) {
+                Ok(()) => true,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    kick.cancel();
+                    false
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => false,
+            },
+            Way::Remote { node, relay } => relay.relay(Relayed::Frame {
+                node: Arc::clone(node),
+                conn: self.0.conn,
+                text: frame.text,
+            }),
         }
     }
 }

@@ -317,6 +317,19 @@ where
                 continue;
             }
         };
+        // A player this node does not know may be another node's (a reconnect through the
+        // load balancer, or their node is gone): taken from the cluster's directory.
+        if let Some(cluster) = &state.cluster {
+            let digest = resume.as_ref().map(ResumeToken::digest);
+            let unknown = match (&digest, &identity) {
+                (Some(digest), _) => !state.lobby.knows_token(digest),
+                (None, Some(account)) => !state.lobby.knows_account(account),
+                (None, None) => false,
+            };
+            if unknown {
+                cluster.adopt_player(digest.as_deref(), identity.as_deref()).await;
+            }
+        }
         let resumed = match state.lobby.resume(
             resume.as_ref(),
             identity.as_deref(),

@@ -4,82 +4,11 @@ mod common;
 
 use common::*;
 use skirmish_bots::client::{BotOptions, run};
-use skirmish_games::plane::{self, PhaseView, Variant, random_deployment};
-use skirmish_games::{Seat, Viewer};
-use skirmish_protocol::{ClientMsg, GameView, ServerMsg, codes};
+use skirmish_games::Seat;
+use skirmish_games::plane::Variant;
+use skirmish_protocol::{ClientMsg, ServerMsg, codes};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
-
-/// A person who plays legal moves: random planes, then the first open cell of the first opponent.
-/// `pending` is a `your_turn` already received.
-async fn play_until_over(
-    client: &mut TestClient,
-    room: skirmish_protocol::RoomId,
-    mut pending: Option<ServerMsg>,
-) -> plane::Outcome {
-    let mut rng = rand::rng();
-    loop {
-        let msg = match pending.take() {
-            Some(msg) => msg,
-            None => {
-                client
-                    .recv_until(|m| {
-                        matches!(m, ServerMsg::YourTurn { .. })
-                            || matches!(
-                                m,
-                                ServerMsg::Event {
-                                    event: skirmish_protocol::GameEvent::Plane(
-                                        plane::Event::MatchEnded { .. }
-                                    ),
-                                    ..
-                                }
-                            )
-                    })
-                    .await
-            }
-        };
-        let ServerMsg::YourTurn {
-            view: Some(GameView::Plane(view)),
-            seat,
-            ..
-        } = msg
-        else {
-            let ServerMsg::Event {
-                event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { outcome }),
-                ..
-            } = msg
-            else {
-                unreachable!()
-            };
-            return outcome;
-        };
-        assert_eq!(view.viewer, Viewer::Seat(seat));
-        match view.phase {
-            PhaseView::Deploy { .. } => {
-                client
-                    .send(deploy(room, random_deployment(view.config.variant, &mut rng)))
-                    .await;
-            }
-            PhaseView::Attack { .. } => {
-                let side = view.config.variant.side();
-                let board = view
-                    .boards
-                    .iter()
-                    .find(|b| b.seat != seat && b.playing && !b.knocked_out)
-                    .unwrap();
-                let open = (0..usize::from(side) * usize::from(side))
-                    .map(|i| plane::Cell::from_index(i, side))
-                    .find(|c| {
-                        !board.shots.iter().any(|s| s.cell == *c)
-                            && !board.downed.iter().any(|p| p.cells(side).unwrap().contains(c))
-                    })
-                    .unwrap();
-                client.send(fire(room, board.seat.0, &open.to_string())).await;
-            }
-            PhaseView::Over => {}
-        }
-    }
-}
 
 #[tokio::test]
 async fn one_person_starts_early_and_bots_fill_the_seats() {

@@ -33,6 +33,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         tournaments,
         journal: skirmish_server::journal::Journal::start(store.clone()),
         store,
+        cluster: None,
     }
 }
 

@@ -268,23 +268,86 @@ impl Store {
     /// # Errors
     /// The database's error, or a row that does not read.
     pub async fn open_rooms(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.read_open(None).await
+    }
+
+    /// Room `id` with its log, when it is stored as open (a room a node of a cluster takes over
+    /// from a node that stopped).
+    ///
+    /// # Errors
+    /// The database's error, or a row that does not read.
+    pub async fn open_room(&self, id: RoomId) -> Result<Option<StoredRoom>, StoreError> {
+        Ok(self.read_open(Some(id)).await?.pop())
+    }
+
+    /// The id, owner and creation time (milliseconds since the Unix epoch) of every room
+    /// stored as open, without their logs.
+    ///
+    /// # Errors
+    /// The database's error, or a row that does not read.
+    pub async fn open_room_ids(&self) -> Result<Vec<(RoomId, PlayerId, u64)>, StoreError> {
+        let rows: Vec<(String, String, i64)> = on_conn!(self, |conn| {
+            sqlx::query_as("SELECT id, owner, created_ms FROM rooms WHERE state = $1 ORDER BY created_ms, id")
+                .bind(ROOM_OPEN)
+                .fetch_all(&mut *conn)
+                .await?
+        });
+        rows.into_iter()
+            .map(|(id, owner, created)| {
+                Ok((
+                    parse_id(&id)?,
+                    parse_id(&owner)?,
+                    u64::try_from(created).unwrap_or(0),
+                ))
+            })
+            .collect()
+    }
+
+    /// The open rooms (only `only`, when given) with their logs.
+    async fn read_open(&self, only: Option<RoomId>) -> Result<Vec<StoredRoom>, StoreError> {
         // id, config, owner, seed; and room, n, entry.
         type RoomRow = (String, String, String, String);
         type LogRow = (String, i64, String);
+        let one = only.map(|id| id.to_string());
         let (rows, log): (Vec<RoomRow>, Vec<LogRow>) = on_conn!(self, |conn| {
-            let rows = sqlx::query_as(
-                "SELECT id, config, owner, seed FROM rooms WHERE state = $1 ORDER BY created_ms, id",
-            )
-            .bind(ROOM_OPEN)
-            .fetch_all(&mut *conn)
-            .await?;
-            let log = sqlx::query_as(
-                "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
-                 WHERE r.state = $1 ORDER BY l.room, l.n",
-            )
-            .bind(ROOM_OPEN)
-            .fetch_all(&mut *conn)
-            .await?;
+            let rows = match &one {
+                None => {
+                    sqlx::query_as(
+                        "SELECT id, config, owner, seed FROM rooms WHERE state = $1 ORDER BY created_ms, id",
+                    )
+                    .bind(ROOM_OPEN)
+                    .fetch_all(&mut *conn)
+                    .await?
+                }
+                Some(id) => {
+                    sqlx::query_as("SELECT id, config, owner, seed FROM rooms WHERE state = $1 AND id = $2")
+                        .bind(ROOM_OPEN)
+                        .bind(id.clone())
+                        .fetch_all(&mut *conn)
+                        .await?
+                }
+            };
+            let log = match &one {
+                None => {
+                    sqlx::query_as(
+                        "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
+                     WHERE r.state = $1 ORDER BY l.room, l.n",
+                    )
+                    .bind(ROOM_OPEN)
+                    .fetch_all(&mut *conn)
+                    .await?
+                }
+                Some(id) => {
+                    sqlx::query_as(
+                        "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
+                     WHERE r.state = $1 AND r.id = $2 ORDER BY l.room, l.n",
+                    )
+                    .bind(ROOM_OPEN)
+                    .bind(id.clone())
+                    .fetch_all(&mut *conn)
+                    .await?
+                }
+            };
             (rows, log)
         });
         let mut rooms = Vec::with_capacity(rows.len());

@@ -155,7 +155,16 @@ impl Tournaments {
             sealed: Arc::default(),
         };
         let mut rooms: HashMap<RoomId, StoredRoom> = rooms.into_iter().map(|r| (r.id, r)).collect();
+        // A node of a cluster runs only the tournaments it takes (their leases,
+        // crate::cluster): the others' matches are left alone.
+        let clustered = tournaments.lobby.replica().is_some();
         for stored in store.tournaments().await? {
+            if clustered && stored.state == TournamentState::Running {
+                for m in &stored.matches {
+                    rooms.remove(&RoomId(m.summary.id.0));
+                }
+                continue;
+            }
             if stored.state == TournamentState::Running {
                 info!(tournament = %stored.id, "tournament restored; going on");
             }
@@ -180,10 +189,74 @@ impl Tournaments {
         Ok(tournaments)
     }
 
+    /// Whether this node runs tournament `id` (its id as text) now.
+    pub fn runs(&self, id: &str) -> bool {
+        let Ok(id) = id.parse::<TournamentId>() else {
+            return false;
+        };
+        let entries = self.entries.lock().expect("not poisoned");
+        entries
+            .get(&id)
+            .is_some_and(|e| e.status.borrow().summary.state == TournamentState::Running)
+    }
+
+    /// The ids of the tournaments stored as running (any node's).
+    pub async fn running_stored(&self) -> Vec<String> {
+        match self.store.tournaments().await {
+            Ok(stored) => stored
+                .into_iter()
+                .filter(|t| t.state == TournamentState::Running)
+                .map(|t| t.id.to_string())
+                .collect(),
+            Err(cause) => {
+                warn!(%cause, "the stored tournaments could not be read");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Takes tournament `id` over from a node of the cluster that is gone: it goes on here from
+    /// the store, its matches cut off going on from their logs. Returns `false` when it is not
+    /// stored as running (over, or unknown).
+    ///
+    /// # Errors
+    /// A storage error reading it.
+    pub async fn adopt(&self, id: &str) -> Result<bool, StoreError> {
+        let Ok(id) = id.parse::<TournamentId>() else {
+            return Ok(false);
+        };
+        let Some(stored) = self
+            .store
+            .tournaments()
+            .await?
+            .into_iter()
+            .find(|t| t.id == id && t.state == TournamentState::Running)
+        else {
+            return Ok(false);
+        };
+        let ids: HashSet<RoomId> = stored.matches.iter().map(|m| RoomId(m.summary.id.0)).collect();
+        let logs = self
+            .store
+            .open_rooms()
+            .await?
+            .into_iter()
+            .filter(|r| ids.contains(&r.id))
+            .map(|r| (r.id, r))
+            .collect();
+        info!(tournament = %id, "tournament taken over; going on");
+        self.launch(stored, logs);
+        Ok(true)
+    }
+
     /// Starts the runner of `stored` (one that is over just shows its status), with the logs of
     /// its matches cut off by a stop.
     fn launch(&self, stored: StoredTournament, logs: HashMap<RoomId, StoredRoom>) {
         let id = stored.id;
+        if stored.state == TournamentState::Running
+            && let Some(replica) = self.lobby.replica()
+        {
+            replica.tournament_running(&id.to_string());
+        }
         let cancel = CancellationToken::new();
         let mut runner = Runner::new(
             stored,

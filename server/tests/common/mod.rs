@@ -7,6 +7,7 @@ use skirmish_games::plane::{self, Cell, Config, Facing, MatchFormat, Placement, 
 use skirmish_protocol::{Action, ClientMsg, Clock, GameConfig, GameEvent, RoomConfig, RoomId, ServerMsg};
 use skirmish_server::testing::TestClient;
 
+pub mod cluster;
 pub mod postgres;
 
 pub fn cell(name: &str) -> Cell {
@@ -279,12 +280,17 @@ impl ServerProcess {
                 "--bots",
                 "0",
                 "--log",
-                "warn",
+                &std::env::var("SKIRMISH_TEST_SERVER_LOG").unwrap_or_else(|_| "warn".to_owned()),
                 "--database",
             ])
             .arg(database)
             .args(extra)
-            .stdout(std::process::Stdio::null())
+            // Its log (on stdout) is shown when SKIRMISH_TEST_SERVER_LOG asks for one.
+            .stdout(if std::env::var_os("SKIRMISH_TEST_SERVER_LOG").is_some() {
+                std::process::Stdio::inherit()
+            } else {
+                std::process::Stdio::null()
+            })
             .spawn()
             .expect("the server program starts");
         let server = ServerProcess(child);
@@ -496,6 +502,80 @@ pub mod raw {
                 Ok(Ok(0) | Err(_)) => return true,
                 Ok(Ok(_)) => {}
             }
+        }
+    }
+}
+
+/// A person who plays legal moves: random planes, then the first open cell of the first opponent.
+/// `pending` is a `your_turn` already received.
+pub async fn play_until_over(
+    client: &mut TestClient,
+    room: skirmish_protocol::RoomId,
+    mut pending: Option<ServerMsg>,
+) -> plane::Outcome {
+    let mut rng = rand::rng();
+    loop {
+        let msg = match pending.take() {
+            Some(msg) => msg,
+            None => {
+                client
+                    .recv_until(|m| {
+                        matches!(m, ServerMsg::YourTurn { .. })
+                            || matches!(
+                                m,
+                                ServerMsg::Event {
+                                    event: skirmish_protocol::GameEvent::Plane(
+                                        plane::Event::MatchEnded { .. }
+                                    ),
+                                    ..
+                                }
+                            )
+                    })
+                    .await
+            }
+        };
+        let ServerMsg::YourTurn {
+            view: Some(skirmish_protocol::GameView::Plane(view)),
+            seat,
+            ..
+        } = msg
+        else {
+            let ServerMsg::Event {
+                event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { outcome }),
+                ..
+            } = msg
+            else {
+                unreachable!()
+            };
+            return outcome;
+        };
+        assert_eq!(view.viewer, skirmish_games::Viewer::Seat(seat));
+        match view.phase {
+            plane::PhaseView::Deploy { .. } => {
+                client
+                    .send(deploy(
+                        room,
+                        plane::random_deployment(view.config.variant, &mut rng),
+                    ))
+                    .await;
+            }
+            plane::PhaseView::Attack { .. } => {
+                let side = view.config.variant.side();
+                let board = view
+                    .boards
+                    .iter()
+                    .find(|b| b.seat != seat && b.playing && !b.knocked_out)
+                    .unwrap();
+                let open = (0..usize::from(side) * usize::from(side))
+                    .map(|i| plane::Cell::from_index(i, side))
+                    .find(|c| {
+                        !board.shots.iter().any(|s| s.cell == *c)
+                            && !board.downed.iter().any(|p| p.cells(side).unwrap().contains(c))
+                    })
+                    .unwrap();
+                client.send(fire(room, board.seat.0, &open.to_string())).await;
+            }
+            plane::PhaseView::Over => {}
         }
     }
 }

@@ -1,0 +1,276 @@
+//! The cluster's directory: JetStream key-value buckets on the bus's NATS server, watched by
+//! every node into its cache, written by the node a record belongs to.
+//!
+//! | bucket | key | value | written by |
+//! |---|---|---|---|
+//! | `skirmish_rooms` | room id | owner node and summary ([`wire::RoomEntry`]) | the owner (a take-over compares and swaps) |
+//! | `skirmish_bots` | player id | the bot and the node holding it ([`ClusterBot`]) | that node |
+//! | `skirmish_players` | `t.<token digest>`, `a.<account, hex>` | a resume entry ([`ClusterPlayer`]) | the node holding the player |
+//! | `skirmish_tournaments` | tournament id | the node running it ([`wire::TournamentEntry`]) | that node (a take-over compares and swaps) |
+//! | `skirmish_nodes` | node id | presence and load ([`wire::NodeEntry`]) | that node, every [`super::HEARTBEAT`] |
+//!
+//! Writes from the lobby (under its lock, which must not wait) are queued here, the newest value
+//! per key, and written by one task: the queue is bounded by the number of keys.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use async_nats::jetstream::{self, kv};
+use bytes::Bytes;
+use futures_util::StreamExt;
+use serde::Serialize;
+use tokio::sync::Notify;
+
+use super::{Cluster, wire};
+use crate::replica::{ClusterBot, ClusterPlayer};
+
+/// The buckets.
+#[derive(Debug)]
+pub(super) struct Buckets {
+    pub rooms: kv::Store,
+    pub bots: kv::Store,
+    pub players: kv::Store,
+    pub tournaments: kv::Store,
+    pub nodes: kv::Store,
+}
+
+/// Which bucket a queued write goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum Bucket {
+    Rooms,
+    Bots,
+    Players,
+    Tournaments,
+}
+
+impl Buckets {
+    /// Opens the buckets, making those missing (one value per key, kept on the NATS server's
+    /// disk: a restarted NATS keeps the directory).
+    pub(super) async fn open(client: &async_nats::Client) -> Result<Buckets, String> {
+        let js = jetstream::new(client.clone());
+        // The bucket's stream is made here as the key-value convention lays it out (ADR-8: one
+        // stream `KV_<bucket>` on `$KV.<bucket>.>`, the last value per key, roll-ups allowed,
+        // direct gets) rather than with `create_key_value`: that call first reads the account's
+        // JetStream limits in a form NATS 2.9 (Debian's) does not send, and fails there.
+        let open = |name: &'static str| {
+            let js = js.clone();
+            async move {
+                js.get_or_create_stream(jetstream::stream::Config {
+                    name: format!("KV_{name}"),
+                    subjects: vec![format!("$KV.{name}.>")],
+                    max_messages_per_subject: 1,
+                    storage: jetstream::stream::StorageType::File,
+                    allow_rollup: true,
+                    deny_delete: true,
+                    allow_direct: true,
+                    num_replicas: 1,
+                    discard: jetstream::stream::DiscardPolicy::New,
+                    ..Default::default()
+                })
+                .await
+                .map_err(|e| format!("bucket {name}: {e}"))?;
+                js.get_key_value(name)
+                    .await
+                    .map_err(|e| format!("bucket {name}: {e}"))
+            }
+        };
+        Ok(Buckets {
+            rooms: open("skirmish_rooms").await?,
+            bots: open("skirmish_bots").await?,
+            players: open("skirmish_players").await?,
+            tournaments: open("skirmish_tournaments").await?,
+            nodes: open("skirmish_nodes").await?,
+        })
+    }
+
+    fn store(&self, bucket: Bucket) -> &kv::Store {
+        match bucket {
+            Bucket::Rooms => &self.rooms,
+            Bucket::Bots => &self.bots,
+            Bucket::Players => &self.players,
+            Bucket::Tournaments => &self.tournaments,
+        }
+    }
+}
+
+/// The key of a resume entry by its token's digest.
+pub(super) fn token_key(digest: &str) -> String {
+    format!("t.{digest}")
+}
+
+/// The key of a resume entry by its bot account (the account's name key, in hex: a name may
+/// hold characters a key cannot).
+pub(super) fn account_key(account: &str) -> String {
+    format!("a.{}", hex::encode(crate::accounts::name_key(account)))
+}
+
+/// Directory writes waiting to be made: the newest value per key (`None`: delete).
+#[derive(Debug, Default)]
+pub(super) struct Pending {
+    writes: Mutex<HashMap<(Bucket, String), Option<Bytes>>>,
+    ready: Notify,
+}
+
+impl Pending {
+    /// Queues putting `value` at `key`.
+    pub(super) fn put<T: Serialize>(&self, bucket: Bucket, key: String, value: &T) {
+        let bytes = Bytes::from(serde_json::to_vec(value).expect("directory entries serialize"));
+        self.writes
+            .lock()
+            .expect("not poisoned")
+            .insert((bucket, key), Some(bytes));
+        self.ready.notify_one();
+    }
+
+    /// Queues deleting `key`.
+    pub(super) fn delete(&self, bucket: Bucket, key: String) {
+        self.writes
+            .lock()
+            .expect("not poisoned")
+            .insert((bucket, key), None);
+        self.ready.notify_one();
+    }
+
+    fn take(&self) -> HashMap<(Bucket, String), Option<Bytes>> {
+        std::mem::take(&mut *self.writes.lock().expect("not poisoned"))
+    }
+}
+
+/// Writes the queued directory writes, for ever (a write that fails is tried again a second
+/// later, unless a newer one for its key came meanwhile).
+pub(super) async fn write(cluster: Cluster) {
+    loop {
+        cluster.0.pending.ready.notified().await;
+        write_pending(&cluster).await;
+    }
+}
+
+async fn write_pending(cluster: &Cluster) {
+    for ((bucket, key), value) in cluster.0.pending.take() {
+        let store = cluster.0.buckets.store(bucket);
+        let written = match &value {
+            Some(bytes) => store
+                .put(&key, bytes.clone())
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            None => store.delete(&key).await.map_err(|e| e.to_string()),
+        };
+        if let Err(cause) = written {
+            tracing::warn!(%key, %cause, "a directory write failed; trying again");
+            let mut writes = cluster.0.pending.writes.lock().expect("not poisoned");
+            writes.entry((bucket, key)).or_insert(value);
+            drop(writes);
+            let pending = Arc::clone(&cluster.0);
+            tokio::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                pending.pending.ready.notify_one();
+            });
+        }
+    }
+}
+
+/// Writes what is queued now (a stopping node's last word).
+pub(super) async fn flush(cluster: &Cluster) {
+    write_pending(cluster).await;
+}
+
+/// Starts watching the rooms, bots and tournaments buckets into the node's cache; returns
+/// once each watch has its first batch (the current values), so that a node that starts
+/// serving knows the directory. The presence bucket is watched by [`super::lease`].
+pub(super) async fn watch(cluster: &Cluster) -> Result<(), String> {
+    let buckets = &cluster.0.buckets;
+    for (name, store) in [
+        ("rooms", &buckets.rooms),
+        ("bots", &buckets.bots),
+        ("tournaments", &buckets.tournaments),
+    ] {
+        let mut watch = store
+            .watch_all()
+            .await
+            .map_err(|e| format!("watching {name}: {e}"))?;
+        // The initial values: one entry per key, the last with nothing left to deliver.
+        let values = store
+            .status()
+            .await
+            .map_err(|e| format!("bucket {name}: {e}"))?
+            .values();
+        if values > 0 {
+            loop {
+                let Some(Ok(entry)) = watch.next().await else {
+                    return Err(format!("the watch of {name} ended"));
+                };
+                apply(cluster, name, &entry);
+                if entry.delta == 0 {
+                    break;
+                }
+            }
+        }
+        let cluster = cluster.clone();
+        tokio::spawn(async move {
+            while let Some(entry) = watch.next().await {
+                match entry {
+                    Ok(entry) => apply(&cluster, name, &entry),
+                    Err(cause) => tracing::warn!(bucket = name, %cause, "directory watch"),
+                }
+            }
+            tracing::error!(bucket = name, "the directory's watch ended");
+        });
+    }
+    Ok(())
+}
+
+/// Applies one entry of bucket `name` to the cache.
+fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
+    let put = entry.operation == kv::Operation::Put;
+    let mut cache = cluster.0.cache.lock().expect("not poisoned");
+    match name {
+        "rooms" => {
+            let Ok(id) = entry.key.parse() else { return };
+            match serde_json::from_slice::<wire::RoomEntry>(&entry.value) {
+                Ok(room) if put => {
+                    cache.rooms.insert(id, room);
+                }
+                _ => {
+                    cache.rooms.remove(&id);
+                }
+            }
+        }
+        "bots" => {
+            let Ok(id) = entry.key.parse() else { return };
+            match serde_json::from_slice::<ClusterBot>(&entry.value) {
+                Ok(bot) if put => {
+                    cache.bots.insert(id, bot);
+                }
+                _ => {
+                    cache.bots.remove(&id);
+                }
+            }
+        }
+        _ => match serde_json::from_slice::<wire::TournamentEntry>(&entry.value) {
+            Ok(t) if put => {
+                cache.tournaments.insert(entry.key.clone(), t.node);
+            }
+            _ => {
+                cache.tournaments.remove(&entry.key);
+            }
+        },
+    }
+}
+
+async fn player_at(cluster: &Cluster, key: String) -> Option<ClusterPlayer> {
+    let bytes = cluster.0.buckets.players.get(key).await.ok()??;
+    serde_json::from_slice(&bytes).ok()
+}
+
+/// The resume entry of the player whose token has `digest`.
+pub(super) async fn player_by_token(cluster: &Cluster, digest: &str) -> Option<ClusterPlayer> {
+    player_at(cluster, token_key(digest)).await
+}
+
+/// The resume entry of bot account `account`'s player.
+pub(super) async fn player_by_account(cluster: &Cluster, account: &str) -> Option<ClusterPlayer> {
+    player_at(cluster, account_key(account))
+        .await
+        .filter(|p| p.account.as_deref() == Some(account))
+}

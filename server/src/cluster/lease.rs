@@ -1,0 +1,352 @@
+//! Presence, leases and take-over: a node that dies does not take its games with it.
+//!
+//! Every node puts its presence in the `skirmish_nodes` bucket every [`HEARTBEAT`]; every node
+//! watches the bucket and counts a node alive while its entry changed within [`LEASE`], by its
+//! own clock (no clocks are compared between machines). A room's (and a running tournament's)
+//! lease is its directory entry naming its node, valid while that node is alive: one lease per
+//! node to renew, not one per room. When a node is gone (its presence deleted by a graceful
+//! stop, or not renewed for [`LEASE`] after a `kill -9`), every other node tries to take its rooms
+//! and tournaments over; a take-over is a compare-and-swap of the entry's revision, so exactly
+//! one node wins each, rebuilds it from the shared journal ([`crate::room::restore`],
+//! [`crate::tournament::Tournaments::adopt`]) and tells every node ([`super::home::MOVED`]),
+//! whose connected players then attach again: a player sees a fresh snapshot, their seat kept.
+//!
+//! A node that cannot renew its own presence for half a lease (the bus is unreachable from it)
+//! stops itself, flushing its journal, before any other node may take its rooms over: two nodes
+//! never run one room.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use async_nats::jetstream::kv;
+use futures_util::StreamExt;
+use skirmish_protocol::RoomId;
+
+use super::{Cluster, home, wire};
+use crate::journal::Journal;
+use crate::store::Store;
+
+/// How often a node renews its presence (1 s).
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a node's presence lasts without renewal (5 s: five heartbeats); then its rooms and
+/// tournaments are taken over. A node stops itself when it could not renew for half of it.
+pub const LEASE: Duration = Duration::from_secs(5);
+
+/// A room stored as open but absent from the directory is taken over at a node's start only
+/// when it is older than this (10 s): a younger one may be a room whose node has not listed it
+/// yet.
+const ORPHAN_AGE: Duration = Duration::from_secs(10);
+
+/// The nodes seen in the presence bucket: each node's last revision and when this node saw it.
+#[derive(Debug, Default)]
+pub(super) struct Nodes {
+    seen: HashMap<String, (u64, Instant)>,
+}
+
+impl Nodes {
+    /// The nodes whose presence changed within the lease.
+    pub(super) fn alive(&self) -> Vec<String> {
+        self.seen
+            .iter()
+            .filter(|(_, (_, at))| at.elapsed() < LEASE)
+            .map(|(node, _)| node.clone())
+            .collect()
+    }
+}
+
+/// What a node needs to take rooms and tournaments over.
+pub(super) struct Keeper {
+    pub store: Store,
+    pub journal: Journal,
+    pub tournaments: crate::tournament::Tournaments,
+    pub expiry: Option<Duration>,
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+async fn put_presence(cluster: &Cluster) -> Result<(), String> {
+    let entry = wire::NodeEntry {
+        rooms: cluster.lobby().local_room_count(),
+        at_ms: now_ms(),
+    };
+    let bytes = serde_json::to_vec(&entry).expect("presence serializes");
+    cluster
+        .0
+        .buckets
+        .nodes
+        .put(&*cluster.0.node, bytes.into())
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+/// Puts this node's presence, watches the others', and starts the heartbeat and the keeper.
+pub(super) async fn start(cluster: &Cluster, keeper: Keeper) -> Result<(), String> {
+    put_presence(cluster).await?;
+    let mut watch = cluster
+        .0
+        .buckets
+        .nodes
+        .watch_all()
+        .await
+        .map_err(|e| e.to_string())?;
+    let c = cluster.clone();
+    tokio::spawn(async move {
+        while let Some(entry) = watch.next().await {
+            let Ok(entry) = entry else { continue };
+            let mut nodes = c.0.nodes.lock().expect("not poisoned");
+            if entry.operation == kv::Operation::Put {
+                nodes
+                    .seen
+                    .insert(entry.key.clone(), (entry.revision, Instant::now()));
+            } else {
+                nodes.seen.remove(&entry.key);
+            }
+        }
+    });
+    let c = cluster.clone();
+    tokio::spawn(async move {
+        let mut renewed = Instant::now();
+        let mut tick = tokio::time::interval(HEARTBEAT);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                () = c.0.shutdown.cancelled() => return,
+            }
+            match put_presence(&c).await {
+                Ok(()) => renewed = Instant::now(),
+                Err(cause) => {
+                    tracing::warn!(%cause, "this node's presence could not be renewed");
+                    if renewed.elapsed() >= LEASE / 2 {
+                        tracing::error!(
+                            "the bus has been unreachable for half a lease: this node stops, so that another can take its rooms over"
+                        );
+                        c.0.shutdown.cancel();
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    let c = cluster.clone();
+    tokio::spawn(async move {
+        // Every other node's presence is seen (or missed) before anything is taken over.
+        tokio::time::sleep(2 * HEARTBEAT).await;
+        orphans(&c, &keeper).await;
+        let mut tick = tokio::time::interval(HEARTBEAT);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                () = c.0.shutdown.cancelled() => return,
+            }
+            take_over(&c, &keeper).await;
+        }
+    });
+    Ok(())
+}
+
+/// A graceful stop's last step: this node's presence goes, and its rooms' leases with it.
+pub(super) async fn leave(cluster: &Cluster) {
+    if let Err(cause) = cluster.0.buckets.nodes.delete(&*cluster.0.node).await {
+        tracing::warn!(%cause, "this node's presence could not be deleted; the others take over after the lease");
+    }
+}
+
+/// Whether a directory entry naming `node` needs a new owner: its node is gone, or it is this
+/// node while this node does not run it (a restart under the same id after a `kill -9`).
+fn orphaned(cluster: &Cluster, alive: &HashSet<String>, node: &str, here: bool) -> bool {
+    if node == &*cluster.0.node {
+        !here
+    } else {
+        !alive.contains(node)
+    }
+}
+
+/// Takes over every room and running tournament whose node is gone.
+async fn take_over(cluster: &Cluster, keeper: &Keeper) {
+    let alive: HashSet<String> = cluster
+        .0
+        .nodes
+        .lock()
+        .expect("not poisoned")
+        .alive()
+        .into_iter()
+        .collect();
+    let lobby = cluster.lobby();
+    let (rooms, tournaments): (Vec<RoomId>, Vec<String>) = {
+        let cache = cluster.0.cache.lock().expect("not poisoned");
+        let rooms = cache
+            .rooms
+            .iter()
+            // A match room goes with its tournament.
+            .filter(|(_, r)| r.summary.owner != crate::room::MATCH_OWNER)
+            .filter(|(id, r)| orphaned(cluster, &alive, &r.node, lobby.local_room(**id).is_some()))
+            .map(|(id, _)| *id)
+            .collect();
+        let tournaments = cache
+            .tournaments
+            .iter()
+            .filter(|(id, node)| orphaned(cluster, &alive, node, keeper.tournaments.runs(id)))
+            .map(|(id, _)| id.clone())
+            .collect();
+        (rooms, tournaments)
+    };
+    for id in rooms {
+        claim_room(cluster, keeper, id).await;
+    }
+    for id in tournaments {
+        claim_tournament(cluster, keeper, &id).await;
+    }
+}
+
+/// At a node's start: rooms and running tournaments the store holds as open that no node lists
+/// (the directory was lost with its NATS server), taken over like a gone node's.
+async fn orphans(cluster: &Cluster, keeper: &Keeper) {
+    let rooms = match keeper.store.open_room_ids().await {
+        Ok(rooms) => rooms,
+        Err(cause) => {
+            tracing::warn!(%cause, "the open rooms could not be read");
+            return;
+        }
+    };
+    let old = now_ms().saturating_sub(u64::try_from(ORPHAN_AGE.as_millis()).unwrap_or(u64::MAX));
+    let listed: HashSet<RoomId> = cluster
+        .0
+        .cache
+        .lock()
+        .expect("not poisoned")
+        .rooms
+        .keys()
+        .copied()
+        .collect();
+    for (id, owner, created_ms) in rooms {
+        if owner != crate::room::MATCH_OWNER && !listed.contains(&id) && created_ms < old {
+            claim_room(cluster, keeper, id).await;
+        }
+    }
+    let running = keeper.tournaments.running_stored().await;
+    let leased: HashSet<String> = cluster
+        .0
+        .cache
+        .lock()
+        .expect("not poisoned")
+        .tournaments
+        .keys()
+        .cloned()
+        .collect();
+    for id in running {
+        if !leased.contains(&id) {
+            claim_tournament(cluster, keeper, &id).await;
+        }
+    }
+}
+
+/// Swaps the entry at `key` to name this node when it still is `seen` (or absent): whether this
+/// node won it.
+async fn claim(store: &kv::Store, key: &str, value: bytes::Bytes) -> bool {
+    match store.entry(key).await {
+        Ok(Some(entry)) if entry.operation == kv::Operation::Put => {
+            store.update(key, value, entry.revision).await.is_ok()
+        }
+        Ok(_) => store.create(key, value).await.is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Takes room `id` over: wins its entry, rebuilds it from the journal, tells every node.
+async fn claim_room(cluster: &Cluster, keeper: &Keeper, id: RoomId) {
+    let key = id.to_string();
+    let summary = cluster
+        .0
+        .cache
+        .lock()
+        .expect("not poisoned")
+        .rooms
+        .get(&id)
+        .map(|r| r.summary.clone());
+    let stored = match keeper.store.open_room(id).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => {
+            // Over: nothing to take, the entry goes.
+            let _ = cluster.0.buckets.rooms.delete(&key).await;
+            return;
+        }
+        Err(cause) => {
+            tracing::warn!(room = %id, %cause, "a room to take over could not be read");
+            return;
+        }
+    };
+    let summary = summary.unwrap_or_else(|| skirmish_protocol::RoomSummary {
+        id,
+        owner: stored.owner,
+        config: stored.config.clone(),
+        status: skirmish_protocol::RoomStatus::Waiting,
+        seats: Vec::new(),
+        spectators: 0,
+    });
+    let entry = wire::RoomEntry {
+        node: Arc::clone(&cluster.0.node),
+        summary,
+    };
+    let value = serde_json::to_vec(&entry).expect("entries serialize").into();
+    if !claim(&cluster.0.buckets.rooms, &key, value).await {
+        return;
+    }
+    tracing::info!(room = %id, "taking a room over");
+    let lobby = cluster.lobby();
+    let holders = crate::room::seat_holders(&stored);
+    match crate::room::restore(
+        stored,
+        lobby.clone(),
+        keeper.journal.clone(),
+        cluster.0.shutdown.clone(),
+        keeper.expiry,
+    ) {
+        Ok(Some(_)) => {
+            let payload = serde_json::to_vec(&wire::Moved { room: id }).expect("serializes");
+            let _ = cluster.0.client.publish(home::MOVED, payload.into()).await;
+        }
+        Ok(None) => {
+            let _ = cluster.0.buckets.rooms.delete(&key).await;
+        }
+        Err(err) => {
+            tracing::error!(room = %id, cause = %err, "a room taken over could not be restored; it is kept as broken");
+            let _ = keeper.store.mark_broken(id, err.to_string(), now_ms()).await;
+            for holder in holders {
+                lobby.restore_player(
+                    holder.player,
+                    &holder.name,
+                    &holder.token,
+                    holder.account.as_deref(),
+                );
+                lobby.room_broken(holder.player, id);
+            }
+            let _ = cluster.0.buckets.rooms.delete(&key).await;
+        }
+    }
+}
+
+/// Takes running tournament `id` over, with its matches cut off.
+async fn claim_tournament(cluster: &Cluster, keeper: &Keeper, id: &str) {
+    let entry = wire::TournamentEntry {
+        node: Arc::clone(&cluster.0.node),
+    };
+    let value = serde_json::to_vec(&entry).expect("entries serialize").into();
+    if !claim(&cluster.0.buckets.tournaments, id, value).await {
+        return;
+    }
+    tracing::info!(tournament = %id, "taking a tournament over");
+    match keeper.tournaments.adopt(id).await {
+        Ok(true) => {}
+        Ok(false) => {
+            let _ = cluster.0.buckets.tournaments.delete(id).await;
+        }
+        Err(cause) => tracing::warn!(tournament = %id, %cause, "a tournament to take over could not be read"),
+    }
+}

@@ -1,0 +1,425 @@
+//! Several nodes as one server (issue 20; the design and its arguments: docs/cluster.md).
+//!
+//! Each room lives on one node, its owner. The nodes share a **directory** and a **bus**, both on
+//! NATS: the directory is JetStream key-value buckets (rooms with their owner and summary, bots
+//! with the node holding their connection, players' resume entries, running tournaments, and
+//! the nodes' presence), which every node watches into a local cache; the bus is NATS core
+//! subjects:
+//!
+//! | subject | what | who listens |
+//! |---|---|---|
+//! | `skirmish.node.<node>.rooms` | a room's commands (request-reply for those that answer) | the owner |
+//! | `skirmish.conn.<node>.<conn>` | frames for a connection, already filtered for its viewer | the node holding it |
+//! | `skirmish.ctl.<node>.<conn>` | `kick` or `replaced` for a connection | the node holding it |
+//! | `skirmish.home.<node>` | seat changes and moves of its players | that node |
+//! | `skirmish.moved` | a room changed owner | every node |
+//!
+//! Visibility stays decided by the engines on the owning node: the owner's room filters every
+//! event for its viewer ([`crate::room`]), and only that viewer's frame crosses the bus, to the
+//! node holding that viewer's connection. Nothing else of a room's state leaves its owner.
+
+mod directory;
+mod gateway;
+mod home;
+mod lease;
+mod wire;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use skirmish_protocol::{PlayerId, RoomId, RoomSummary};
+use tokio_util::sync::CancellationToken;
+
+use crate::journal::Journal;
+use crate::lobby::Lobby;
+use crate::outbox::{Outbox, Relay, WeakOutbox};
+use crate::replica::{ClusterBot, ClusterPlayer, Replica, SeatChange};
+use crate::room_handle::RoomHandle;
+use crate::store::Store;
+
+pub use gateway::REQUEST_TIMEOUT;
+pub use lease::{HEARTBEAT, LEASE};
+
+/// How to join a cluster (`--cluster`, `--node-id`).
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The NATS server's URL (`nats://host:4222`); JetStream must be enabled on it.
+    pub url: String,
+    /// This node's id: unique in the cluster, the same across restarts of the node (a node
+    /// that comes back under its id takes back what no other node took over). Letters, digits,
+    /// `-` and `_`.
+    pub node: String,
+}
+
+/// Why joining a cluster failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// The node id has characters a NATS subject or key cannot hold.
+    #[error("a node id is 1 to 64 letters, digits, `-` or `_`, not {0:?}")]
+    BadNodeId(String),
+    /// NATS could not be reached, or refused.
+    #[error("the bus (NATS) at {url}: {cause}")]
+    Bus {
+        /// The URL.
+        url: String,
+        /// What went wrong.
+        cause: String,
+    },
+}
+
+/// What a node keeps of the rest of the cluster, from the directory's buckets.
+#[derive(Debug, Default)]
+struct Cache {
+    rooms: HashMap<RoomId, wire::RoomEntry>,
+    bots: HashMap<PlayerId, ClusterBot>,
+    /// The running tournaments' leases: tournament id (text) to node.
+    tournaments: HashMap<String, Arc<str>>,
+}
+
+/// One node's part of the cluster. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Cluster(Arc<Inner>);
+
+#[derive(Debug)]
+struct Inner {
+    node: Arc<str>,
+    client: async_nats::Client,
+    buckets: directory::Buckets,
+    cache: Mutex<Cache>,
+    /// The nodes seen in the presence bucket ([`lease`]).
+    nodes: Mutex<lease::Nodes>,
+    /// Handles to other nodes' rooms, each with its forwarding task ([`gateway::forward`]).
+    forwarders: Mutex<HashMap<RoomId, RoomHandle>>,
+    /// This node's connections that rooms of other nodes write to, by number.
+    connections: Mutex<HashMap<u64, WeakOutbox>>,
+    /// Frames and notices for other nodes' connections, published by [`home::relay`].
+    relay: Relay,
+    /// Directory writes waiting for [`directory::write`], the newest per key.
+    pending: directory::Pending,
+    /// Notices to other nodes about their players, published in order by [`home::notify`].
+    notices: tokio::sync::mpsc::UnboundedSender<(Arc<str>, wire::HomeNotice)>,
+    lobby: OnceLock<Lobby>,
+    shutdown: CancellationToken,
+}
+
+/// The most frames for other nodes' connections waiting to be published (65,536, about 50 MB of
+/// frames at most): past it, the connection a frame was for is kicked, as a local connection
+/// whose outbox is full is.
+const RELAY_CAPACITY: usize = 1 << 16;
+
+impl Cluster {
+    /// Connects to the bus at `config.url`, makes the directory's buckets when missing, and
+    /// starts the tasks that keep this node's cache of the directory and publish what this node
+    /// changes. The node serves nothing of the cluster's until [`Cluster::start`].
+    ///
+    /// # Errors
+    /// [`ClusterError::BadNodeId`], or [`ClusterError::Bus`] when NATS (with JetStream) cannot
+    /// be reached.
+    pub async fn join(config: &ClusterConfig, shutdown: CancellationToken) -> Result<Cluster, ClusterError> {
+        let id = &config.node;
+        if id.is_empty()
+            || id.len() > 64
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(ClusterError::BadNodeId(id.clone()));
+        }
+        let bus = |cause: String| ClusterError::Bus {
+            url: config.url.clone(),
+            cause,
+        };
+        let client = async_nats::ConnectOptions::new()
+            .name(format!("skirmish-{id}"))
+            .retry_on_initial_connect()
+            .connect(&config.url);
+        let client = tokio::time::timeout(std::time::Duration::from_secs(10), client)
+            .await
+            .map_err(|_| bus("not reached within 10 s".to_owned()))?
+            .map_err(|e| bus(e.to_string()))?;
+        let buckets = directory::Buckets::open(&client).await.map_err(bus)?;
+        let (relay, relayed) = Relay::new(RELAY_CAPACITY);
+        let (notices, notices_rx) = tokio::sync::mpsc::unbounded_channel();
+        let cluster = Cluster(Arc::new(Inner {
+            node: Arc::from(id.as_str()),
+            client,
+            buckets,
+            cache: Mutex::default(),
+            nodes: Mutex::default(),
+            forwarders: Mutex::default(),
+            connections: Mutex::default(),
+            relay,
+            pending: directory::Pending::default(),
+            notices,
+            lobby: OnceLock::new(),
+            shutdown,
+        }));
+        directory::watch(&cluster).await.map_err(bus)?;
+        tokio::spawn(home::relay(cluster.clone(), relayed));
+        tokio::spawn(home::notify(cluster.clone(), notices_rx));
+        tokio::spawn(directory::write(cluster.clone()));
+        Ok(cluster)
+    }
+
+    /// This node's lobby, sharing its rooms, bots and players with the cluster.
+    pub fn lobby(&self) -> Lobby {
+        self.0
+            .lobby
+            .get_or_init(|| Lobby::clustered(Arc::new(self.clone())))
+            .clone()
+    }
+
+    /// Starts serving the cluster: this node's rooms' commands from other nodes, frames for
+    /// its connections, its presence, and the take-over of rooms and tournaments whose node is
+    /// gone (restored from `store`, written to `journal`).
+    ///
+    /// # Errors
+    /// When the bus refuses the subscriptions.
+    pub async fn start(
+        &self,
+        store: Store,
+        journal: Journal,
+        tournaments: crate::tournament::Tournaments,
+        expiry: Option<std::time::Duration>,
+        refereed: prometheus_client::metrics::histogram::Histogram,
+    ) -> Result<(), ClusterError> {
+        let bus = |cause: String| ClusterError::Bus {
+            url: "the cluster's NATS".to_owned(),
+            cause,
+        };
+        gateway::serve(self, refereed).await.map_err(bus)?;
+        home::serve(self).await.map_err(bus)?;
+        lease::start(
+            self,
+            lease::Keeper {
+                store,
+                journal,
+                tournaments,
+                expiry,
+            },
+        )
+        .await
+        .map_err(bus)?;
+        Ok(())
+    }
+
+    /// Leaves the cluster at the end of a graceful stop, once the journal is written: this
+    /// node's presence goes, so that the other nodes take its rooms and tournaments over at once
+    /// rather than after the lease.
+    pub async fn leave(&self) {
+        directory::flush(self).await;
+        lease::leave(self).await;
+        let _ = self.0.client.flush().await;
+    }
+
+    /// This node's connection `outbox` may be written to by rooms of other nodes.
+    fn reachable(&self, outbox: &Outbox) {
+        if outbox.node().is_none() {
+            self.0
+                .connections
+                .lock()
+                .expect("not poisoned")
+                .insert(outbox.conn(), outbox.downgrade());
+        }
+    }
+
+    /// The connection `conn` of this node, while it lives.
+    fn connection(&self, conn: u64) -> Option<Outbox> {
+        let mut connections = self.0.connections.lock().expect("not poisoned");
+        let outbox = connections.get(&conn)?.upgrade();
+        if outbox.is_none() {
+            connections.remove(&conn);
+        }
+        outbox
+    }
+
+    /// Takes a player whose resume token (`token`, a digest) or bot `account` this node does not
+    /// know from the directory, with their seats in every room of the cluster: the node that held
+    /// their connection closes it (4009) and forgets them. Returns whether the player is known
+    /// here now.
+    pub async fn adopt_player(&self, token: Option<&str>, account: Option<&str>) -> bool {
+        let entry = match (token, account) {
+            (Some(token), _) => directory::player_by_token(self, token).await,
+            (None, Some(account)) => directory::player_by_account(self, account).await,
+            (None, None) => None,
+        };
+        let Some(entry) = entry else {
+            return false;
+        };
+        let lobby = self.lobby();
+        lobby.restore_player(entry.player, &entry.name, &entry.token, entry.account.as_deref());
+        let seats: Vec<_> = {
+            let cache = self.0.cache.lock().expect("not poisoned");
+            cache
+                .rooms
+                .values()
+                .filter(|r| r.summary.status != skirmish_protocol::RoomStatus::Finished)
+                .flat_map(|r| {
+                    r.summary.seats.iter().filter_map(|s| {
+                        let o = s.occupant.as_ref().filter(|o| o.player == entry.player)?;
+                        Some((r.summary.id, s.seat, o.bot.clone()))
+                    })
+                })
+                .collect()
+        };
+        for (room, seat, strategy) in seats {
+            lobby.seated(entry.player, room, seat, strategy.as_deref());
+        }
+        if let Some((node, conn)) = entry.connection
+            && node != self.0.node
+        {
+            home::tell(self, &node, &wire::HomeNotice::Moved { player: entry.player }).await;
+            let _ = self
+                .0
+                .client
+                .publish(home::ctl_subject(&node, conn), "replaced".into())
+                .await;
+        }
+        true
+    }
+
+    /// The nodes alive now, by their presence ([`LEASE`]), this one included.
+    pub fn nodes(&self) -> Vec<String> {
+        self.0.nodes.lock().expect("not poisoned").alive()
+    }
+
+    /// This node's id.
+    pub fn id(&self) -> &str {
+        &self.0.node
+    }
+}
+
+impl Replica for Cluster {
+    fn node(&self) -> &Arc<str> {
+        &self.0.node
+    }
+
+    fn room_listed(&self, summary: &RoomSummary) {
+        let entry = wire::RoomEntry {
+            node: Arc::clone(&self.0.node),
+            summary: summary.clone(),
+        };
+        let before = self
+            .0
+            .cache
+            .lock()
+            .expect("not poisoned")
+            .rooms
+            .insert(summary.id, entry.clone());
+        // Listed here while the directory named another node: taken over (a tournament's
+        // match rebuilt with its tournament). Every node gives it its players' connections.
+        if before.is_some_and(|b| b.node != self.0.node) {
+            let payload = serde_json::to_vec(&wire::Moved { room: summary.id }).expect("serializes");
+            let client = self.0.client.clone();
+            tokio::spawn(async move {
+                let _ = client.publish(home::MOVED, payload.into()).await;
+            });
+        }
+        self.0
+            .pending
+            .put(directory::Bucket::Rooms, summary.id.to_string(), &entry);
+    }
+
+    fn room_unlisted(&self, id: RoomId) {
+        self.0.cache.lock().expect("not poisoned").rooms.remove(&id);
+        self.0.pending.delete(directory::Bucket::Rooms, id.to_string());
+    }
+
+    fn rooms(&self) -> Vec<RoomSummary> {
+        let cache = self.0.cache.lock().expect("not poisoned");
+        cache
+            .rooms
+            .values()
+            .filter(|r| r.node != self.0.node)
+            .map(|r| r.summary.clone())
+            .collect()
+    }
+
+    fn room(&self, id: RoomId) -> Option<RoomHandle> {
+        {
+            let cache = self.0.cache.lock().expect("not poisoned");
+            cache.rooms.get(&id).filter(|r| r.node != self.0.node)?;
+        }
+        let mut forwarders = self.0.forwarders.lock().expect("not poisoned");
+        if let Some(handle) = forwarders.get(&id)
+            && !handle.tx.is_closed()
+        {
+            return Some(handle.clone());
+        }
+        let handle = gateway::forward(self.clone(), id);
+        forwarders.insert(id, handle.clone());
+        Some(handle)
+    }
+
+    fn bots(&self) -> Vec<ClusterBot> {
+        let cache = self.0.cache.lock().expect("not poisoned");
+        cache
+            .bots
+            .values()
+            .filter(|b| b.node != self.0.node)
+            .cloned()
+            .collect()
+    }
+
+    fn bot_listed(&self, bot: &ClusterBot) {
+        self.0
+            .pending
+            .put(directory::Bucket::Bots, bot.player.to_string(), bot);
+    }
+
+    fn bot_unlisted(&self, player: PlayerId) {
+        self.0.pending.delete(directory::Bucket::Bots, player.to_string());
+    }
+
+    fn player_listed(&self, player: &ClusterPlayer) {
+        self.0.pending.put(
+            directory::Bucket::Players,
+            directory::token_key(&player.token),
+            player,
+        );
+        if let Some(account) = &player.account {
+            self.0.pending.put(
+                directory::Bucket::Players,
+                directory::account_key(account),
+                player,
+            );
+        }
+    }
+
+    fn player_unlisted(&self, token: &str, account: Option<&str>) {
+        self.0
+            .pending
+            .delete(directory::Bucket::Players, directory::token_key(token));
+        if let Some(account) = account {
+            self.0
+                .pending
+                .delete(directory::Bucket::Players, directory::account_key(account));
+        }
+    }
+
+    fn seat_changed(&self, home: &Arc<str>, change: SeatChange) {
+        // In order: a seat gained and then lost must not arrive the other way round.
+        let _ = self
+            .0
+            .notices
+            .send((Arc::clone(home), wire::HomeNotice::Seat(change)));
+    }
+
+    fn connected(&self, outbox: &Outbox) {
+        self.reachable(outbox);
+    }
+
+    fn tournament_running(&self, id: &str) {
+        self.0.pending.put(
+            directory::Bucket::Tournaments,
+            id.to_owned(),
+            &wire::TournamentEntry {
+                node: Arc::clone(&self.0.node),
+            },
+        );
+    }
+
+    fn outbox(&self, node: Arc<str>, conn: u64, turn_view: bool) -> Outbox {
+        Outbox::remote(node, conn, turn_view, self.0.relay.clone())
+    }
+}

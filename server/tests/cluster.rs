@@ -1,0 +1,204 @@
+//! Several nodes as one server (issue 20): real `skirmish-server` nodes on a real NATS (with
+//! JetStream) and a real PostgreSQL, started by the test (common/cluster.rs).
+
+mod common;
+
+use std::time::Duration;
+
+use common::cluster::TestCluster;
+use common::*;
+use skirmish_games::plane::{self, Facing, Variant};
+use skirmish_protocol::{ClientMsg, RoomId, RoomStatus, ServerMsg};
+use skirmish_server::testing::TestClient;
+
+/// Waits until node `client`'s lobby lists `room` (the directory reached its node).
+async fn listed(client: &mut TestClient, room: RoomId) -> skirmish_protocol::RoomSummary {
+    for _ in 0..200 {
+        if let ServerMsg::Rooms { rooms, .. } = client.request(ClientMsg::ListRooms).await
+            && let Some(summary) = rooms.into_iter().find(|r| r.id == room)
+        {
+            return summary;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("room {room} never listed on this node");
+}
+
+fn match_ended(msg: &ServerMsg) -> Option<plane::Outcome> {
+    match msg {
+        ServerMsg::Event {
+            event: skirmish_protocol::GameEvent::Plane(plane::Event::MatchEnded { outcome }),
+            ..
+        } => Some(outcome.clone()),
+        _ => None,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_people_on_three_nodes_play_a_three_player_match_to_its_end() {
+    let cluster = TestCluster::start(3, &[]).await;
+    let (mut ann, _) = TestClient::join(&cluster.ws(0), "Ann").await;
+    let (mut ben, _) = TestClient::join(&cluster.ws(1), "Ben").await;
+    let (mut cat, _) = TestClient::join(&cluster.ws(2), "Cat").await;
+    let room = create(&mut ann, room_config(Variant::Classic, 3, 1, NO_CLOCK), true).await;
+    let summary = listed(&mut ben, room).await;
+    assert_eq!(summary.status, RoomStatus::Waiting);
+    listed(&mut cat, room).await;
+    assert_eq!(join(&mut ben, room).await, skirmish_games::Seat(1));
+    assert_eq!(join(&mut cat, room).await, skirmish_games::Seat(2));
+    let (a, b, c) = tokio::join!(
+        play_until_over(&mut ann, room, None),
+        play_until_over(&mut ben, room, None),
+        play_until_over(&mut cat, room, None),
+    );
+    assert_eq!(a, b, "every node tells the same outcome");
+    assert_eq!(a, c);
+    // Points as the rules count them (docs/rules.md): 1 a plane, 3 a knockout, summed per seat.
+    assert_eq!(a.totals.0.len(), 3);
+    // The finished room is the same on every node.
+    let ServerMsg::Rooms { rooms, .. } = cat.request(ClientMsg::ListRooms).await else {
+        panic!()
+    };
+    if let Some(r) = rooms.iter().find(|r| r.id == room) {
+        assert_eq!(r.status, RoomStatus::Finished);
+    }
+}
+
+/// Seat 0's stream of a scripted 3-player round (as in rooms.rs) with the three players on three
+/// nodes, the room on the first: only the hidden boards of seats 1 and 2 differ between worlds.
+async fn seat_zero_stream(
+    cluster: &TestCluster,
+    world: usize,
+) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
+    let mut clients = Vec::new();
+    for (i, name) in ["Ann", "Ben", "Cat"].into_iter().enumerate() {
+        clients.push(TestClient::join(&cluster.ws(i), name).await.0);
+    }
+    let room = create(
+        &mut clients[0],
+        room_config(Variant::Double, 3, 1, NO_CLOCK),
+        true,
+    )
+    .await;
+    listed(&mut clients[1], room).await;
+    listed(&mut clients[2], room).await;
+    join(&mut clients[1], room).await;
+    join(&mut clients[2], room).await;
+    let hidden = [
+        [plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        [plane("A3", Facing::Left), plane("I5", Facing::Right)],
+    ];
+    clients[0]
+        .send(deploy(
+            room,
+            vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        ))
+        .await;
+    for (seat, planes) in [(1, &hidden[world]), (2, &hidden[1 - world])] {
+        clients[seat].send(deploy(room, planes.to_vec())).await;
+        event(
+            &mut clients[0],
+            |e| matches!(e, plane::Event::Ready { seat: s, .. } if s.index() == seat),
+        )
+        .await;
+    }
+    let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
+    for turn in 0..6 {
+        let seat = turn % 3;
+        your_turn(&mut clients[seat]).await;
+        let target = if seat == 0 { 1 + (turn / 3) as u8 } else { 0 };
+        let at = if seat == 0 {
+            misses[turn]
+        } else {
+            ["I1", "I9", "H1", "H9"][turn / 3 * 2 + seat - 1]
+        };
+        clients[seat].send(fire(room, target, at)).await;
+        event(&mut clients[seat], |e| matches!(e, plane::Event::Shot { .. })).await;
+    }
+    clients[0].request(ClientMsg::Ping).await;
+    clients[1].request(ClientMsg::Ping).await;
+    (normalized(&clients[0].texts), normalized(&clients[1].texts))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_stream_does_not_depend_on_hidden_boards_across_nodes() {
+    let cluster = TestCluster::start(3, &[]).await;
+    let (seat0_a, seat1_a) = seat_zero_stream(&cluster, 0).await;
+    let (seat0_b, seat1_b) = seat_zero_stream(&cluster, 1).await;
+    assert!(seat0_a.len() > 10);
+    assert_eq!(
+        seat0_a, seat0_b,
+        "seat 0, on another node, can tell the hidden boards apart"
+    );
+    assert_ne!(
+        seat1_a, seat1_b,
+        "the test is blind: seat 1's own stream shows its own planes"
+    );
+    // Nothing of the hidden planes reached seat 0's node: no placement of theirs in its stream.
+    for world in [&seat0_a, &seat0_b] {
+        let mut seen = Vec::new();
+        for v in world.iter() {
+            placements_in(v, &mut seen);
+        }
+        assert!(
+            seen.iter()
+                .all(|p| [plane("C1", Facing::Up), plane("E6", Facing::Up)].contains(p)),
+            "another seat's plane reached seat 0: {seen:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_on_two_nodes_fill_seats_in_a_room_on_the_third() {
+    let cluster = TestCluster::start(3, &[]).await;
+    let stop = tokio_util::sync::CancellationToken::new();
+    let mut bots = Vec::new();
+    for (node, name) in [(0, "bot-one"), (1, "bot-two")] {
+        let mut options = skirmish_bots::client::BotOptions::new(cluster.ws(node), name.into());
+        options.set_strategies(&["random".into()]);
+        bots.push(tokio::spawn(skirmish_bots::client::run(options, stop.clone())));
+    }
+    let (mut owner, _) = TestClient::join(&cluster.ws(2), "Owner").await;
+    // Node 3's lobby lists the bots of nodes 1 and 2.
+    for _ in 0..400 {
+        if matches!(owner.request(ClientMsg::ListBots).await, ServerMsg::Bots { ref bots, .. } if bots.len() == 2)
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let ServerMsg::Bots {
+        bots: listed_bots, ..
+    } = owner.request(ClientMsg::ListBots).await
+    else {
+        panic!()
+    };
+    let mut names: Vec<_> = listed_bots.iter().map(|b| b.name.clone()).collect();
+    names.sort();
+    assert_eq!(names, ["bot-one", "bot-two"]);
+    let room = create(&mut owner, room_config(Variant::Classic, 2, 2, NO_CLOCK), false).await;
+    add_bots(&mut owner, room, 2, "random").await;
+    let outcome = tokio::time::timeout(
+        Duration::from_secs(120),
+        owner.recv_until(|m| match_ended(m).is_some()),
+    )
+    .await
+    .expect("the bots play the match to its end");
+    assert!(match_ended(&outcome).is_some());
+    let summary = listed(&mut owner, room).await;
+    let mut occupants: Vec<_> = summary
+        .seats
+        .iter()
+        .filter_map(|s| s.occupant.as_ref().map(|o| o.name.clone()))
+        .collect();
+    occupants.sort();
+    assert_eq!(
+        occupants,
+        ["bot-one", "bot-two"],
+        "one seat each, bots of two other nodes"
+    );
+    stop.cancel();
+    for bot in bots {
+        bot.await.unwrap().unwrap();
+    }
+}

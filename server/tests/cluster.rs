@@ -202,3 +202,81 @@ async fn bots_on_two_nodes_fill_seats_in_a_room_on_the_third() {
         bot.await.unwrap().unwrap();
     }
 }
+
+/// The resume token a `welcome` gave.
+fn token_of(welcome: &ServerMsg) -> skirmish_protocol::ResumeToken {
+    match welcome {
+        ServerMsg::Welcome { resume, .. } => resume.clone(),
+        other => panic!("expected welcome, got {other:?}"),
+    }
+}
+
+/// Ann on node 1 (which owns the room) and Ben on node 2 deploy; node 1 then goes (`kill -9`, or
+/// SIGTERM when `graceful`); Ann resumes through node 3 with her token, and both play the match
+/// to its end in the room another node took over from the journal.
+async fn room_survives_its_node(graceful: bool) {
+    let mut cluster = TestCluster::start(3, &[]).await;
+    let (mut ann, welcome) = TestClient::join(&cluster.ws(0), "Ann").await;
+    let token = token_of(&welcome);
+    let (mut ben, _) = TestClient::join(&cluster.ws(1), "Ben").await;
+    let room = create(&mut ann, room_config(Variant::Classic, 2, 3, NO_CLOCK), true).await;
+    listed(&mut ben, room).await;
+    join(&mut ben, room).await;
+    your_turn(&mut ann).await;
+    ann.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
+    event(
+        &mut ann,
+        |e| matches!(e, plane::Event::Ready { seat, .. } if seat.index() == 0),
+    )
+    .await;
+    let ben_plays = tokio::spawn(async move { play_until_over(&mut ben, room, None).await });
+    event(
+        &mut ann,
+        |e| matches!(e, plane::Event::Ready { seat, .. } if seat.index() == 1),
+    )
+    .await;
+    if graceful {
+        assert!(cluster.terminate(0), "node 1 stops cleanly");
+    } else {
+        cluster.kill(0);
+    }
+    drop(ann);
+    let (mut ann, welcome) = TestClient::resume(&cluster.ws(2), "Ann", token).await;
+    let ServerMsg::Welcome { seats, .. } = &welcome else {
+        panic!("{welcome:?}")
+    };
+    assert_eq!(
+        seats.len(),
+        1,
+        "node 3 knows Ann's seat from the directory: {welcome:?}"
+    );
+    assert_eq!(seats[0].room, room);
+    let ann_outcome = tokio::time::timeout(Duration::from_secs(90), play_until_over(&mut ann, room, None))
+        .await
+        .expect("Ann plays on");
+    let ben_outcome = tokio::time::timeout(Duration::from_secs(90), ben_plays)
+        .await
+        .expect("Ben plays on")
+        .unwrap();
+    assert_eq!(ann_outcome, ben_outcome);
+    // Ann's own plane, deployed before the take-over, is the one the room kept.
+    let reveals: Vec<_> = ann
+        .texts
+        .iter()
+        .filter(|t| t.contains(r#""type":"snapshot""#) || t.contains(r#""type":"room""#))
+        .collect();
+    assert!(
+        !reveals.is_empty(),
+        "Ann got a snapshot of the room after the take-over"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_nodes_room_is_taken_over_and_its_players_resume_anywhere() {
+    room_survives_its_node(false).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopped_nodes_room_is_handed_over_and_its_players_resume_anywhere() {
+    room_survives_its_node(true).await;
+}

@@ -27,6 +27,7 @@ use crate::replica::{ClusterBot, ClusterPlayer};
 /// The buckets.
 #[derive(Debug)]
 pub(super) struct Buckets {
+    js: jetstream::Context,
     pub rooms: kv::Store,
     pub bots: kv::Store,
     pub players: kv::Store,
@@ -75,6 +76,7 @@ impl Buckets {
             }
         };
         Ok(Buckets {
+            js: js.clone(),
             rooms: open("skirmish_rooms").await?,
             bots: open("skirmish_bots").await?,
             players: open("skirmish_players").await?,
@@ -175,48 +177,60 @@ pub(super) async fn flush(cluster: &Cluster) {
     write_pending(cluster).await;
 }
 
-/// Starts watching the rooms, bots and tournaments buckets into the node's cache; returns
-/// once each watch has its first batch (the current values), so that a node that starts
-/// serving knows the directory. The presence bucket is watched by [`super::lease`].
+/// Starts watching the rooms, bots and tournaments buckets into the node's cache, then reads
+/// what they hold now, so that a node that starts serving knows the directory. (The watch
+/// delivers the changes from now on; the values already there are read key by key, because
+/// NATS 2.9 does not deliver them to a watch that asks for its history: an entry read this way
+/// is kept only if the watch has not brought a newer one.) The presence bucket is read by
+/// [`super::lease`].
 pub(super) async fn watch(cluster: &Cluster) -> Result<(), String> {
     let buckets = &cluster.0.buckets;
-    for (name, store) in [
-        ("rooms", &buckets.rooms),
-        ("bots", &buckets.bots),
-        ("tournaments", &buckets.tournaments),
+    for (name, bucket, store) in [
+        ("rooms", "skirmish_rooms", &buckets.rooms),
+        ("bots", "skirmish_bots", &buckets.bots),
+        ("tournaments", "skirmish_tournaments", &buckets.tournaments),
     ] {
         let mut watch = store
             .watch_all()
             .await
             .map_err(|e| format!("watching {name}: {e}"))?;
-        // The initial values: one entry per key, the last with nothing left to deliver.
-        let values = store
-            .status()
-            .await
-            .map_err(|e| format!("bucket {name}: {e}"))?
-            .values();
-        if values > 0 {
-            loop {
-                let Some(Ok(entry)) = watch.next().await else {
-                    return Err(format!("the watch of {name} ended"));
-                };
-                apply(cluster, name, &entry);
-                if entry.delta == 0 {
-                    break;
-                }
-            }
-        }
-        let cluster = cluster.clone();
+        let c = cluster.clone();
         tokio::spawn(async move {
             while let Some(entry) = watch.next().await {
                 match entry {
-                    Ok(entry) => apply(&cluster, name, &entry),
+                    Ok(entry) => apply(&c, name, &entry),
                     Err(cause) => tracing::warn!(bucket = name, %cause, "directory watch"),
                 }
             }
             tracing::error!(bucket = name, "the directory's watch ended");
         });
+        let stream = buckets
+            .js
+            .get_stream(format!("KV_{bucket}"))
+            .await
+            .map_err(|e| format!("bucket {name}: {e}"))?;
+        let prefix = format!("$KV.{bucket}.");
+        let mut subjects = stream
+            .info_with_subjects(format!("{prefix}>"))
+            .await
+            .map_err(|e| format!("bucket {name}: {e}"))?;
+        let mut keys = Vec::new();
+        while let Some(subject) = subjects.next().await {
+            let (subject, _) = subject.map_err(|e| format!("bucket {name}: {e}"))?;
+            if let Some(key) = subject.strip_prefix(&prefix) {
+                keys.push(key.to_owned());
+            }
+        }
+        for key in keys {
+            if let Ok(Some(entry)) = store.entry(key).await {
+                apply(cluster, name, &entry);
+            }
+        }
     }
+    // Read: from now on only the watch writes the cache, in order; the revisions can go.
+    let mut cache = cluster.0.cache.lock().expect("not poisoned");
+    cache.seeded = true;
+    cache.revisions = std::collections::HashMap::new();
     Ok(())
 }
 
@@ -224,6 +238,16 @@ pub(super) async fn watch(cluster: &Cluster) -> Result<(), String> {
 fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
     let put = entry.operation == kv::Operation::Put;
     let mut cache = cluster.0.cache.lock().expect("not poisoned");
+    if !cache.seeded {
+        let newest = cache
+            .revisions
+            .entry(format!("{name}/{}", entry.key))
+            .or_insert(0);
+        if entry.revision < *newest {
+            return;
+        }
+        *newest = entry.revision;
+    }
     match name {
         "rooms" => {
             let Ok(id) = entry.key.parse() else { return };

@@ -1,8 +1,9 @@
 //! Presence, leases and take-over: a node that dies does not take its games with it.
 //!
 //! Every node puts its presence in the `skirmish_nodes` bucket every [`HEARTBEAT`]; every node
-//! watches the bucket and counts a node alive while its entry changed within [`LEASE`], by its
-//! own clock (no clocks are compared between machines). A room's (and a running tournament's)
+//! reads, every heartbeat, the presence of each node that owns something in the directory, and
+//! counts it alive while its entry's revision changed within [`LEASE`], by its own clock (no
+//! clocks are compared between machines). A room's (and a running tournament's)
 //! lease is its directory entry naming its node, valid while that node is alive: one lease per
 //! node to renew, not one per room. When a node is gone (its presence deleted by a graceful
 //! stop, or not renewed for [`LEASE`] after a `kill -9`), every other node tries to take its rooms
@@ -20,7 +21,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use async_nats::jetstream::kv;
-use futures_util::StreamExt;
 use skirmish_protocol::RoomId;
 
 use super::{Cluster, home, wire};
@@ -39,20 +39,29 @@ pub const LEASE: Duration = Duration::from_secs(5);
 /// yet.
 const ORPHAN_AGE: Duration = Duration::from_secs(10);
 
-/// The nodes seen in the presence bucket: each node's last revision and when this node saw it.
+/// The nodes read in the presence bucket: each node's last revision and when this node first
+/// read it.
 #[derive(Debug, Default)]
 pub(super) struct Nodes {
     seen: HashMap<String, (u64, Instant)>,
 }
 
 impl Nodes {
-    /// The nodes whose presence changed within the lease.
-    pub(super) fn alive(&self) -> Vec<String> {
-        self.seen
-            .iter()
-            .filter(|(_, (_, at))| at.elapsed() < LEASE)
-            .map(|(node, _)| node.clone())
-            .collect()
+    /// Records that `node`'s presence is at `revision` (`None`: it has none); whether the node
+    /// is alive: it has a presence that changed within the lease, by this node's clock.
+    fn read(&mut self, node: &str, revision: Option<u64>) -> bool {
+        let Some(revision) = revision else {
+            self.seen.remove(node);
+            return false;
+        };
+        let seen = self
+            .seen
+            .entry(node.to_owned())
+            .or_insert((revision, Instant::now()));
+        if seen.0 != revision {
+            *seen = (revision, Instant::now());
+        }
+        seen.1.elapsed() < LEASE
     }
 }
 
@@ -86,30 +95,9 @@ async fn put_presence(cluster: &Cluster) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Puts this node's presence, watches the others', and starts the heartbeat and the keeper.
+/// Puts this node's presence and starts the heartbeat and the keeper.
 pub(super) async fn start(cluster: &Cluster, keeper: Keeper) -> Result<(), String> {
     put_presence(cluster).await?;
-    let mut watch = cluster
-        .0
-        .buckets
-        .nodes
-        .watch_all()
-        .await
-        .map_err(|e| e.to_string())?;
-    let c = cluster.clone();
-    tokio::spawn(async move {
-        while let Some(entry) = watch.next().await {
-            let Ok(entry) = entry else { continue };
-            let mut nodes = c.0.nodes.lock().expect("not poisoned");
-            if entry.operation == kv::Operation::Put {
-                nodes
-                    .seen
-                    .insert(entry.key.clone(), (entry.revision, Instant::now()));
-            } else {
-                nodes.seen.remove(&entry.key);
-            }
-        }
-    });
     let c = cluster.clone();
     tokio::spawn(async move {
         let mut renewed = Instant::now();
@@ -168,16 +156,45 @@ fn orphaned(cluster: &Cluster, alive: &HashSet<String>, node: &str, here: bool) 
     }
 }
 
+/// Reads the presence of every node that owns something in the directory; the nodes alive.
+async fn alive_owners(cluster: &Cluster) -> HashSet<String> {
+    let owners: HashSet<String> = {
+        let cache = cluster.0.cache.lock().expect("not poisoned");
+        cache
+            .rooms
+            .values()
+            .map(|r| r.node.to_string())
+            .chain(cache.tournaments.values().map(ToString::to_string))
+            .filter(|n| **n != *cluster.0.node)
+            .collect()
+    };
+    let mut alive = HashSet::new();
+    for node in owners {
+        let revision = match cluster.0.buckets.nodes.entry(&node).await {
+            Ok(Some(entry)) if entry.operation == kv::Operation::Put => Some(entry.revision),
+            Ok(_) => None,
+            // The bus failing here says nothing of that node: counted alive this time.
+            Err(_) => {
+                alive.insert(node);
+                continue;
+            }
+        };
+        if cluster
+            .0
+            .nodes
+            .lock()
+            .expect("not poisoned")
+            .read(&node, revision)
+        {
+            alive.insert(node);
+        }
+    }
+    alive
+}
+
 /// Takes over every room and running tournament whose node is gone.
 async fn take_over(cluster: &Cluster, keeper: &Keeper) {
-    let alive: HashSet<String> = cluster
-        .0
-        .nodes
-        .lock()
-        .expect("not poisoned")
-        .alive()
-        .into_iter()
-        .collect();
+    let alive = alive_owners(cluster).await;
     let lobby = cluster.lobby();
     let (rooms, tournaments): (Vec<RoomId>, Vec<String>) = {
         let cache = cluster.0.cache.lock().expect("not poisoned");

@@ -74,6 +74,11 @@ struct Cache {
     bots: HashMap<PlayerId, ClusterBot>,
     /// The running tournaments' leases: tournament id (text) to node.
     tournaments: HashMap<String, Arc<str>>,
+    /// The newest revision applied per bucket and key (`bucket/key`): an older one read late
+    /// is not applied over it.
+    revisions: HashMap<String, u64>,
+    /// Whether the directory's values at the start have been read (then only the watches write).
+    seeded: bool,
 }
 
 /// One node's part of the cluster. Cheap to clone.
@@ -276,11 +281,6 @@ impl Cluster {
                 .await;
         }
         true
-    }
-
-    /// The nodes alive now, by their presence ([`LEASE`]), this one included.
-    pub fn nodes(&self) -> Vec<String> {
-        self.0.nodes.lock().expect("not poisoned").alive()
     }
 
     /// This node's id.

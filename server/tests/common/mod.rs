@@ -513,7 +513,7 @@ pub async fn play_until_over(
     room: skirmish_protocol::RoomId,
     mut pending: Option<ServerMsg>,
 ) -> plane::Outcome {
-    let mut rng = rand::rng();
+    let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng();
     loop {
         let msg = match pending.take() {
             Some(msg) => msg,

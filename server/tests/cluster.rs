@@ -280,3 +280,131 @@ async fn a_killed_nodes_room_is_taken_over_and_its_players_resume_anywhere() {
 async fn a_stopped_nodes_room_is_handed_over_and_its_players_resume_anywhere() {
     room_survives_its_node(true).await;
 }
+
+/// The tournament's status from whichever live node runs it (`None` while none does: between a
+/// node's death and the take-over).
+async fn tournament_anywhere(
+    cluster: &TestCluster,
+    id: &str,
+) -> Option<skirmish_protocol::tournament::TournamentStatus> {
+    for i in 0..cluster.ports.len() {
+        if cluster.nodes[i].is_none() {
+            continue;
+        }
+        let Ok(response) = reqwest::get(format!("{}/api/tournaments/{id}", cluster.http(i))).await else {
+            continue;
+        };
+        if response.status() != 200 {
+            continue;
+        }
+        let status: skirmish_protocol::tournament::TournamentStatus =
+            response.json().await.expect("a status");
+        // A node that took it over runs it; a restarted node may hold an old copy.
+        if status.summary.state != skirmish_protocol::tournament::TournamentState::Running || i != 0 {
+            return Some(status);
+        }
+        return Some(status);
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
+    use skirmish_protocol::tournament::{MatchState, TournamentState};
+    let mut cluster = TestCluster::start(3, &[]).await;
+    let store = skirmish_server::store::Store::connect(&cluster.database)
+        .await
+        .expect("the database");
+    let mut tokens = std::collections::HashMap::new();
+    for name in ["alpha", "bravo", "charlie"] {
+        let issued = skirmish_server::accounts::register(&store, name)
+            .await
+            .expect("registered");
+        tokens.insert(name, issued.token);
+    }
+    // Each entrant's bot on a node of its own: alpha on node 2, bravo and charlie on node 3; the
+    // tournament is made on node 1, which holds none of them.
+    let stop = tokio_util::sync::CancellationToken::new();
+    for (name, node) in [("alpha", 1), ("bravo", 2), ("charlie", 2)] {
+        let mut options = skirmish_bots::client::BotOptions::new(cluster.ws(node), name.to_owned());
+        options.token = Some(tokens[name].clone());
+        options.set_strategies(&["random".to_owned()]);
+        tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    }
+    let created = create_tournament(
+        &cluster.http(0),
+        serde_json::json!({
+            "game": {"game": "gomoku", "size": 15},
+            "entrants": [
+                {"bot": "alpha", "strategy": "random"},
+                {"bot": "bravo", "strategy": "random"},
+                {"bot": "charlie", "strategy": "random"}
+            ],
+            "games_per_pairing": 2,
+            "parallel": 2,
+            "grace_ms": 20000,
+            "seed": 7,
+        }),
+    )
+    .await;
+    let id = created.summary.id.to_string();
+    let total = created.summary.total;
+    assert_eq!(total, 12);
+    // Some matches are played, then the tournament's node is killed.
+    let before = loop {
+        let now = tournament_anywhere(&cluster, &id).await.expect("node 1 runs it");
+        assert!(now.summary.finished < total, "over before the kill");
+        if now.summary.finished >= 2 {
+            break now;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    cluster.kill(0);
+    // Another node takes it over and plays on; then node 2 (alpha's) is stopped and started
+    // again, its bot coming back to it.
+    let mut restarted = false;
+    let last = loop {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let Some(now) = tournament_anywhere(&cluster, &id).await else {
+            continue;
+        };
+        if !restarted && now.summary.finished > before.summary.finished {
+            assert!(cluster.terminate(1), "node 2 stops cleanly");
+            cluster.restart(1).await;
+            restarted = true;
+        }
+        if restarted && now.summary.state != TournamentState::Running {
+            break now;
+        }
+    };
+    assert_eq!(last.summary.state, TournamentState::Finished);
+    assert_eq!(last.summary.finished, total);
+    assert!(
+        last.schedule
+            .iter()
+            .all(|m| m.state == MatchState::Finished && m.result.is_some())
+    );
+    // The matches finished before the kill kept their results.
+    for m in before.schedule.iter().filter(|m| m.state == MatchState::Finished) {
+        let after = &last.schedule[m.index as usize];
+        assert_eq!(
+            after.result, m.result,
+            "match {} changed after the take-over",
+            m.index
+        );
+    }
+    // Standings: every entrant played its 8 games, and the table adds up.
+    let standings = skirmish_server::tournament::standings_of(&last);
+    for row in &standings.table {
+        assert_eq!(row.matches, 8, "entrant {}", row.entrant);
+        assert_eq!(row.wins + row.draws + row.losses, 8);
+    }
+    let wins: u32 = standings.table.iter().map(|r| r.wins).sum();
+    let losses: u32 = standings.table.iter().map(|r| r.losses).sum();
+    assert_eq!(wins, losses);
+    // What the stored tournament says, read straight from PostgreSQL.
+    let stored = store.tournaments().await.expect("read");
+    let stored = stored.iter().find(|t| t.id.to_string() == id).expect("stored");
+    assert_eq!(stored.state, TournamentState::Finished);
+    stop.cancel();
+}

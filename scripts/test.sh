@@ -12,7 +12,8 @@
 #   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
 #     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
-#     postgres.rs; the cluster the package makes is not used);
+#     postgres.rs; the cluster the package makes is not used), and nats-server (the cluster tests
+#     start their own with JetStream, server/tests/common/cluster.rs);
 #   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs);
 #   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
 #     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
@@ -39,9 +40,10 @@ declare -A apt_files=(
     [docker-compose]=/usr/bin/docker-compose
     # From postgresql-common, which comes with the server's binaries (/usr/lib/postgresql/*/bin).
     [postgresql]=/usr/bin/pg_ctlcluster
+    [nats-server]=/usr/sbin/nats-server
 )
 missing=()
-for package in chromium chromium-driver docker-compose postgresql; do
+for package in chromium chromium-driver docker-compose postgresql nats-server; do
     [ -x "${apt_files[$package]}" ] || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -57,7 +59,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         "${missing[@]}"
 else
-    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql"
+    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server"
 fi
 
 # --- Python packages ------------------------------------------------------------------------------

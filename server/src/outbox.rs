@@ -156,8 +156,11 @@ pub enum Relayed {
 #[derive(Clone, Debug)]
 pub struct Relay {
     tx: mpsc::Sender<Relayed>,
-    kicks: Arc<Mutex<HashSet<(Arc<str>, u64)>>>,
+    kicks: Arc<Mutex<HashSet<RemoteConn>>>,
 }
+
+/// A connection of another node: the node's id and the connection's number there.
+pub type RemoteConn = (Arc<str>, u64);
 
 impl Relay {
     /// A relay of `capacity` places and its receiving end.
@@ -173,7 +176,7 @@ impl Relay {
     }
 
     /// The kicks that did not fit in the queue, taken out.
-    pub fn take_kicks(&self) -> Vec<(Arc<str>, u64)> {
+    pub fn take_kicks(&self) -> Vec<RemoteConn> {
         self.kicks.lock().expect("not poisoned").drain().collect()
     }
 

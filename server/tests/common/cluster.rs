@@ -23,7 +23,7 @@ impl Nats {
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let port = super::free_port();
         let program = std::env::var("SKIRMISH_NATS_SERVER").unwrap_or_else(|_| "nats-server".to_owned());
-        let child = Command::new(program)
+        let mut child = Command::new(program)
             .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
             .arg(&dir)
             .stdout(Stdio::null())
@@ -36,6 +36,8 @@ impl Nats {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("nats-server never listened");
     }
 

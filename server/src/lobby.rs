@@ -46,6 +46,27 @@ pub struct PlayerRecord {
 }
 
 impl PlayerRecord {
+    /// A player with no seat yet.
+    fn new(
+        id: PlayerId,
+        name: String,
+        token: String,
+        account: Option<String>,
+        outbox: Option<Outbox>,
+    ) -> PlayerRecord {
+        PlayerRecord {
+            id,
+            name,
+            outbox,
+            bot: None,
+            seats: Vec::new(),
+            token,
+            broken: Vec::new(),
+            account,
+            listed: false,
+        }
+    }
+
     /// Whether the player's connection is one of this node's (a player connected to another
     /// node of a cluster, seated in a room here, has a remote outbox).
     fn connected_here(&self) -> bool {
@@ -239,20 +260,14 @@ impl Lobby {
             }
             return;
         }
-        dir.players.insert(
+        let record = PlayerRecord::new(
             id,
-            PlayerRecord {
-                id,
-                name: name.to_owned(),
-                outbox: Some(outbox),
-                bot: None,
-                seats: Vec::new(),
-                token: token.to_owned(),
-                broken: Vec::new(),
-                account: account.map(str::to_owned),
-                listed: false,
-            },
+            name.to_owned(),
+            token.to_owned(),
+            account.map(str::to_owned),
+            Some(outbox),
         );
+        dir.players.insert(id, record);
     }
 
     /// Forgets `player` here at once, record and token: they resumed on another node of the
@@ -325,20 +340,9 @@ impl Lobby {
         if let Some(replica) = &dir.replica {
             replica.connected(&outbox);
         }
-        dir.players.insert(
-            id,
-            PlayerRecord {
-                id,
-                name,
-                outbox: Some(outbox),
-                bot,
-                seats: Vec::new(),
-                token: digest,
-                broken: Vec::new(),
-                account,
-                listed: false,
-            },
-        );
+        let mut record = PlayerRecord::new(id, name, digest, account, Some(outbox));
+        record.bot = bot;
+        dir.players.insert(id, record);
         dir.share(id);
         (id, token)
     }
@@ -355,20 +359,14 @@ impl Lobby {
         if let Some(account) = account {
             dir.accounts.insert(crate::accounts::name_key(account), id);
         }
-        dir.players.insert(
+        let record = PlayerRecord::new(
             id,
-            PlayerRecord {
-                id,
-                name: name.to_owned(),
-                outbox: None,
-                bot: None,
-                seats: Vec::new(),
-                token: token.to_owned(),
-                broken: Vec::new(),
-                account: account.map(str::to_owned),
-                listed: false,
-            },
+            name.to_owned(),
+            token.to_owned(),
+            account.map(str::to_owned),
+            None,
         );
+        dir.players.insert(id, record);
     }
 
     /// Records that `room`, where `player` held a seat, could not be restored after a restart:
@@ -746,16 +744,14 @@ impl Lobby {
             None => {
                 let replica = dir.replica.clone()?;
                 let outbox = replica.outbox(Arc::clone(&bot.node), bot.conn, bot.turn_view);
-                let record = dir.players.entry(bot.player).or_insert_with(|| PlayerRecord {
-                    id: bot.player,
-                    name: bot.name.clone(),
-                    outbox: None,
-                    bot: None,
-                    seats: Vec::new(),
-                    token: bot.token.clone(),
-                    broken: Vec::new(),
-                    account: bot.account.clone(),
-                    listed: false,
+                let record = dir.players.entry(bot.player).or_insert_with(|| {
+                    PlayerRecord::new(
+                        bot.player,
+                        bot.name.clone(),
+                        bot.token.clone(),
+                        bot.account.clone(),
+                        None,
+                    )
                 });
                 record.outbox = Some(outbox.clone());
                 outbox

@@ -8,21 +8,8 @@ use std::time::Duration;
 use common::cluster::TestCluster;
 use common::*;
 use skirmish_games::plane::{self, Facing, Variant};
-use skirmish_protocol::{ClientMsg, RoomId, RoomStatus, ServerMsg};
+use skirmish_protocol::{ClientMsg, RoomStatus, ServerMsg};
 use skirmish_server::testing::TestClient;
-
-/// Waits until node `client`'s lobby lists `room` (the directory reached its node).
-async fn listed(client: &mut TestClient, room: RoomId) -> skirmish_protocol::RoomSummary {
-    for _ in 0..200 {
-        if let ServerMsg::Rooms { rooms, .. } = client.request(ClientMsg::ListRooms).await
-            && let Some(summary) = rooms.into_iter().find(|r| r.id == room)
-        {
-            return summary;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("room {room} never listed on this node");
-}
 
 fn match_ended(msg: &ServerMsg) -> Option<plane::Outcome> {
     match msg {
@@ -64,67 +51,13 @@ async fn three_people_on_three_nodes_play_a_three_player_match_to_its_end() {
     }
 }
 
-/// Seat 0's stream of a scripted 3-player round (as in rooms.rs) with the three players on three
-/// nodes, the room on the first: only the hidden boards of seats 1 and 2 differ between worlds.
-async fn seat_zero_stream(
-    cluster: &TestCluster,
-    world: usize,
-) -> (Vec<serde_json::Value>, Vec<serde_json::Value>) {
-    let mut clients = Vec::new();
-    for (i, name) in ["Ann", "Ben", "Cat"].into_iter().enumerate() {
-        clients.push(TestClient::join(&cluster.ws(i), name).await.0);
-    }
-    let room = create(
-        &mut clients[0],
-        room_config(Variant::Double, 3, 1, NO_CLOCK),
-        true,
-    )
-    .await;
-    listed(&mut clients[1], room).await;
-    listed(&mut clients[2], room).await;
-    join(&mut clients[1], room).await;
-    join(&mut clients[2], room).await;
-    let hidden = [
-        [plane("C1", Facing::Up), plane("E6", Facing::Up)],
-        [plane("A3", Facing::Left), plane("I5", Facing::Right)],
-    ];
-    clients[0]
-        .send(deploy(
-            room,
-            vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
-        ))
-        .await;
-    for (seat, planes) in [(1, &hidden[world]), (2, &hidden[1 - world])] {
-        clients[seat].send(deploy(room, planes.to_vec())).await;
-        event(
-            &mut clients[0],
-            |e| matches!(e, plane::Event::Ready { seat: s, .. } if s.index() == seat),
-        )
-        .await;
-    }
-    let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
-    for turn in 0..6 {
-        let seat = turn % 3;
-        your_turn(&mut clients[seat]).await;
-        let target = if seat == 0 { 1 + (turn / 3) as u8 } else { 0 };
-        let at = if seat == 0 {
-            misses[turn]
-        } else {
-            ["I1", "I9", "H1", "H9"][turn / 3 * 2 + seat - 1]
-        };
-        clients[seat].send(fire(room, target, at)).await;
-        event(&mut clients[seat], |e| matches!(e, plane::Event::Shot { .. })).await;
-    }
-    clients[0].request(ClientMsg::Ping).await;
-    clients[1].request(ClientMsg::Ping).await;
-    (normalized(&clients[0].texts), normalized(&clients[1].texts))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_stream_does_not_depend_on_hidden_boards_across_nodes() {
     let cluster = TestCluster::start(3, &[]).await;
-    let (seat0_a, seat1_a) = seat_zero_stream(&cluster, 0).await;
-    let (seat0_b, seat1_b) = seat_zero_stream(&cluster, 1).await;
+    let urls = [cluster.ws(0), cluster.ws(1), cluster.ws(2)];
+    let urls = [urls[0].as_str(), &urls[1], &urls[2]];
+    let (seat0_a, seat1_a) = seat_zero_stream(urls, 0).await;
+    let (seat0_b, seat1_b) = seat_zero_stream(urls, 1).await;
     assert!(seat0_a.len() > 10);
     assert_eq!(
         seat0_a, seat0_b,

@@ -579,3 +579,71 @@ pub async fn play_until_over(
         }
     }
 }
+
+/// Waits until `client`'s lobby lists `room` (in a cluster: the directory reached its node).
+pub async fn listed(client: &mut TestClient, room: RoomId) -> skirmish_protocol::RoomSummary {
+    for _ in 0..200 {
+        if let ServerMsg::Rooms { rooms, .. } = client.request(ClientMsg::ListRooms).await
+            && let Some(summary) = rooms.into_iter().find(|r| r.id == room)
+        {
+            return summary;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("room {room} never listed on this node");
+}
+
+/// Plays a scripted 3-player round in which seat 0 deploys and fires the same way, and every shot
+/// finds the same result, while seats 1 and 2 hide different planes (`world` 0 or 1); the players
+/// connect to `urls` (one server, or three nodes of a cluster: the room is made on the first);
+/// returns the messages of seats 0 and 1.
+pub async fn seat_zero_stream(urls: [&str; 3], world: usize) -> (Vec<Value>, Vec<Value>) {
+    let mut clients = Vec::new();
+    for (i, name) in ["Ann", "Ben", "Cat"].into_iter().enumerate() {
+        clients.push(TestClient::join(urls[i], name).await.0);
+    }
+    let room = create(
+        &mut clients[0],
+        room_config(Variant::Double, 3, 1, NO_CLOCK),
+        true,
+    )
+    .await;
+    listed(&mut clients[1], room).await;
+    listed(&mut clients[2], room).await;
+    join(&mut clients[1], room).await;
+    join(&mut clients[2], room).await;
+    let hidden = [
+        [plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        [plane("A3", Facing::Left), plane("I5", Facing::Right)],
+    ];
+    clients[0]
+        .send(deploy(
+            room,
+            vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
+        ))
+        .await;
+    for (seat, planes) in [(1, &hidden[world]), (2, &hidden[1 - world])] {
+        clients[seat].send(deploy(room, planes.to_vec())).await;
+        event(
+            &mut clients[0],
+            |e| matches!(e, plane::Event::Ready { seat: s, .. } if s.index() == seat),
+        )
+        .await;
+    }
+    let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
+    for turn in 0..6 {
+        let seat = turn % 3;
+        your_turn(&mut clients[seat]).await;
+        let target = if seat == 0 { 1 + (turn / 3) as u8 } else { 0 };
+        let at = if seat == 0 {
+            misses[turn]
+        } else {
+            ["I1", "I9", "H1", "H9"][turn / 3 * 2 + seat - 1]
+        };
+        clients[seat].send(fire(room, target, at)).await;
+        event(&mut clients[seat], |e| matches!(e, plane::Event::Shot { .. })).await;
+    }
+    clients[0].request(ClientMsg::Ping).await;
+    clients[1].request(ClientMsg::Ping).await;
+    (normalized(&clients[0].texts), normalized(&clients[1].texts))
+}

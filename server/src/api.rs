@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId};
+use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId, TournamentStatus};
 
 use crate::AppState;
 use crate::bearer::offered_key;
@@ -119,10 +119,23 @@ async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Respon
         Ok(id) => id,
         Err(refused) => return refused.into_response(),
     };
-    match state.tournaments.status(id) {
-        Some(status) => Json(status).into_response(),
-        None => TournamentError::NoSuchTournament(id).into_response(),
+    match any_status(&state, id).await {
+        Ok(Some(status)) => Json(status).into_response(),
+        Ok(None) => TournamentError::NoSuchTournament(id).into_response(),
+        Err(err) => err.into_response(),
     }
+}
+
+/// Tournament `id`'s status: this node's, or in a cluster, as the shared store holds one that
+/// another node runs (a page behind the load balancer finds it on any node).
+async fn any_status(state: &AppState, id: TournamentId) -> Result<Option<TournamentStatus>, TournamentError> {
+    if let Some(status) = state.tournaments.status(id) {
+        return Ok(Some(status));
+    }
+    if state.cluster.is_none() {
+        return Ok(None);
+    }
+    Ok(state.tournaments.stored_status(id).await?)
 }
 
 async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Response {
@@ -130,9 +143,13 @@ async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Res
         Ok(id) => id,
         Err(refused) => return refused.into_response(),
     };
-    match state.tournaments.standings(id) {
-        Some(standings) => Json(standings).into_response(),
-        None => TournamentError::NoSuchTournament(id).into_response(),
+    if let Some(standings) = state.tournaments.standings(id) {
+        return Json(standings).into_response();
+    }
+    match any_status(&state, id).await {
+        Ok(Some(status)) => Json(crate::tournament::standings_of(&status)).into_response(),
+        Ok(None) => TournamentError::NoSuchTournament(id).into_response(),
+        Err(err) => err.into_response(),
     }
 }
 

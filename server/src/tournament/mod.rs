@@ -189,6 +189,27 @@ impl Tournaments {
         Ok(tournaments)
     }
 
+    /// Tournament `id` as the store holds it, for a tournament another node of a cluster runs:
+    /// its matches as last stored (one being played shows as pending), sealed deals and the
+    /// seed kept secret as in [`Tournaments::status`].
+    ///
+    /// # Errors
+    /// A storage error reading it.
+    pub async fn stored_status(&self, id: TournamentId) -> Result<Option<TournamentStatus>, StoreError> {
+        let Some(stored) = self.store.tournaments().await?.into_iter().find(|t| t.id == id) else {
+            return Ok(None);
+        };
+        let runner = Runner::new(
+            stored,
+            self.store.clone(),
+            self.lobby.clone(),
+            self.journal.clone(),
+            CancellationToken::new(),
+            Sealed::default(),
+        );
+        Ok(Some(runner.status()))
+    }
+
     /// Whether this node runs tournament `id` (its id as text) now.
     pub fn runs(&self, id: &str) -> bool {
         let Ok(id) = id.parse::<TournamentId>() else {

@@ -270,6 +270,12 @@ impl Lobby {
         dir.players.insert(id, record);
     }
 
+    /// Forgets `player` if nothing needs their record any more (not connected here, no seat,
+    /// no open room of theirs).
+    pub fn release(&self, player: PlayerId) {
+        self.lock().forget_if_idle(player);
+    }
+
     /// Forgets `player` here at once, record and token: they resumed on another node of the
     /// cluster, which holds them now.
     pub fn moved_away(&self, player: PlayerId) {

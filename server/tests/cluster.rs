@@ -354,3 +354,63 @@ async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
     assert_eq!(stored.state, TournamentState::Finished);
     stop.cancel();
 }
+
+/// The number of players node `i`'s lobby remembers (its `/metrics`).
+async fn players_remembered(cluster: &TestCluster, i: usize) -> u64 {
+    let text = reqwest::get(format!("{}/metrics", cluster.http(i)))
+        .await
+        .expect("metrics")
+        .text()
+        .await
+        .expect("text");
+    text.lines()
+        .find_map(|l| l.strip_prefix("skirmish_players "))
+        .and_then(|v| v.trim().parse().ok())
+        .expect("a players gauge")
+}
+
+/// A stranger on another node who is refused seats and watches leaves nothing behind on the
+/// room's node, and cannot act in a seat that is not theirs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stranger_on_another_node_gains_nothing_and_leaves_nothing_behind() {
+    let cluster = TestCluster::start(2, &[]).await;
+    let (mut ann, _) = TestClient::join(&cluster.ws(0), "Ann").await;
+    let (mut ben, _) = TestClient::join(&cluster.ws(0), "Ben").await;
+    let room = create(&mut ann, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
+    join(&mut ben, room).await;
+    let before = players_remembered(&cluster, 0).await;
+    let (mut eve, _) = TestClient::join(&cluster.ws(1), "Eve").await;
+    listed(&mut eve, room).await;
+    for _ in 0..20 {
+        let refused = eve.request(ClientMsg::JoinRoom { room, seat: None }).await;
+        assert!(
+            matches!(&refused, ServerMsg::Error { code, .. } if code == skirmish_protocol::codes::ROOM_STARTED),
+            "{refused:?}"
+        );
+        assert!(matches!(
+            eve.request(ClientMsg::Spectate { room }).await,
+            ServerMsg::Done { .. }
+        ));
+        assert!(matches!(
+            eve.request(ClientMsg::LeaveRoom { room }).await,
+            ServerMsg::Done { .. }
+        ));
+    }
+    // Eve, a spectator now, tries to deploy in Ann's seat: refused by the room, on its node.
+    assert!(matches!(
+        eve.request(ClientMsg::Spectate { room }).await,
+        ServerMsg::Done { .. }
+    ));
+    let refused = eve.request(deploy(room, vec![plane("C1", Facing::Up)])).await;
+    assert!(
+        matches!(&refused, ServerMsg::Error { code, .. } if code == skirmish_protocol::codes::NOT_SEATED),
+        "{refused:?}"
+    );
+    assert_eq!(
+        players_remembered(&cluster, 0).await,
+        before,
+        "the room's node remembers no one more"
+    );
+    // The match goes on for its players, unchanged.
+    your_turn(&mut ann).await;
+}

@@ -257,6 +257,9 @@ fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
                 }
                 _ => {
                     cache.rooms.remove(&id);
+                    drop(cache);
+                    // Its forwarding task ends once the handles in use are dropped.
+                    cluster.0.forwarders.lock().expect("not poisoned").remove(&id);
                 }
             }
         }

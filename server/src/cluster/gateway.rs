@@ -251,14 +251,19 @@ async fn deliver(
         .local_room(request.room)
         .ok_or(ServerError::NoSuchRoom(request.room))?;
     let (tx, rx) = oneshot::channel::<Result<Option<Seat>, ServerError>>();
-    let member = |m: WireMember| {
+    // A player who takes (or holds) a seat is known to the lobby here: the room stores their
+    // token's digest with the seat and tells their node of seat changes. A spectator needs no
+    // record (none is left behind).
+    let member = |m: WireMember, seated: bool| {
         let outbox = Outbox::remote(
             m.conn.node,
             m.conn.conn,
             m.conn.turn_view,
             cluster.0.relay.clone(),
         );
-        lobby.know_remote(m.id, &m.name, &m.token, m.account.as_deref(), outbox.clone());
+        if seated {
+            lobby.know_remote(m.id, &m.name, &m.token, m.account.as_deref(), outbox.clone());
+        }
         Box::new(Member {
             id: m.id,
             name: m.name,
@@ -279,22 +284,29 @@ async fn deliver(
     let command = match request.command {
         WireCommand::Join { member: m, seat, req } => {
             let (seat_tx, seat_rx) = oneshot::channel();
+            let (player, refused) = (m.id, lobby.clone());
             tokio::spawn(async move {
                 let answer = seat_rx.await.unwrap_or(Err(ServerError::Unavailable));
+                if answer.is_err() {
+                    // Refused: the record made for the join goes, unless it holds something.
+                    refused.release(player);
+                }
                 let _ = tx.send(answer.map(Some));
             });
             Command::Join {
-                member: member(m),
+                member: member(m, true),
                 seat,
                 req,
                 reply: seat_tx,
             }
         }
         WireCommand::Spectate { member: m } => Command::Spectate {
-            member: member(m),
+            member: member(m, false),
             reply: unit(tx),
         },
-        WireCommand::Attach { member: m } => Command::Attach { member: member(m) },
+        WireCommand::Attach { member: m } => Command::Attach {
+            member: member(m, true),
+        },
         WireCommand::Detach { player, conn } => Command::Detach { player, conn },
         WireCommand::Leave { player } => Command::Leave {
             player,

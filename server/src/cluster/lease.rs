@@ -107,6 +107,7 @@ pub(super) async fn start(cluster: &Cluster, keeper: Keeper) -> Result<(), Strin
                 _ = tick.tick() => {}
                 () = c.0.shutdown.cancelled() => return,
             }
+            c.sweep_connections();
             match put_presence(&c).await {
                 Ok(()) => renewed = Instant::now(),
                 Err(cause) => {

@@ -228,6 +228,15 @@ impl Cluster {
         }
     }
 
+    /// Forgets the closed connections among those other nodes' rooms could write to.
+    fn sweep_connections(&self) {
+        self.0
+            .connections
+            .lock()
+            .expect("not poisoned")
+            .retain(|_, outbox| outbox.upgrade().is_some());
+    }
+
     /// The connection `conn` of this node, while it lives.
     fn connection(&self, conn: u64) -> Option<Outbox> {
         let mut connections = self.0.connections.lock().expect("not poisoned");

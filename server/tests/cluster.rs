@@ -266,8 +266,8 @@ async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
                 {"bot": "bravo", "strategy": "random"},
                 {"bot": "charlie", "strategy": "random"}
             ],
-            "games_per_pairing": 2,
-            "parallel": 2,
+            "games_per_pairing": 4,
+            "parallel": 1,
             "grace_ms": 20000,
             "seed": 7,
         }),
@@ -275,7 +275,7 @@ async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
     .await;
     let id = created.summary.id.to_string();
     let total = created.summary.total;
-    assert_eq!(total, 12);
+    assert_eq!(total, 24);
     // Some matches are played, then the tournament's node is killed.
     let before = loop {
         let now = tournament_anywhere(&cluster, &id).await.expect("node 1 runs it");
@@ -319,11 +319,11 @@ async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
             m.index
         );
     }
-    // Standings: every entrant played its 8 games, and the table adds up.
+    // Standings: every entrant played its 16 games, and the table adds up.
     let standings = skirmish_server::tournament::standings_of(&last);
     for row in &standings.table {
-        assert_eq!(row.matches, 8, "entrant {}", row.entrant);
-        assert_eq!(row.wins + row.draws + row.losses, 8);
+        assert_eq!(row.matches, 16, "entrant {}", row.entrant);
+        assert_eq!(row.wins + row.draws + row.losses, 16);
     }
     let wins: u32 = standings.table.iter().map(|r| r.wins).sum();
     let losses: u32 = standings.table.iter().map(|r| r.losses).sum();

@@ -253,7 +253,20 @@ fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
             let Ok(id) = entry.key.parse() else { return };
             match serde_json::from_slice::<wire::RoomEntry>(&entry.value) {
                 Ok(room) if put => {
+                    let moved = room.node != cluster.0.node
+                        && cache
+                            .rooms
+                            .get(&id)
+                            .is_some_and(|before| before.node != room.node);
                     cache.rooms.insert(id, room);
+                    drop(cache);
+                    if moved {
+                        // Taken over by another node: this node's players there are attached
+                        // to the new owner (again when its `moved` notice comes, once the room
+                        // is rebuilt: an attach that came before is dropped there).
+                        let c = cluster.clone();
+                        tokio::spawn(async move { super::home::reattach(&c, id).await });
+                    }
                 }
                 _ => {
                     cache.rooms.remove(&id);

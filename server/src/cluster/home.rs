@@ -140,7 +140,7 @@ pub(super) async fn serve(cluster: &Cluster) -> Result<(), String> {
 }
 
 /// Gives room `room`, which changed owner, the connections of this node's players seated there.
-async fn reattach(cluster: &Cluster, room: skirmish_protocol::RoomId) {
+pub(super) async fn reattach(cluster: &Cluster, room: skirmish_protocol::RoomId) {
     let lobby = cluster.lobby();
     let Some(handle) = lobby.room(room) else {
         return;

@@ -55,8 +55,13 @@ impl Drop for Nats {
     }
 }
 
+/// One cluster at a time in a test binary: each is a bus, a database and several server
+/// processes, and the machines this runs on have two cores.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// A bus, a database and `n` nodes.
 pub struct TestCluster {
+    _turn: tokio::sync::MutexGuard<'static, ()>,
     pub nats: Nats,
     pub pg: Postgres,
     pub database: String,
@@ -68,10 +73,12 @@ pub struct TestCluster {
 impl TestCluster {
     /// Starts the bus, the database and `n` nodes (`node1`...), each with the `extra` arguments.
     pub async fn start(n: usize, extra: &[&str]) -> TestCluster {
+        let turn = ONE_AT_A_TIME.lock().await;
         let nats = Nats::start().await;
         let pg = Postgres::start().await;
         let database = pg.database().await;
         let mut cluster = TestCluster {
+            _turn: turn,
             nats,
             pg,
             database,

@@ -651,8 +651,19 @@ impl Session {
         }
     }
 
-    fn room(&self, id: RoomId) -> Result<room::RoomHandle, ServerError> {
-        self.state.lobby.room(id).ok_or(ServerError::NoSuchRoom(id))
+    /// The room `id`, on this node or another of the cluster (whose directory entry is read
+    /// when this node has not seen it yet).
+    async fn room(&self, id: RoomId) -> Result<room::RoomHandle, ServerError> {
+        if let Some(room) = self.state.lobby.room(id) {
+            return Ok(room);
+        }
+        if let Some(cluster) = &self.state.cluster
+            && cluster.fetch_room(id).await
+            && let Some(room) = self.state.lobby.room(id)
+        {
+            return Ok(room);
+        }
+        Err(ServerError::NoSuchRoom(id))
     }
 
     /// Handles one client frame, read at `received`.
@@ -683,7 +694,8 @@ impl Session {
                 cause,
                 detail,
             } => {
-                self.room(room)?
+                self.room(room)
+                    .await?
                     .forfeit(self.player, self.outbox.conn(), seat, cause, detail)
                     .await?;
             }
@@ -730,37 +742,41 @@ impl Session {
                 }
             }
             ClientMsg::JoinRoom { room, seat } => {
-                self.room(room)?.join(self.member(), seat, req).await?;
+                self.room(room).await?.join(self.member(), seat, req).await?;
             }
             ClientMsg::Spectate { room } => {
                 // Another table of the deal is still playing: watching this one would tell.
                 if self.state.tournaments.sealed(skirmish_protocol::MatchId(room.0)) {
                     return Err(ServerError::DealInPlay);
                 }
-                self.room(room)?.spectate(self.member()).await?;
+                self.room(room).await?.spectate(self.member()).await?;
                 self.watching.insert(room);
                 self.outbox.send(done);
             }
             ClientMsg::LeaveRoom { room } => {
-                self.room(room)?.leave(self.player).await?;
+                self.room(room).await?.leave(self.player).await?;
                 self.watching.remove(&room);
                 self.outbox.send(done);
             }
             ClientMsg::AddBot { room, seat, strategy } => {
-                self.room(room)?.add_bot(self.player, seat, strategy).await?;
+                self.room(room)
+                    .await?
+                    .add_bot(self.player, seat, strategy)
+                    .await?;
                 self.outbox.send(done);
             }
             ClientMsg::Start { room } => {
-                self.room(room)?.start(self.player).await?;
+                self.room(room).await?.start(self.player).await?;
                 self.outbox.send(done);
             }
             ClientMsg::Chat { room, text } => {
-                self.room(room)?.chat(self.player, text).await?;
+                self.room(room).await?.chat(self.player, text).await?;
                 self.outbox.send(done);
             }
             ClientMsg::Act { room, seat, action } => {
                 // Handed over without waiting: the room answers on the outbox, and only a refusal.
-                self.room(room)?
+                self.room(room)
+                    .await?
                     .act(
                         self.player,
                         (seat, action),

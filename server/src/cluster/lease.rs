@@ -197,24 +197,35 @@ async fn alive_owners(cluster: &Cluster) -> HashSet<String> {
 async fn take_over(cluster: &Cluster, keeper: &Keeper) {
     let alive = alive_owners(cluster).await;
     let lobby = cluster.lobby();
-    let (rooms, tournaments): (Vec<RoomId>, Vec<String>) = {
+    // Read under the cache's lock, decided after it: the lobby's lock is never taken while the
+    // cache's is held (the lobby takes the cache's under its own: the other order deadlocks).
+    type Owned<T> = Vec<(T, Arc<str>)>;
+    let (rooms, tournaments): (Owned<RoomId>, Owned<String>) = {
         let cache = cluster.0.cache.lock().expect("not poisoned");
         let rooms = cache
             .rooms
             .iter()
             // A match room goes with its tournament.
             .filter(|(_, r)| r.summary.owner != crate::room::MATCH_OWNER)
-            .filter(|(id, r)| orphaned(cluster, &alive, &r.node, lobby.local_room(**id).is_some()))
-            .map(|(id, _)| *id)
+            .map(|(id, r)| (*id, Arc::clone(&r.node)))
             .collect();
         let tournaments = cache
             .tournaments
             .iter()
-            .filter(|(id, node)| orphaned(cluster, &alive, node, keeper.tournaments.runs(id)))
-            .map(|(id, _)| id.clone())
+            .map(|(id, node)| (id.clone(), Arc::clone(node)))
             .collect();
         (rooms, tournaments)
     };
+    let rooms: Vec<RoomId> = rooms
+        .into_iter()
+        .filter(|(id, node)| orphaned(cluster, &alive, node, lobby.local_room(*id).is_some()))
+        .map(|(id, _)| id)
+        .collect();
+    let tournaments: Vec<String> = tournaments
+        .into_iter()
+        .filter(|(id, node)| orphaned(cluster, &alive, node, keeper.tournaments.runs(id)))
+        .map(|(id, _)| id)
+        .collect();
     for id in rooms {
         claim_room(cluster, keeper, id).await;
     }

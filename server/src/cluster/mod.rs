@@ -67,7 +67,9 @@ pub enum ClusterError {
     },
 }
 
-/// What a node keeps of the rest of the cluster, from the directory's buckets.
+/// What a node keeps of the rest of the cluster, from the directory's buckets. Its lock is taken
+/// under the lobby's (the lobby calls [`Replica`] under its own): code holding it must never take
+/// the lobby's.
 #[derive(Debug, Default)]
 struct Cache {
     rooms: HashMap<RoomId, wire::RoomEntry>,
@@ -289,6 +291,26 @@ impl Cluster {
                 .publish(home::ctl_subject(&node, conn), "replaced".into())
                 .await;
         }
+        true
+    }
+
+    /// Reads room `id`'s directory entry when this node's cache does not have it yet (a room
+    /// made on another node a moment ago, whose entry the watch has not brought): whether the
+    /// directory has it. One read of the bus per call: callers are rate-limited connections.
+    pub async fn fetch_room(&self, id: RoomId) -> bool {
+        let Ok(Some(bytes)) = self.0.buckets.rooms.get(id.to_string()).await else {
+            return false;
+        };
+        let Ok(entry) = serde_json::from_slice::<wire::RoomEntry>(&bytes) else {
+            return false;
+        };
+        self.0
+            .cache
+            .lock()
+            .expect("not poisoned")
+            .rooms
+            .entry(id)
+            .or_insert(entry);
         true
     }
 

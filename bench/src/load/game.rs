@@ -206,15 +206,16 @@ fn config(game: LoadGame) -> RoomConfig {
     }
 }
 
-/// Runs room number `index` of the load: connects its seats, waits for `shared.go`, then plays
-/// match after match until `shared.stop`. With `idle`, it seats everyone and starts the match but
-/// never moves.
-pub(super) async fn room(index: usize, url: String, game: LoadGame, idle: bool, shared: Arc<Shared>) {
+/// Runs room number `index` of the load: connects its seats, seat `i` to `urls[i]` (one URL per
+/// seat, [`super::seat_url`]), waits for `shared.go`, then plays match after match until
+/// `shared.stop`. With `idle`, it seats everyone and starts the match but never moves.
+pub(super) async fn room(index: usize, urls: Vec<String>, game: LoadGame, idle: bool, shared: Arc<Shared>) {
     let seats = game.seats();
+    debug_assert_eq!(urls.len(), seats, "one URL per seat");
     let mut sinks = Vec::with_capacity(seats);
     let mut streams = Vec::with_capacity(seats);
-    for i in 0..seats {
-        match connect(&url, &format!("load-{index}-{i}"), &shared).await {
+    for (i, url) in urls.iter().enumerate() {
+        match connect(url, &format!("load-{index}-{i}"), &shared).await {
             Ok((sink, stream)) => {
                 shared.recorder.connection(1);
                 sinks.push(sink);

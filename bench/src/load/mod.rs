@@ -81,11 +81,18 @@ pub enum Mode {
 /// The options of `skirmish-bench load`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct LoadArgs {
-    /// The Skirmish server's WebSocket URL. Start it with raised limits (docs/performance.md):
-    /// `--bots 0 --messages-per-second 1000000 --message-burst 1000000 --connections-per-address
-    /// 100000`.
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
-    pub url: String,
+    /// The Skirmish server's WebSocket URL, or several comma-separated: the nodes of one cluster
+    /// (docs/cluster.md), where the seat `s` of room number `i` connects to URL number
+    /// `(i + s) mod n` ([`seat_url`]), so that with as many URLs as seats every room's players sit
+    /// on different nodes. Start the server with raised limits (docs/performance.md): `--bots 0
+    /// --messages-per-second 1000000 --message-burst 1000000 --connections-per-address 100000`.
+    #[arg(
+        long = "url",
+        value_name = "URL[,URL...]",
+        value_delimiter = ',',
+        default_value = "ws://127.0.0.1:8080/ws"
+    )]
+    pub urls: Vec<String>,
     /// The game every room plays.
     #[arg(long, value_enum, default_value_t = LoadGame::Plane2)]
     pub game: LoadGame,
@@ -133,6 +140,17 @@ pub struct LoadArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The URL that seat `seat` of room number `room` connects to: `urls[(room + seat) % urls.len()]`.
+/// Seat 0 (the room's creator) of consecutive rooms goes round the URLs, so rooms are created on
+/// every node in turn, and a room's seats go round from there, so a room has players on
+/// `min(seats, urls.len())` different nodes. One URL: every seat connects to it.
+///
+/// # Panics
+/// `urls` is empty (clap gives `--url` a default; [`run`] refuses an empty list).
+pub fn seat_url(urls: &[String], room: usize, seat: usize) -> &str {
+    &urls[(room + seat) % urls.len()]
 }
 
 /// What every room task of one phase shares.
@@ -233,8 +251,11 @@ pub async fn run(args: &LoadArgs, echo: Option<EchoTarget>) -> anyhow::Result<Re
         ratios: None,
         memory: None,
     };
+    if args.urls.is_empty() || args.urls.iter().any(|url| url.trim().is_empty()) {
+        anyhow::bail!("--url: an empty URL in {:?}", args.urls.join(","));
+    }
     if args.mode != Mode::Echo {
-        let (figures, memory) = phase(args, None, &args.url, args.server_pid).await?;
+        let (figures, memory) = phase(args, None, &args.urls, args.server_pid).await?;
         report.game_run = Some(figures);
         report.memory = memory;
     }
@@ -249,7 +270,8 @@ pub async fn run(args: &LoadArgs, echo: Option<EchoTarget>) -> anyhow::Result<Re
                     .map(|g| g.mean_frame_bytes.round() as usize)
             })
             .unwrap_or(200);
-        let (figures, _) = phase(args, Some(frame_bytes), &echo.url, echo.pid).await?;
+        let echo_urls = [echo.url];
+        let (figures, _) = phase(args, Some(frame_bytes), &echo_urls, echo.pid).await?;
         report.echo_run = Some(figures);
     }
     if let (Some(game), Some(echo)) = (&report.game_run, &report.echo_run) {
@@ -271,11 +293,12 @@ async fn wait_for(limit: Option<Duration>, done: impl Fn() -> bool) {
     }
 }
 
-/// One phase: the game's rooms (`echo_frame_bytes` is `None`) or the echo's, against `url`.
+/// One phase: the game's rooms (`echo_frame_bytes` is `None`) against `urls`, each seat to its
+/// [`seat_url`], or the echo's against `urls[0]`.
 async fn phase(
     args: &LoadArgs,
     echo_frame_bytes: Option<usize>,
-    url: &str,
+    urls: &[String],
     pid: Option<i32>,
 ) -> anyhow::Result<(RunFigures, Option<Memory>)> {
     let shared = Arc::new(Shared {
@@ -295,10 +318,15 @@ async fn phase(
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..rooms {
         let shared = Arc::clone(&shared);
-        let url = url.to_owned();
+        let seats = args.game.seats();
         match echo_frame_bytes {
-            None => tasks.spawn(game::room(index, url, args.game, args.idle, shared)),
-            Some(bytes) => tasks.spawn(echo::room(index, url, args.game.seats(), bytes, shared)),
+            None => {
+                let urls = (0..seats)
+                    .map(|seat| seat_url(urls, index, seat).to_owned())
+                    .collect();
+                tasks.spawn(game::room(index, urls, args.game, args.idle, shared))
+            }
+            Some(bytes) => tasks.spawn(echo::room(index, urls[0].clone(), seats, bytes, shared)),
         };
     }
     wait_for(None, || shared.settled.load(Ordering::Relaxed) >= rooms).await;
@@ -457,4 +485,84 @@ pub fn table(report: &Report) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        load: LoadArgs,
+    }
+
+    fn urls(list: &str) -> Vec<String> {
+        Cli::try_parse_from(["load", "--url", list]).unwrap().load.urls
+    }
+
+    #[test]
+    fn one_url_takes_every_seat_of_every_room() {
+        let urls = urls("ws://127.0.0.1:9000/ws");
+        assert_eq!(urls, ["ws://127.0.0.1:9000/ws"]);
+        for room in 0..10 {
+            for seat in 0..3 {
+                assert_eq!(seat_url(&urls, room, seat), "ws://127.0.0.1:9000/ws");
+            }
+        }
+        let default = Cli::try_parse_from(["load"]).unwrap().load.urls;
+        assert_eq!(default, ["ws://127.0.0.1:8080/ws"]);
+    }
+
+    #[test]
+    fn three_urls_put_each_rooms_seats_on_different_nodes_and_rotate_the_creator() {
+        let urls = urls("ws://a/ws,ws://b/ws,ws://c/ws");
+        assert_eq!(urls, ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
+        let seated = |room, seats| {
+            (0..seats)
+                .map(|seat| seat_url(&urls, room, seat))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(seated(0, 3), ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
+        assert_eq!(seated(1, 3), ["ws://b/ws", "ws://c/ws", "ws://a/ws"]);
+        assert_eq!(seated(2, 3), ["ws://c/ws", "ws://a/ws", "ws://b/ws"]);
+        assert_eq!(seated(3, 3), seated(0, 3));
+        // Two seats on three nodes: always two different nodes, and each node creates every
+        // third room.
+        for room in 0..30 {
+            let [first, second] = seated(room, 2)[..] else {
+                unreachable!()
+            };
+            assert_ne!(first, second);
+            assert_eq!(first, urls[room % 3]);
+        }
+        // Every node holds the same number of connections over a whole number of rotations.
+        let mut per_node = [0; 3];
+        for room in 0..300 {
+            for seat in 0..2 {
+                per_node[urls
+                    .iter()
+                    .position(|u| u == seat_url(&urls, room, seat))
+                    .unwrap()] += 1;
+            }
+        }
+        assert_eq!(per_node, [200, 200, 200]);
+    }
+
+    #[test]
+    fn repeated_url_flags_add_up_and_an_empty_url_is_refused() {
+        let cli = Cli::try_parse_from(["load", "--url", "ws://a/ws", "--url", "ws://b/ws"]).unwrap();
+        assert_eq!(cli.load.urls, ["ws://a/ws", "ws://b/ws"]);
+        let mut args = Cli::try_parse_from(["load", "--url", "ws://a/ws,,ws://b/ws"])
+            .unwrap()
+            .load;
+        args.mode = Mode::Game;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let err = runtime.block_on(run(&args, None)).unwrap_err();
+        assert!(err.to_string().contains("an empty URL"), "{err}");
+    }
 }

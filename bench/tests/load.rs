@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use skirmish_bench::load::stats::Watch;
 use skirmish_bench::load::{EchoTarget, LoadArgs, LoadGame, Mode, Report};
 use skirmish_server::testing::TestServer;
 use tokio_util::sync::CancellationToken;
@@ -31,6 +32,7 @@ fn args(url: String, game: LoadGame, mode: Mode) -> LoadArgs {
         warmup_seconds: 0.5,
         matches: None,
         server_pid: Some(i32::try_from(std::process::id()).unwrap()),
+        watch: Vec::new(),
         mode,
         echo_url: None,
         echo_pid: None,
@@ -181,6 +183,12 @@ async fn several_urls_spread_every_rooms_seats_over_them() {
     }
     let mut args = args(String::new(), LoadGame::Plane3, Mode::Game);
     args.urls = urls;
+    // The "nodes" are this process (the test server): their CPU is read over the window.
+    let me = i32::try_from(std::process::id()).unwrap();
+    args.watch = vec![Watch {
+        name: "nodes".into(),
+        pids: vec![me, i32::MAX],
+    }];
     args.rooms = 4;
     args.seconds = 1.0;
     let report = skirmish_bench::load::run(&args, None).await.unwrap();
@@ -189,5 +197,17 @@ async fn several_urls_spread_every_rooms_seats_over_them() {
     // Each room put one of its three seats on each URL.
     let accepted: Vec<usize> = counts.iter().map(|c| c.load(Ordering::Relaxed)).collect();
     assert_eq!(accepted, [4, 4, 4]);
+    // The watched group: the process that could be read (not the made-up pid), busy playing.
+    let watched = &report.game_run.as_ref().unwrap().watched;
+    assert_eq!(watched.len(), 1);
+    assert_eq!(
+        (watched[0].name.as_str(), watched[0].pids.as_slice()),
+        ("nodes", &[me][..])
+    );
+    assert!(
+        watched[0].cpu_seconds > 0.0 && watched[0].rss_kib > 0,
+        "{watched:?}"
+    );
+    assert!(skirmish_bench::load::table(&report).contains("nodes: "));
     server.stop().await;
 }

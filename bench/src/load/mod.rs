@@ -28,7 +28,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use stats::{ProcReading, Recorder, RunFigures};
+use stats::{GroupReading, ProcReading, Recorder, RunFigures, Watch};
 
 /// WebSocket handshakes in flight at once while connecting (256: well under the listen backlog
 /// of 1024 that tokio's `TcpListener::bind` asks for, so no SYN is dropped and retried a second later).
@@ -112,6 +112,11 @@ pub struct LoadArgs {
     /// The server's process id, to read its CPU time and memory from /proc.
     #[arg(long)]
     pub server_pid: Option<i32>,
+    /// More processes whose CPU time and memory the game phase reads over its window, each
+    /// group as `NAME=PID[+PID...]`, comma-separated: a cluster's nodes, its bus and its database
+    /// (scripts/cluster-bench.sh), e.g. `--watch node1=41,node2=42,postgres=50+51+52`.
+    #[arg(long, value_name = "NAME=PID[+PID...]", value_delimiter = ',')]
+    pub watch: Vec<Watch>,
     /// Which phases to run.
     #[arg(long, value_enum, default_value_t = Mode::Both)]
     pub mode: Mode,
@@ -345,7 +350,19 @@ async fn phase(
         Duration::from_secs_f64(args.warmup_seconds)
     };
     let self_pid = i32::try_from(std::process::id())?;
+    let watched: &[Watch] = if echo_frame_bytes.is_none() {
+        &args.watch
+    } else {
+        &[]
+    };
+    let read_watched = || {
+        watched
+            .iter()
+            .map(GroupReading::take)
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
     let mut start = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+    let mut watched_start = read_watched()?;
     shared.go.cancel();
     if args.idle {
         wait_for(Some(Duration::from_secs(120)), || {
@@ -372,6 +389,7 @@ async fn phase(
     tokio::time::sleep(warmup).await;
     if !warmup.is_zero() || args.idle {
         start = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+        watched_start = read_watched()?;
     }
     shared.recorder.open(measure);
     match args.matches {
@@ -385,6 +403,7 @@ async fn phase(
     }
     let held = shared.recorder.open_connections();
     let end = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+    let watched_end = read_watched()?;
     shared.recorder.close();
     shared.stop.cancel();
     let seconds = end.0.duration_since(start.0).as_secs_f64();
@@ -402,6 +421,11 @@ async fn phase(
     if let (Some(from), Some(to)) = (start.2, end.2) {
         figures.client = Some(from.until(&to, seconds));
     }
+    figures.watched = watched
+        .iter()
+        .zip(watched_start.iter().zip(&watched_end))
+        .map(|(watch, (from, to))| from.until(to, &watch.name, seconds))
+        .collect();
     Ok((figures, memory))
 }
 
@@ -471,6 +495,15 @@ pub fn table(report: &Report) -> String {
         if let Some(run) = run.filter(|r| r.errors > 0) {
             out.push_str(&format!("{name} errors: {:?}\n", run.error_kinds));
         }
+    }
+    for group in game.map(|g| g.watched.as_slice()).unwrap_or_default() {
+        out.push_str(&format!(
+            "{}: {:.2} cores busy ({:.2} CPU s), {:.1} MiB resident\n",
+            group.name,
+            group.cores_busy,
+            group.cpu_seconds,
+            group.rss_kib as f64 / 1024.0
+        ));
     }
     if let Some(m) = &report.memory {
         out.push_str(&format!(
@@ -548,6 +581,27 @@ mod tests {
             }
         }
         assert_eq!(per_node, [200, 200, 200]);
+    }
+
+    #[test]
+    fn watched_groups_are_name_equals_pids() {
+        let cli = Cli::try_parse_from(["load", "--watch", "node1=41,postgres=50+51+52"]).unwrap();
+        assert_eq!(
+            cli.load.watch,
+            [
+                Watch {
+                    name: "node1".into(),
+                    pids: vec![41]
+                },
+                Watch {
+                    name: "postgres".into(),
+                    pids: vec![50, 51, 52]
+                }
+            ]
+        );
+        for bad in ["node1", "=41", "node1=", "node1=x", "node1=41+", "node1=-3"] {
+            assert!(Cli::try_parse_from(["load", "--watch", bad]).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# The cluster benchmark (issue 20, docs/cluster.md): starts a 3-node cluster on this machine with
+# scripts/cluster.sh (nats-server with JetStream, PostgreSQL, HAProxy), then loads it with
+# `skirmish-bench load` three ways, one after the other, each on the same cluster:
+#   (a) one node: every seat of every room connects to node1 (rooms and players on one node, no
+#       bus hop; nodes 2 and 3 idle in the cluster);
+#   (b) three nodes, spread: `--url node1,node2,node3`, so the seats of room i connect to nodes
+#       i, i+1 (mod 3): a room's players are on different nodes, and every move of a player not
+#       on the room's node crosses the bus (to the room and back);
+#   (c) through HAProxy: every connection to the load balancer, which gives it to the node with
+#       the fewest connections.
+# For each: moves a second, round trip p50/p99, errors, the CPU of the nodes, nats-server,
+# PostgreSQL and HAProxy over the measured window (`--watch`), and the bus's messages a move
+# (nats-server's counters over the whole run, over moves a second times warm-up plus window: an
+# estimate); then p50 (b) minus p50 (a), the added latency of a bus hop.
+#
+#   nice -n 19 scripts/cluster-bench.sh [--seconds 10] [--warmup 2] [--rooms 100] [--game gomoku]
+#                                       [--dir DIR] [--keep]
+#
+# Flat out (each player moves as soon as it may): latency is then bound by throughput (Little's
+# law), as in docs/performance.md. The nodes run with the load's raised limits and --grace-ms 2000
+# (rooms a run leaves behind close quickly); no bot pool. The reports stay in DIR (default
+# target/cluster-bench) as a.json, b.json, c.json. --keep leaves the cluster running afterwards.
+# The ports are scripts/cluster.sh's (CLUSTER_*_PORT): stop any other cluster.sh cluster first.
+# Builds the release server and load generator unless SKIRMISH_BIN and SKIRMISH_BENCH_BIN are set.
+# Not part of .ci/run: it needs the whole machine for a minute and its figures are noisy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+seconds=10
+warmup=2
+rooms=100
+game=gomoku
+dir="$root/target/cluster-bench"
+keep=false
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="${2:?}"; shift 2 ;;
+        --warmup) warmup="${2:?}"; shift 2 ;;
+        --rooms) rooms="${2:?}"; shift 2 ;;
+        --game) game="${2:?}"; shift 2 ;;
+        --dir) dir="${2:?}"; shift 2 ;;
+        --keep) keep=true; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+        *) echo "cluster-bench.sh: unknown option $1" >&2; exit 2 ;;
+    esac
+done
+say() { echo "== cluster-bench.sh: $*" >&2; }
+
+release="${CARGO_TARGET_DIR:-$root/target}/release"
+if [ -z "${SKIRMISH_BIN:-}" ] || [ -z "${SKIRMISH_BENCH_BIN:-}" ]; then
+    say "building the release server and load generator"
+    cargo build --release --quiet --locked -p skirmish-server -p skirmish-bench
+fi
+export SKIRMISH_BIN="${SKIRMISH_BIN:-$release/skirmish-server}"
+bench="${SKIRMISH_BENCH_BIN:-$release/skirmish-bench}"
+
+# The load's limits (docs/performance.md): people may send as fast as they like.
+export SKIRMISH_MESSAGES_PER_SECOND=1000000 SKIRMISH_MESSAGE_BURST=1000000
+export CLUSTER_BOTS=0 CLUSTER_NODE_ARGS="--grace-ms 2000 ${CLUSTER_NODE_ARGS:-}"
+cluster=(scripts/cluster.sh)
+"${cluster[@]}" start --nodes 3 --dir "$dir"
+if ! $keep; then
+    trap '"${cluster[@]}" stop --dir "$dir"' EXIT
+fi
+# shellcheck source=/dev/null
+source "$dir/cluster.env"
+
+pid() { head -n 1 "$dir/pids/$1.pid"; }
+# A process and its children, as PID+PID+... (PostgreSQL's backends, HAProxy's worker).
+family() {
+    local parent="$1" list="$1" child
+    for child in $(ps -o pid= --ppid "$parent"); do list="$list+$child"; done
+    echo "$list"
+}
+nodes_url() {
+    local k urls=()
+    for k in $(seq "$CLUSTER_NODES"); do urls+=("ws://127.0.0.1:$((CLUSTER_NODE_PORT + k - 1))/ws"); done
+    (IFS=,; echo "${urls[*]}")
+}
+varz() { curl -fsS "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/varz"; }
+
+# run NAME URLS: one load run, its report in DIR/NAME.json and the bus's counters around it in
+# DIR/NAME.varz.json.
+run() {
+    local name="$1" urls="$2" watch
+    watch="node1=$(pid node1),node2=$(pid node2),node3=$(pid node3),nats=$(pid nats)"
+    watch="$watch,postgres=$(family "$(pid postgres)"),haproxy=$(family "$(pid haproxy)")"
+    say "($name) --url $urls"
+    varz >"$dir/$name.varz-before.json"
+    "$bench" --log warn load --mode game --game "$game" --rooms "$rooms" --seconds "$seconds" \
+        --warmup-seconds "$warmup" --url "$urls" --watch "$watch" --json >"$dir/$name.json"
+    varz >"$dir/$name.varz-after.json"
+    # Rooms left by this run close (grace 2 s, then the seat forfeits) before the next.
+    sleep 4
+}
+
+run a "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws"
+if [ "$CLUSTER_MODE" = cluster ]; then
+    run b "$(nodes_url)"
+    run c "ws://127.0.0.1:$CLUSTER_LB_PORT/ws"
+else
+    say "$SKIRMISH_BIN has no --cluster: (b) and (c) need rooms shared between nodes; only (a) ran"
+fi
+
+python3 - "$dir" "$warmup" <<'EOF'
+import json, os, sys
+
+folder, warmup = sys.argv[1], float(sys.argv[2])
+names = {
+    "a": "(a) one node (node1 only)",
+    "b": "(b) 3 nodes, seats spread",
+    "c": "(c) through HAProxy",
+}
+rows, p50 = [], {}
+for key, label in names.items():
+    path = os.path.join(folder, key + ".json")
+    if not os.path.exists(path):
+        continue
+    report = json.load(open(path))
+    game = report["game_run"]
+    groups = {g["name"]: g for g in game["watched"]}
+    moves = game["round_trips"]
+    nodes_cpu = sum(g["cpu_seconds"] for n, g in groups.items() if n.startswith("node"))
+    before = json.load(open(os.path.join(folder, key + ".varz-before.json")))
+    after = json.load(open(os.path.join(folder, key + ".varz-after.json")))
+    moves_in_run = game["round_trips_per_second"] * (warmup + game["seconds"])
+    per_move = lambda k: (after[k] - before[k]) / moves_in_run if moves_in_run else float("nan")
+    p50[key] = game["latency_ms"]["p50"]
+    rows.append([
+        label,
+        f"{game['round_trips_per_second']:,.0f}",
+        f"{game['latency_ms']['p50']:.2f}",
+        f"{game['latency_ms']['p99']:.2f}",
+        str(game["errors"]),
+        f"{1e6 * nodes_cpu / moves:.0f}" if moves else "-",
+        "/".join(f"{groups[n]['cores_busy']:.2f}" for n in ("node1", "node2", "node3")),
+        f"{groups['nats']['cores_busy']:.2f}",
+        f"{groups['postgres']['cores_busy']:.2f}",
+        f"{groups['haproxy']['cores_busy']:.2f}",
+        f"{per_move('in_msgs'):.1f}/{per_move('out_msgs'):.1f}",
+    ])
+    load = report["load_average"]
+header = ["run", "moves/s", "p50 ms", "p99 ms", "errors", "nodes CPU µs/move",
+          "node1/2/3 cores", "nats cores", "postgres cores", "haproxy cores", "bus msgs in/out per move"]
+widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+print(f"{report['rooms']} rooms of {report['game']}, {report['cores']} cores, load average at the last run's start "
+      f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+for row in [header] + rows:
+    print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)))
+if "a" in p50 and "b" in p50:
+    print(f"added latency of a bus hop (p50 of (b) minus p50 of (a)): {p50['b'] - p50['a']:+.2f} ms")
+errors = {k: json.load(open(os.path.join(folder, k + ".json")))["game_run"]["error_kinds"] for k in p50}
+for k, e in errors.items():
+    if e:
+        print(f"({k}) errors: {e}")
+EOF

@@ -75,9 +75,9 @@ family() {
     echo "$list"
 }
 nodes_url() {
-    local k urls=()
-    for k in $(seq "$CLUSTER_NODES"); do urls+=("ws://127.0.0.1:$((CLUSTER_NODE_PORT + k - 1))/ws"); done
-    (IFS=,; echo "${urls[*]}")
+    local k list=()
+    for k in $(seq "$CLUSTER_NODES"); do list+=("ws://127.0.0.1:$((CLUSTER_NODE_PORT + k - 1))/ws"); done
+    (IFS=,; echo "${list[*]}")
 }
 varz() { curl -fsS "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/varz"; }
 

@@ -180,7 +180,7 @@ install_missing() {
 # Debian's PostgreSQL binaries: the newest /usr/lib/postgresql/<version>/bin with initdb.
 pg_bin() {
     local bin
-    bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
+    bin="$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
     [ -x "$bin/initdb" ] || die "no initdb under /usr/lib/postgresql (apt-get install postgresql)"
     echo "$bin"
 }
@@ -303,6 +303,15 @@ urls() {
 
 # --- commands -------------------------------------------------------------------------------------
 
+# The EXIT trap of a `start` that has not finished.
+stop_after_failed_start() {
+    local rc=$?
+    if [ "$rc" -ne 0 ]; then
+        say "start failed: stopping what it started"
+        cmd_stop
+    fi
+}
+
 cmd_start() {
     if [ -f "$settings" ]; then
         # shellcheck source=/dev/null
@@ -350,7 +359,7 @@ cmd_start() {
     mkdir -p "$pids" "$logs"
     save_settings
     # A part that does not come up: stop what did, and leave the ports free.
-    trap 'status=$?; if [ "$status" -ne 0 ]; then say "start failed: stopping what it started"; cmd_stop; fi' EXIT
+    trap stop_after_failed_start EXIT
     say "starting in $dir: nats-server (JetStream), PostgreSQL, $CLUSTER_NODES node(s), HAProxy"
     start_nats
     start_postgres

@@ -114,9 +114,10 @@ listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 # Waits up to SECONDS for COMMAND... to succeed while the process NAME (DIR/pids/NAME.pid) lives;
 # else shows LOG's end and fails.
 wait_for() {
-    local what="$1" seconds="$2" log="$3"
+    local what="$1" seconds="$2" log="$3" until
     shift 3
-    for _ in $(seq $((seconds * 10))); do
+    until=$((SECONDS + seconds))
+    while [ "$SECONDS" -lt "$until" ]; do
         "$@" >/dev/null 2>&1 && return 0
         if ! pid_of "$what" >/dev/null; then
             say "$what exited; the end of $log:"
@@ -205,7 +206,7 @@ start_nats() {
         --port "$CLUSTER_NATS_PORT" --http_port "$CLUSTER_NATS_MONITOR_PORT" --server_name skirmish-bus
     # /healthz answers 200 once the server and JetStream are up.
     wait_for nats 20 "$logs/nats.log" \
-        curl -fsS "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/healthz"
+        curl -fsS --max-time 2 "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/healthz"
 }
 
 start_postgres() {
@@ -256,7 +257,7 @@ start_node() {
 
 wait_node() {
     local k="$1"
-    wait_for "node$k" 60 "$logs/node$k.log" curl -fsS "http://127.0.0.1:$(node_port "$k")/healthz"
+    wait_for "node$k" 60 "$logs/node$k.log" curl -fsS --max-time 2 "http://127.0.0.1:$(node_port "$k")/healthz"
 }
 
 write_haproxy_nodes() {
@@ -287,7 +288,7 @@ start_haproxy() {
     # -W: the master process stays in front (the pid recorded), a worker serves.
     # shellcheck disable=SC2046
     spawn haproxy haproxy -W $(haproxy_files)
-    wait_for haproxy 20 "$logs/haproxy.log" curl -fsS "http://127.0.0.1:$CLUSTER_LB_PORT/healthz"
+    wait_for haproxy 20 "$logs/haproxy.log" curl -fsS --max-time 2 "http://127.0.0.1:$CLUSTER_LB_PORT/healthz"
 }
 
 urls() {

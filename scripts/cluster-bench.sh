@@ -9,18 +9,22 @@
 #       on the room's node crosses the bus (to the room and back);
 #   (c) through HAProxy: every connection to the load balancer, which gives it to the node with
 #       the fewest connections.
-# For each: moves a second, round trip p50/p99, errors, the CPU of the nodes, nats-server,
-# PostgreSQL and HAProxy over the measured window (`--watch`), and the bus's messages a move
-# (nats-server's counters over the whole run, over moves a second times warm-up plus window: an
-# estimate); then p50 (b) minus p50 (a), the added latency of a bus hop.
+# Each twice: flat out (each player moves as soon as it may: moves a second and CPU, with latency
+# bound by throughput, Little's law, docs/performance.md), then paced (each player waits
+# --think-ms before each move, so that the load is well under what the machine carries and a round
+# trip is the path's own time, not a queue's). For each run: moves a second, round trip p50/p99,
+# errors, the CPU of the nodes, nats-server, PostgreSQL and HAProxy over the measured window
+# (`--watch`), the bus's messages a move (nats-server's counters over the whole run, over moves a
+# second times warm-up plus window: an estimate), and whether every node still answered /healthz
+# afterwards; then p50 of (b) minus p50 of (a), paced: the added latency of a bus hop.
 #
 #   nice -n 19 scripts/cluster-bench.sh [--seconds 10] [--warmup 2] [--rooms 100] [--game gomoku]
-#                                       [--dir DIR] [--keep]
+#                                       [--think-ms 50] [--dir DIR] [--keep]
 #
-# Flat out (each player moves as soon as it may): latency is then bound by throughput (Little's
-# law), as in docs/performance.md. The nodes run with the load's raised limits and --grace-ms 2000
-# (rooms a run leaves behind close quickly); no bot pool. The reports stay in DIR (default
-# target/cluster-bench) as a.json, b.json, c.json. --keep leaves the cluster running afterwards.
+# The nodes run with the load's raised limits and --grace-ms 2000 (rooms a run leaves behind close
+# quickly); no bot pool; HAProxy lets the load's one address hold every connection. The reports
+# stay in DIR (default target/cluster-bench) as a.json, b.json, c.json, a-paced.json, ...
+# --keep leaves the cluster running afterwards.
 # The ports are scripts/cluster.sh's (CLUSTER_*_PORT): stop any other cluster.sh cluster first.
 # Builds the release server and load generator unless SKIRMISH_BIN and SKIRMISH_BENCH_BIN are set.
 # Not part of .ci/run: it needs the whole machine for a minute and its figures are noisy.
@@ -32,6 +36,7 @@ seconds=10
 warmup=2
 rooms=100
 game=gomoku
+think=50
 dir="$root/target/cluster-bench"
 keep=false
 while [ "$#" -gt 0 ]; do
@@ -40,6 +45,7 @@ while [ "$#" -gt 0 ]; do
         --warmup) warmup="${2:?}"; shift 2 ;;
         --rooms) rooms="${2:?}"; shift 2 ;;
         --game) game="${2:?}"; shift 2 ;;
+        --think-ms) think="${2:?}"; shift 2 ;;
         --dir) dir="${2:?}"; shift 2 ;;
         --keep) keep=true; shift ;;
         -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
@@ -59,6 +65,8 @@ bench="${SKIRMISH_BENCH_BIN:-$release/skirmish-bench}"
 # The load's limits (docs/performance.md): people may send as fast as they like.
 export SKIRMISH_MESSAGES_PER_SECOND=1000000 SKIRMISH_MESSAGE_BURST=1000000
 export CLUSTER_BOTS=0 CLUSTER_NODE_ARGS="--grace-ms 2000 ${CLUSTER_NODE_ARGS:-}"
+# Every load connection comes from 127.0.0.1: HAProxy's per-address limit must hold them all.
+export SKIRMISH_LB_CONNECTIONS_PER_ADDRESS=1000000 SKIRMISH_LB_REQUESTS_PER_10S=1000000
 cluster=(scripts/cluster.sh)
 "${cluster[@]}" start --nodes 3 --dir "$dir"
 if ! $keep; then
@@ -81,37 +89,51 @@ nodes_url() {
 }
 varz() { curl -fsS "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/varz"; }
 
-# run NAME URLS: one load run, its report in DIR/NAME.json and the bus's counters around it in
-# DIR/NAME.varz.json.
+# run NAME URLS THINK_MS: one load run, its report in DIR/NAME.json, the bus's counters around it
+# in DIR/NAME.varz-{before,after}.json, and the nodes that did not answer /healthz after it in
+# DIR/NAME.health.
 run() {
-    local name="$1" urls="$2" watch
+    local name="$1" urls="$2" think_ms="$3" watch k
     watch="node1=$(pid node1),node2=$(pid node2),node3=$(pid node3),nats=$(pid nats)"
     watch="$watch,postgres=$(family "$(pid postgres)"),haproxy=$(family "$(pid haproxy)")"
     say "($name) --url $urls"
     varz >"$dir/$name.varz-before.json"
     "$bench" --log warn load --mode game --game "$game" --rooms "$rooms" --seconds "$seconds" \
-        --warmup-seconds "$warmup" --url "$urls" --watch "$watch" --json >"$dir/$name.json"
+        --warmup-seconds "$warmup" --think-ms "$think_ms" --url "$urls" --watch "$watch" --json >"$dir/$name.json"
     varz >"$dir/$name.varz-after.json"
+    : >"$dir/$name.health"
+    for k in $(seq "$CLUSTER_NODES"); do
+        curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$((CLUSTER_NODE_PORT + k - 1))/healthz" ||
+            echo "node$k" >>"$dir/$name.health"
+    done
     # Rooms left by this run close (grace 2 s, then the seat forfeits) before the next.
     sleep 4
 }
 
-run a "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws"
+run a "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws" 0
 if [ "$CLUSTER_MODE" = cluster ]; then
-    run b "$(nodes_url)"
-    run c "ws://127.0.0.1:$CLUSTER_LB_PORT/ws"
+    run b "$(nodes_url)" 0
+    run c "ws://127.0.0.1:$CLUSTER_LB_PORT/ws" 0
+fi
+run a-paced "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws" "$think"
+if [ "$CLUSTER_MODE" = cluster ]; then
+    run b-paced "$(nodes_url)" "$think"
+    run c-paced "ws://127.0.0.1:$CLUSTER_LB_PORT/ws" "$think"
 else
     say "$SKIRMISH_BIN has no --cluster: (b) and (c) need rooms shared between nodes; only (a) ran"
 fi
 
-python3 - "$dir" "$warmup" <<'EOF'
+python3 - "$dir" "$warmup" "$think" <<'EOF'
 import json, os, sys
 
-folder, warmup = sys.argv[1], float(sys.argv[2])
+folder, warmup, think = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 names = {
     "a": "(a) one node (node1 only)",
     "b": "(b) 3 nodes, seats spread",
     "c": "(c) through HAProxy",
+    "a-paced": f"(a) paced, {think} ms a move",
+    "b-paced": f"(b) paced, {think} ms a move",
+    "c-paced": f"(c) paced, {think} ms a move",
 }
 rows, p50 = [], {}
 for key, label in names.items():
@@ -140,17 +162,19 @@ for key, label in names.items():
         f"{groups['postgres']['cores_busy']:.2f}",
         f"{groups['haproxy']['cores_busy']:.2f}",
         f"{per_move('in_msgs'):.1f}/{per_move('out_msgs'):.1f}",
+        "not " + ",".join(bad) if (bad := open(os.path.join(folder, key + ".health")).read().split()) else "all",
     ])
     load = report["load_average"]
 header = ["run", "moves/s", "p50 ms", "p99 ms", "errors", "nodes CPU µs/move",
-          "node1/2/3 cores", "nats cores", "postgres cores", "haproxy cores", "bus msgs in/out per move"]
+          "node1/2/3 cores", "nats cores", "postgres cores", "haproxy cores", "bus msgs in/out per move",
+          "healthy after"]
 widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
 print(f"{report['rooms']} rooms of {report['game']}, {report['cores']} cores, load average at the last run's start "
       f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 for row in [header] + rows:
     print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)))
-if "a" in p50 and "b" in p50:
-    print(f"added latency of a bus hop (p50 of (b) minus p50 of (a)): {p50['b'] - p50['a']:+.2f} ms")
+if "a-paced" in p50 and "b-paced" in p50:
+    print(f"added latency of a bus hop (p50 of (b) minus p50 of (a), paced): {p50['b-paced'] - p50['a-paced']:+.3f} ms")
 errors = {k: json.load(open(os.path.join(folder, k + ".json")))["game_run"]["error_kinds"] for k in p50}
 for k, e in errors.items():
     if e:

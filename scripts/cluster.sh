@@ -102,7 +102,7 @@ stop_process() {
         sleep 0.1
     done
     if kill -0 "$pid" 2>/dev/null; then
-        say "$name did not stop within ${seconds}s after SIG$signal: SIGKILL"
+        say "$name still running after SIG$signal: SIGKILL"
         kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi
     rm -f "$pids/$name.pid"
@@ -387,8 +387,16 @@ cmd_stop() {
     for k in $(seq "$CLUSTER_NODES"); do
         if pid="$(pid_of "node$k")"; then kill -TERM -- "-$pid" 2>/dev/null || true; fi
     done
+    # Up to 30 s for all of them together, then SIGKILL to what is left.
+    local until=$((SECONDS + 30)) left
+    while [ "$SECONDS" -lt "$until" ]; do
+        left=0
+        for k in $(seq "$CLUSTER_NODES"); do pid_of "node$k" >/dev/null && left=1; done
+        [ "$left" -eq 0 ] && break
+        sleep 0.2
+    done
     for k in $(seq "$CLUSTER_NODES"); do
-        stop_process "node$k" TERM 30
+        stop_process "node$k" TERM 0
     done
     stop_process haproxy TERM 10
     stop_process nats TERM 10

@@ -4,6 +4,9 @@
 # `skirmish-bench load` three ways, one after the other, each on the same cluster:
 #   (a) one node: every seat of every room connects to node1 (rooms and players on one node, no
 #       bus hop; nodes 2 and 3 idle in the cluster);
+#   (t) three nodes, each room's players together: `--url node1,node2,node3 --spread rooms`,
+#       every seat of room i on node i (mod 3): the control for (b), with the rooms and their
+#       journals spread over three nodes as in (b), but no move crossing the bus;
 #   (b) three nodes, spread: `--url node1,node2,node3`, so the seats of room i connect to nodes
 #       i, i+1 (mod 3): a room's players are on different nodes, and every move of a player not
 #       on the room's node crosses the bus (to the room and back);
@@ -16,7 +19,9 @@
 # errors, the CPU of the nodes, nats-server, PostgreSQL and HAProxy over the measured window
 # (`--watch`), the bus's messages a move (nats-server's counters over the whole run, over moves a
 # second times warm-up plus window: an estimate), and whether every node still answered /healthz
-# afterwards; then p50 of (b) minus p50 of (a), paced: the added latency of a bus hop.
+# afterwards; then, paced, p50 of (b) minus p50 of (t), the added latency of a bus hop (and p50
+# of (b) minus p50 of (a), which also holds the difference between one node's journal writer and
+# three's: every event waits for its PostgreSQL commit).
 #
 #   nice -n 19 scripts/cluster-bench.sh [--seconds 10] [--warmup 2] [--rooms 100] [--game gomoku]
 #                                       [--think-ms 50] [--dir DIR] [--keep]
@@ -89,17 +94,18 @@ nodes_url() {
 }
 varz() { curl -fsS "http://127.0.0.1:$CLUSTER_NATS_MONITOR_PORT/varz"; }
 
-# run NAME URLS THINK_MS: one load run, its report in DIR/NAME.json, the bus's counters around it
+# run NAME URLS THINK_MS [OPTION...]: one load run, its report in DIR/NAME.json, the bus's counters around it
 # in DIR/NAME.varz-{before,after}.json, and the nodes that did not answer /healthz after it in
 # DIR/NAME.health.
 run() {
     local name="$1" urls="$2" think_ms="$3" watch k
+    shift 3
     watch="node1=$(pid node1),node2=$(pid node2),node3=$(pid node3),nats=$(pid nats)"
     watch="$watch,postgres=$(family "$(pid postgres)"),haproxy=$(family "$(pid haproxy)")"
     say "($name) --url $urls"
     varz >"$dir/$name.varz-before.json"
     "$bench" --log warn load --mode game --game "$game" --rooms "$rooms" --seconds "$seconds" \
-        --warmup-seconds "$warmup" --think-ms "$think_ms" --url "$urls" --watch "$watch" --json >"$dir/$name.json"
+        --warmup-seconds "$warmup" --think-ms "$think_ms" --url "$urls" --watch "$watch" "$@" --json >"$dir/$name.json"
     varz >"$dir/$name.varz-after.json"
     : >"$dir/$name.health"
     for k in $(seq "$CLUSTER_NODES"); do
@@ -110,15 +116,17 @@ run() {
     sleep 4
 }
 
+# The paced runs first: the bus hop's latency is the figure the others cannot give.
+run a-paced "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws" "$think"
+if [ "$CLUSTER_MODE" = cluster ]; then
+    run t-paced "$(nodes_url)" "$think" --spread rooms
+    run b-paced "$(nodes_url)" "$think"
+    run c-paced "ws://127.0.0.1:$CLUSTER_LB_PORT/ws" "$think"
+fi
 run a "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws" 0
 if [ "$CLUSTER_MODE" = cluster ]; then
     run b "$(nodes_url)" 0
     run c "ws://127.0.0.1:$CLUSTER_LB_PORT/ws" 0
-fi
-run a-paced "ws://127.0.0.1:$CLUSTER_NODE_PORT/ws" "$think"
-if [ "$CLUSTER_MODE" = cluster ]; then
-    run b-paced "$(nodes_url)" "$think"
-    run c-paced "ws://127.0.0.1:$CLUSTER_LB_PORT/ws" "$think"
 else
     say "$SKIRMISH_BIN has no --cluster: (b) and (c) need rooms shared between nodes; only (a) ran"
 fi
@@ -128,14 +136,15 @@ import json, os, sys
 
 folder, warmup, think = sys.argv[1], float(sys.argv[2]), sys.argv[3]
 names = {
-    "a": "(a) one node (node1 only)",
-    "b": "(b) 3 nodes, seats spread",
-    "c": "(c) through HAProxy",
-    "a-paced": f"(a) paced, {think} ms a move",
-    "b-paced": f"(b) paced, {think} ms a move",
-    "c-paced": f"(c) paced, {think} ms a move",
+    "a-paced": f"(a) one node (node1 only), paced {think} ms",
+    "t-paced": f"(t) 3 nodes, rooms spread, paced {think} ms",
+    "b-paced": f"(b) 3 nodes, seats spread, paced {think} ms",
+    "c-paced": f"(c) through HAProxy, paced {think} ms",
+    "a": "(a) one node (node1 only), flat out",
+    "b": "(b) 3 nodes, seats spread, flat out",
+    "c": "(c) through HAProxy, flat out",
 }
-rows, p50 = [], {}
+rows, p50, sound = [], {}, {}
 for key, label in names.items():
     path = os.path.join(folder, key + ".json")
     if not os.path.exists(path):
@@ -150,6 +159,10 @@ for key, label in names.items():
     moves_in_run = game["round_trips_per_second"] * (warmup + game["seconds"])
     per_move = lambda k: (after[k] - before[k]) / moves_in_run if moves_in_run else float("nan")
     p50[key] = game["latency_ms"]["p50"]
+    unhealthy = open(os.path.join(folder, key + ".health")).read().split()
+    # A run counts when moves came back and every node still answered afterwards (errors such
+    # as no_such_room, a join retried, do not spoil it).
+    sound[key] = moves > 0 and not unhealthy and "connect" not in game["error_kinds"]
     rows.append([
         label,
         f"{game['round_trips_per_second']:,.0f}",
@@ -162,7 +175,7 @@ for key, label in names.items():
         f"{groups['postgres']['cores_busy']:.2f}",
         f"{groups['haproxy']['cores_busy']:.2f}",
         f"{per_move('in_msgs'):.1f}/{per_move('out_msgs'):.1f}",
-        "not " + ",".join(bad) if (bad := open(os.path.join(folder, key + ".health")).read().split()) else "all",
+        "not " + ",".join(unhealthy) if unhealthy else "all",
     ])
     load = report["load_average"]
 header = ["run", "moves/s", "p50 ms", "p99 ms", "errors", "nodes CPU µs/move",
@@ -173,8 +186,12 @@ print(f"{report['rooms']} rooms of {report['game']}, {report['cores']} cores, lo
       f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
 for row in [header] + rows:
     print(" | ".join(str(c).ljust(w) for c, w in zip(row, widths)))
-if "a-paced" in p50 and "b-paced" in p50:
-    print(f"added latency of a bus hop (p50 of (b) minus p50 of (a), paced): {p50['b-paced'] - p50['a-paced']:+.3f} ms")
+for control, what in (("t-paced", "added latency of a bus hop: p50 of (b) minus p50 of (t), paced"),
+                      ("a-paced", "p50 of (b) minus p50 of (a), paced")):
+    if sound.get(control) and sound.get("b-paced"):
+        print(f"{what}: {p50['b-paced'] - p50[control]:+.3f} ms")
+    elif control in p50 and "b-paced" in p50:
+        print(f"{what}: not measured (a run played no move, or a node stopped answering)")
 errors = {k: json.load(open(os.path.join(folder, k + ".json")))["game_run"]["error_kinds"] for k in p50}
 for k, e in errors.items():
     if e:

@@ -33,6 +33,7 @@ fn args(url: String, game: LoadGame, mode: Mode) -> LoadArgs {
         matches: None,
         server_pid: Some(i32::try_from(std::process::id()).unwrap()),
         watch: Vec::new(),
+        spread: skirmish_bench::load::Spread::Seats,
         mode,
         echo_url: None,
         echo_pid: None,

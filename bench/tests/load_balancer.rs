@@ -69,6 +69,7 @@ fn args(url: String, rooms: u64) -> LoadArgs {
         matches: None,
         server_pid: None,
         watch: Vec::new(),
+        spread: skirmish_bench::load::Spread::Seats,
         mode: Mode::Game,
         echo_url: None,
         echo_pid: None,

@@ -67,6 +67,15 @@ impl LoadGame {
     }
 }
 
+/// How the seats of the rooms are spread over several `--url`s ([`seat_url`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Spread {
+    /// Seat `s` of room `i` on URL `(i + s) mod n`: a room's players on different nodes.
+    Seats,
+    /// Every seat of room `i` on URL `i mod n`: each room's players on one node.
+    Rooms,
+}
+
 /// Which phases a load run has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
@@ -112,6 +121,12 @@ pub struct LoadArgs {
     /// The server's process id, to read its CPU time and memory from /proc.
     #[arg(long)]
     pub server_pid: Option<i32>,
+    /// With several `--url`s: `seats` puts the seats of room `i` on URLs `i`, `i + 1`, ... (a
+    /// room's players on different nodes); `rooms` puts every seat of room `i` on URL `i` (rooms
+    /// spread over the nodes, each room's players together on its node: the control that differs
+    /// from `seats` only by the bus hop).
+    #[arg(long, value_enum, default_value_t = Spread::Seats)]
+    pub spread: Spread,
     /// More processes whose CPU time and memory the game phase reads over its window, each
     /// group as `NAME=PID[+PID...]`, comma-separated: a cluster's nodes, its bus and its database
     /// (scripts/cluster-bench.sh), e.g. `--watch node1=41,node2=42,postgres=50+51+52`.
@@ -147,15 +162,19 @@ pub struct LoadArgs {
     pub json: bool,
 }
 
-/// The URL that seat `seat` of room number `room` connects to: `urls[(room + seat) % urls.len()]`.
-/// Seat 0 (the room's creator) of consecutive rooms goes round the URLs, so rooms are created on
-/// every node in turn, and a room's seats go round from there, so a room has players on
-/// `min(seats, urls.len())` different nodes. One URL: every seat connects to it.
+/// The URL that seat `seat` of room number `room` connects to: with [`Spread::Seats`],
+/// `urls[(room + seat) % urls.len()]`: seat 0 (the room's creator) of consecutive rooms goes round
+/// the URLs, so rooms are created on every node in turn, and a room's seats go round from there,
+/// so a room has players on `min(seats, urls.len())` different nodes; with [`Spread::Rooms`],
+/// `urls[room % urls.len()]` for every seat. One URL: every seat connects to it.
 ///
 /// # Panics
 /// `urls` is empty (clap gives `--url` a default; [`run`] refuses an empty list).
-pub fn seat_url(urls: &[String], room: usize, seat: usize) -> &str {
-    &urls[(room + seat) % urls.len()]
+pub fn seat_url(urls: &[String], spread: Spread, room: usize, seat: usize) -> &str {
+    match spread {
+        Spread::Seats => &urls[(room + seat) % urls.len()],
+        Spread::Rooms => &urls[room % urls.len()],
+    }
 }
 
 /// What every room task of one phase shares.
@@ -327,7 +346,7 @@ async fn phase(
         match echo_frame_bytes {
             None => {
                 let urls = (0..seats)
-                    .map(|seat| seat_url(urls, index, seat).to_owned())
+                    .map(|seat| seat_url(urls, args.spread, index, seat).to_owned())
                     .collect();
                 tasks.spawn(game::room(index, urls, args.game, args.idle, shared))
             }
@@ -541,7 +560,10 @@ mod tests {
         assert_eq!(urls, ["ws://127.0.0.1:9000/ws"]);
         for room in 0..10 {
             for seat in 0..3 {
-                assert_eq!(seat_url(&urls, room, seat), "ws://127.0.0.1:9000/ws");
+                assert_eq!(
+                    seat_url(&urls, Spread::Seats, room, seat),
+                    "ws://127.0.0.1:9000/ws"
+                );
             }
         }
         let default = Cli::try_parse_from(["load"]).unwrap().load.urls;
@@ -554,7 +576,7 @@ mod tests {
         assert_eq!(urls, ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
         let seated = |room, seats| {
             (0..seats)
-                .map(|seat| seat_url(&urls, room, seat))
+                .map(|seat| seat_url(&urls, Spread::Seats, room, seat))
                 .collect::<Vec<_>>()
         };
         assert_eq!(seated(0, 3), ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
@@ -576,7 +598,7 @@ mod tests {
             for seat in 0..2 {
                 per_node[urls
                     .iter()
-                    .position(|u| u == seat_url(&urls, room, seat))
+                    .position(|u| u == seat_url(&urls, Spread::Seats, room, seat))
                     .unwrap()] += 1;
             }
         }
@@ -602,6 +624,26 @@ mod tests {
         for bad in ["node1", "=41", "node1=", "node1=x", "node1=41+", "node1=-3"] {
             assert!(Cli::try_parse_from(["load", "--watch", bad]).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn spread_by_rooms_keeps_each_rooms_seats_together_and_rotates_the_rooms() {
+        let cli = Cli::try_parse_from([
+            "load",
+            "--url",
+            "ws://a/ws,ws://b/ws,ws://c/ws",
+            "--spread",
+            "rooms",
+        ])
+        .unwrap();
+        let (urls, spread) = (cli.load.urls, cli.load.spread);
+        assert_eq!(spread, Spread::Rooms);
+        for room in 0..9 {
+            for seat in 0..3 {
+                assert_eq!(seat_url(&urls, spread, room, seat), urls[room % 3]);
+            }
+        }
+        assert_eq!(Cli::try_parse_from(["load"]).unwrap().load.spread, Spread::Seats);
     }
 
     #[test]

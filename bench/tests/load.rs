@@ -2,6 +2,10 @@
 //! the echo server, for each game. It checks that moves were played and timed without errors, and
 //! that the echo phase measured the same way; no speed is asserted (machines are noisy).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use skirmish_bench::load::stats::Watch;
 use skirmish_bench::load::{EchoTarget, LoadArgs, LoadGame, Mode, Report};
 use skirmish_server::testing::TestServer;
 use tokio_util::sync::CancellationToken;
@@ -21,13 +25,15 @@ fn limits() -> skirmish_server::Limits {
 
 fn args(url: String, game: LoadGame, mode: Mode) -> LoadArgs {
     LoadArgs {
-        url,
+        urls: vec![url],
         game,
         rooms: 2,
         seconds: 1.5,
         warmup_seconds: 0.5,
         matches: None,
         server_pid: Some(i32::try_from(std::process::id()).unwrap()),
+        watch: Vec::new(),
+        spread: skirmish_bench::load::Spread::Seats,
         mode,
         echo_url: None,
         echo_pid: None,
@@ -137,5 +143,72 @@ async fn one_whole_match_and_idle_memory() {
     let game = report.game_run.as_ref().unwrap();
     assert_eq!(game.round_trips, 0, "idle rooms do not move");
     assert_eq!(game.errors, 0, "errors: {:?}", game.error_kinds);
+    server.stop().await;
+}
+
+/// A TCP relay on a free loopback port to `to` (`host:port`), counting the connections it
+/// accepts: a stand-in for one node of a cluster in front of the one test server.
+async fn counting_relay(to: String) -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&accepted);
+    tokio::spawn(async move {
+        while let Ok((mut inbound, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::Relaxed);
+            let to = to.clone();
+            tokio::spawn(async move {
+                if let Ok(mut outbound) = tokio::net::TcpStream::connect(to).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                }
+            });
+        }
+    });
+    (format!("ws://{addr}/ws"), accepted)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_urls_spread_every_rooms_seats_over_them() {
+    let server = TestServer::start_with(limits()).await;
+    let target = server
+        .ws_url()
+        .trim_start_matches("ws://")
+        .trim_end_matches("/ws")
+        .to_owned();
+    let mut urls = Vec::new();
+    let mut counts = Vec::new();
+    for _ in 0..3 {
+        let (url, count) = counting_relay(target.clone()).await;
+        urls.push(url);
+        counts.push(count);
+    }
+    let mut args = args(String::new(), LoadGame::Plane3, Mode::Game);
+    args.urls = urls;
+    // The "nodes" are this process (the test server): their CPU is read over the window.
+    let me = i32::try_from(std::process::id()).unwrap();
+    args.watch = vec![Watch {
+        name: "nodes".into(),
+        pids: vec![me, i32::MAX],
+    }];
+    args.rooms = 4;
+    args.seconds = 1.0;
+    let report = skirmish_bench::load::run(&args, None).await.unwrap();
+    // Rooms are created through one URL and joined through the two others: they play.
+    check_game(&report, 12);
+    // Each room put one of its three seats on each URL.
+    let accepted: Vec<usize> = counts.iter().map(|c| c.load(Ordering::Relaxed)).collect();
+    assert_eq!(accepted, [4, 4, 4]);
+    // The watched group: the process that could be read (not the made-up pid), busy playing.
+    let watched = &report.game_run.as_ref().unwrap().watched;
+    assert_eq!(watched.len(), 1);
+    assert_eq!(
+        (watched[0].name.as_str(), watched[0].pids.as_slice()),
+        ("nodes", &[me][..])
+    );
+    assert!(
+        watched[0].cpu_seconds > 0.0 && watched[0].rss_kib > 0,
+        "{watched:?}"
+    );
+    assert!(skirmish_bench::load::table(&report).contains("nodes: "));
     server.stop().await;
 }

@@ -25,6 +25,12 @@ use skirmish_bots::gomoku::GomokuStrategy;
 use skirmish_bots::junqi::JunqiStrategy;
 use skirmish_bots::plane::PlaneStrategy;
 
+/// How many times a seat tries `join_room` again after `no_such_room` (a room created through
+/// another node of a cluster, not yet in the joining node's directory), and how long it waits
+/// before each: 100 times 5 ms, half a second in all.
+const JOIN_RETRIES: u32 = 100;
+const JOIN_RETRY: Duration = Duration::from_millis(5);
+
 /// The sending half of one connection.
 pub(super) type Sink = SplitSink<WebSocketStream<MaybeTlsStream<TcpStream>>, Message>;
 /// The receiving half of one connection.
@@ -206,15 +212,16 @@ fn config(game: LoadGame) -> RoomConfig {
     }
 }
 
-/// Runs room number `index` of the load: connects its seats, waits for `shared.go`, then plays
-/// match after match until `shared.stop`. With `idle`, it seats everyone and starts the match but
-/// never moves.
-pub(super) async fn room(index: usize, url: String, game: LoadGame, idle: bool, shared: Arc<Shared>) {
+/// Runs room number `index` of the load: connects its seats, seat `i` to `urls[i]` (one URL per
+/// seat, [`super::seat_url`]), waits for `shared.go`, then plays match after match until
+/// `shared.stop`. With `idle`, it seats everyone and starts the match but never moves.
+pub(super) async fn room(index: usize, urls: Vec<String>, game: LoadGame, idle: bool, shared: Arc<Shared>) {
     let seats = game.seats();
+    debug_assert_eq!(urls.len(), seats, "one URL per seat");
     let mut sinks = Vec::with_capacity(seats);
     let mut streams = Vec::with_capacity(seats);
-    for i in 0..seats {
-        match connect(&url, &format!("load-{index}-{i}"), &shared).await {
+    for (i, url) in urls.iter().enumerate() {
+        match connect(url, &format!("load-{index}-{i}"), &shared).await {
             Ok((sink, stream)) => {
                 shared.recorder.connection(1);
                 sinks.push(sink);
@@ -270,17 +277,22 @@ async fn play(
         sit: true,
     });
     send(&mut sinks[0], &create, shared).await?;
-    let mut due: Vec<Option<(Instant, ClientFrame)>> = vec![None; sinks.len()];
+    // Frames to send later, per connection: an `act` after the think time, or a `join_room`
+    // tried again (the flag says which: only an `act` starts a round trip).
+    let mut due: Vec<Option<(Instant, ClientFrame, bool)>> = vec![None; sinks.len()];
+    let mut joins_retried: Vec<u32> = vec![0; sinks.len()];
     loop {
-        let next_due = due.iter().flatten().map(|(at, _)| *at).min();
+        let next_due = due.iter().flatten().map(|(at, _, _)| *at).min();
         let next = tokio::select! {
             () = shared.stop.cancelled() => return Ok(()),
             () = sleep_until(next_due) => {
                 let now = Instant::now();
                 for (i, slot) in due.iter_mut().enumerate() {
-                    if let Some((_, act)) = slot.take_if(|(at, _)| *at <= now) {
-                        pending[i] = Some(Instant::now());
-                        send(&mut sinks[i], &act, shared).await?;
+                    if let Some((_, frame, is_act)) = slot.take_if(|(at, _, _)| *at <= now) {
+                        if is_act {
+                            pending[i] = Some(Instant::now());
+                        }
+                        send(&mut sinks[i], &frame, shared).await?;
                     }
                 }
                 continue;
@@ -320,6 +332,8 @@ async fn play(
             Incoming::RoomCreated { room: id } if i == 0 => {
                 room = Some(id);
                 started = false;
+                seat_of[1..].iter_mut().for_each(|s| *s = None);
+                joins_retried.iter_mut().for_each(|n| *n = 0);
                 for sink in &mut sinks[1..] {
                     send(sink, &frame(ClientMsg::JoinRoom { room: id, seat: None }), shared).await?;
                 }
@@ -345,7 +359,7 @@ async fn play(
                     } else {
                         // Sent later by the loop, which keeps reading the room's other
                         // connections meanwhile so that their round trips stay exact.
-                        due[i] = Some((Instant::now() + shared.think, act));
+                        due[i] = Some((Instant::now() + shared.think, act, true));
                     }
                 }
             }
@@ -370,6 +384,18 @@ async fn play(
             Incoming::Error { code } => {
                 recorder.error(&code);
                 pending[i] = None;
+                // A room created on one node and joined at once through another: the joining
+                // node may not have the room in its directory yet. Counted, and tried again.
+                if let Some(id) = room
+                    && code == "no_such_room"
+                    && i != 0
+                    && seat_of[i].is_none()
+                    && joins_retried[i] < JOIN_RETRIES
+                {
+                    joins_retried[i] += 1;
+                    let join = frame(ClientMsg::JoinRoom { room: id, seat: None });
+                    due[i] = Some((Instant::now() + JOIN_RETRY, join, false));
+                }
             }
             _ => {}
         }

@@ -28,7 +28,7 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
-use stats::{ProcReading, Recorder, RunFigures};
+use stats::{GroupReading, ProcReading, Recorder, RunFigures, Watch};
 
 /// WebSocket handshakes in flight at once while connecting (256: well under the listen backlog
 /// of 1024 that tokio's `TcpListener::bind` asks for, so no SYN is dropped and retried a second later).
@@ -67,6 +67,15 @@ impl LoadGame {
     }
 }
 
+/// How the seats of the rooms are spread over several `--url`s ([`seat_url`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Spread {
+    /// Seat `s` of room `i` on URL `(i + s) mod n`: a room's players on different nodes.
+    Seats,
+    /// Every seat of room `i` on URL `i mod n`: each room's players on one node.
+    Rooms,
+}
+
 /// Which phases a load run has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
@@ -81,11 +90,18 @@ pub enum Mode {
 /// The options of `skirmish-bench load`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct LoadArgs {
-    /// The Skirmish server's WebSocket URL. Start it with raised limits (docs/performance.md):
-    /// `--bots 0 --messages-per-second 1000000 --message-burst 1000000 --connections-per-address
-    /// 100000`.
-    #[arg(long, default_value = "ws://127.0.0.1:8080/ws")]
-    pub url: String,
+    /// The Skirmish server's WebSocket URL, or several comma-separated: the nodes of one cluster
+    /// (docs/cluster.md), where the seat `s` of room number `i` connects to URL number
+    /// `(i + s) mod n` ([`seat_url`]), so that with as many URLs as seats every room's players sit
+    /// on different nodes. Start the server with raised limits (docs/performance.md): `--bots 0
+    /// --messages-per-second 1000000 --message-burst 1000000 --connections-per-address 100000`.
+    #[arg(
+        long = "url",
+        value_name = "URL[,URL...]",
+        value_delimiter = ',',
+        default_value = "ws://127.0.0.1:8080/ws"
+    )]
+    pub urls: Vec<String>,
     /// The game every room plays.
     #[arg(long, value_enum, default_value_t = LoadGame::Plane2)]
     pub game: LoadGame,
@@ -105,6 +121,17 @@ pub struct LoadArgs {
     /// The server's process id, to read its CPU time and memory from /proc.
     #[arg(long)]
     pub server_pid: Option<i32>,
+    /// With several `--url`s: `seats` puts the seats of room `i` on URLs `i`, `i + 1`, ... (a
+    /// room's players on different nodes); `rooms` puts every seat of room `i` on URL `i` (rooms
+    /// spread over the nodes, each room's players together on its node: the control that differs
+    /// from `seats` only by the bus hop).
+    #[arg(long, value_enum, default_value_t = Spread::Seats)]
+    pub spread: Spread,
+    /// More processes whose CPU time and memory the game phase reads over its window, each
+    /// group as `NAME=PID[+PID...]`, comma-separated: a cluster's nodes, its bus and its database
+    /// (scripts/cluster-bench.sh), e.g. `--watch node1=41,node2=42,postgres=50+51+52`.
+    #[arg(long, value_name = "NAME=PID[+PID...]", value_delimiter = ',')]
+    pub watch: Vec<Watch>,
     /// Which phases to run.
     #[arg(long, value_enum, default_value_t = Mode::Both)]
     pub mode: Mode,
@@ -133,6 +160,21 @@ pub struct LoadArgs {
     /// Print the report as JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The URL that seat `seat` of room number `room` connects to: with [`Spread::Seats`],
+/// `urls[(room + seat) % urls.len()]`: seat 0 (the room's creator) of consecutive rooms goes round
+/// the URLs, so rooms are created on every node in turn, and a room's seats go round from there,
+/// so a room has players on `min(seats, urls.len())` different nodes; with [`Spread::Rooms`],
+/// `urls[room % urls.len()]` for every seat. One URL: every seat connects to it.
+///
+/// # Panics
+/// `urls` is empty (clap gives `--url` a default; [`run`] refuses an empty list).
+pub fn seat_url(urls: &[String], spread: Spread, room: usize, seat: usize) -> &str {
+    match spread {
+        Spread::Seats => &urls[(room + seat) % urls.len()],
+        Spread::Rooms => &urls[room % urls.len()],
+    }
 }
 
 /// What every room task of one phase shares.
@@ -233,8 +275,11 @@ pub async fn run(args: &LoadArgs, echo: Option<EchoTarget>) -> anyhow::Result<Re
         ratios: None,
         memory: None,
     };
+    if args.urls.is_empty() || args.urls.iter().any(|url| url.trim().is_empty()) {
+        anyhow::bail!("--url: an empty URL in {:?}", args.urls.join(","));
+    }
     if args.mode != Mode::Echo {
-        let (figures, memory) = phase(args, None, &args.url, args.server_pid).await?;
+        let (figures, memory) = phase(args, None, &args.urls, args.server_pid).await?;
         report.game_run = Some(figures);
         report.memory = memory;
     }
@@ -249,7 +294,8 @@ pub async fn run(args: &LoadArgs, echo: Option<EchoTarget>) -> anyhow::Result<Re
                     .map(|g| g.mean_frame_bytes.round() as usize)
             })
             .unwrap_or(200);
-        let (figures, _) = phase(args, Some(frame_bytes), &echo.url, echo.pid).await?;
+        let echo_urls = [echo.url];
+        let (figures, _) = phase(args, Some(frame_bytes), &echo_urls, echo.pid).await?;
         report.echo_run = Some(figures);
     }
     if let (Some(game), Some(echo)) = (&report.game_run, &report.echo_run) {
@@ -271,11 +317,12 @@ async fn wait_for(limit: Option<Duration>, done: impl Fn() -> bool) {
     }
 }
 
-/// One phase: the game's rooms (`echo_frame_bytes` is `None`) or the echo's, against `url`.
+/// One phase: the game's rooms (`echo_frame_bytes` is `None`) against `urls`, each seat to its
+/// [`seat_url`], or the echo's against `urls[0]`.
 async fn phase(
     args: &LoadArgs,
     echo_frame_bytes: Option<usize>,
-    url: &str,
+    urls: &[String],
     pid: Option<i32>,
 ) -> anyhow::Result<(RunFigures, Option<Memory>)> {
     let shared = Arc::new(Shared {
@@ -295,10 +342,15 @@ async fn phase(
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..rooms {
         let shared = Arc::clone(&shared);
-        let url = url.to_owned();
+        let seats = args.game.seats();
         match echo_frame_bytes {
-            None => tasks.spawn(game::room(index, url, args.game, args.idle, shared)),
-            Some(bytes) => tasks.spawn(echo::room(index, url, args.game.seats(), bytes, shared)),
+            None => {
+                let urls = (0..seats)
+                    .map(|seat| seat_url(urls, args.spread, index, seat).to_owned())
+                    .collect();
+                tasks.spawn(game::room(index, urls, args.game, args.idle, shared))
+            }
+            Some(bytes) => tasks.spawn(echo::room(index, urls[0].clone(), seats, bytes, shared)),
         };
     }
     wait_for(None, || shared.settled.load(Ordering::Relaxed) >= rooms).await;
@@ -317,7 +369,19 @@ async fn phase(
         Duration::from_secs_f64(args.warmup_seconds)
     };
     let self_pid = i32::try_from(std::process::id())?;
+    let watched: &[Watch] = if echo_frame_bytes.is_none() {
+        &args.watch
+    } else {
+        &[]
+    };
+    let read_watched = || {
+        watched
+            .iter()
+            .map(GroupReading::take)
+            .collect::<anyhow::Result<Vec<_>>>()
+    };
     let mut start = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+    let mut watched_start = read_watched()?;
     shared.go.cancel();
     if args.idle {
         wait_for(Some(Duration::from_secs(120)), || {
@@ -344,6 +408,7 @@ async fn phase(
     tokio::time::sleep(warmup).await;
     if !warmup.is_zero() || args.idle {
         start = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+        watched_start = read_watched()?;
     }
     shared.recorder.open(measure);
     match args.matches {
@@ -357,6 +422,7 @@ async fn phase(
     }
     let held = shared.recorder.open_connections();
     let end = (Instant::now(), read(pid)?, read(Some(self_pid))?);
+    let watched_end = read_watched()?;
     shared.recorder.close();
     shared.stop.cancel();
     let seconds = end.0.duration_since(start.0).as_secs_f64();
@@ -374,6 +440,11 @@ async fn phase(
     if let (Some(from), Some(to)) = (start.2, end.2) {
         figures.client = Some(from.until(&to, seconds));
     }
+    figures.watched = watched
+        .iter()
+        .zip(watched_start.iter().zip(&watched_end))
+        .map(|(watch, (from, to))| from.until(to, &watch.name, seconds))
+        .collect();
     Ok((figures, memory))
 }
 
@@ -444,6 +515,15 @@ pub fn table(report: &Report) -> String {
             out.push_str(&format!("{name} errors: {:?}\n", run.error_kinds));
         }
     }
+    for group in game.map(|g| g.watched.as_slice()).unwrap_or_default() {
+        out.push_str(&format!(
+            "{}: {:.2} cores busy ({:.2} CPU s), {:.1} MiB resident\n",
+            group.name,
+            group.cores_busy,
+            group.cpu_seconds,
+            group.rss_kib as f64 / 1024.0
+        ));
+    }
     if let Some(m) = &report.memory {
         out.push_str(&format!(
             "idle memory: baseline {} KiB, {} connections {} KiB ({:.2} KiB each), {} rooms started {} KiB ({:.2} KiB each)\n",
@@ -457,4 +537,128 @@ pub fn table(report: &Report) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        load: LoadArgs,
+    }
+
+    fn urls(list: &str) -> Vec<String> {
+        Cli::try_parse_from(["load", "--url", list]).unwrap().load.urls
+    }
+
+    #[test]
+    fn one_url_takes_every_seat_of_every_room() {
+        let urls = urls("ws://127.0.0.1:9000/ws");
+        assert_eq!(urls, ["ws://127.0.0.1:9000/ws"]);
+        for room in 0..10 {
+            for seat in 0..3 {
+                assert_eq!(
+                    seat_url(&urls, Spread::Seats, room, seat),
+                    "ws://127.0.0.1:9000/ws"
+                );
+            }
+        }
+        let default = Cli::try_parse_from(["load"]).unwrap().load.urls;
+        assert_eq!(default, ["ws://127.0.0.1:8080/ws"]);
+    }
+
+    #[test]
+    fn three_urls_put_each_rooms_seats_on_different_nodes_and_rotate_the_creator() {
+        let urls = urls("ws://a/ws,ws://b/ws,ws://c/ws");
+        assert_eq!(urls, ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
+        let seated = |room, seats| {
+            (0..seats)
+                .map(|seat| seat_url(&urls, Spread::Seats, room, seat))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(seated(0, 3), ["ws://a/ws", "ws://b/ws", "ws://c/ws"]);
+        assert_eq!(seated(1, 3), ["ws://b/ws", "ws://c/ws", "ws://a/ws"]);
+        assert_eq!(seated(2, 3), ["ws://c/ws", "ws://a/ws", "ws://b/ws"]);
+        assert_eq!(seated(3, 3), seated(0, 3));
+        // Two seats on three nodes: always two different nodes, and each node creates every
+        // third room.
+        for room in 0..30 {
+            let [first, second] = seated(room, 2)[..] else {
+                unreachable!()
+            };
+            assert_ne!(first, second);
+            assert_eq!(first, urls[room % 3]);
+        }
+        // Every node holds the same number of connections over a whole number of rotations.
+        let mut per_node = [0; 3];
+        for room in 0..300 {
+            for seat in 0..2 {
+                per_node[urls
+                    .iter()
+                    .position(|u| u == seat_url(&urls, Spread::Seats, room, seat))
+                    .unwrap()] += 1;
+            }
+        }
+        assert_eq!(per_node, [200, 200, 200]);
+    }
+
+    #[test]
+    fn watched_groups_are_name_equals_pids() {
+        let cli = Cli::try_parse_from(["load", "--watch", "node1=41,postgres=50+51+52"]).unwrap();
+        assert_eq!(
+            cli.load.watch,
+            [
+                Watch {
+                    name: "node1".into(),
+                    pids: vec![41]
+                },
+                Watch {
+                    name: "postgres".into(),
+                    pids: vec![50, 51, 52]
+                }
+            ]
+        );
+        for bad in ["node1", "=41", "node1=", "node1=x", "node1=41+", "node1=-3"] {
+            assert!(Cli::try_parse_from(["load", "--watch", bad]).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn spread_by_rooms_keeps_each_rooms_seats_together_and_rotates_the_rooms() {
+        let cli = Cli::try_parse_from([
+            "load",
+            "--url",
+            "ws://a/ws,ws://b/ws,ws://c/ws",
+            "--spread",
+            "rooms",
+        ])
+        .unwrap();
+        let (urls, spread) = (cli.load.urls, cli.load.spread);
+        assert_eq!(spread, Spread::Rooms);
+        for room in 0..9 {
+            for seat in 0..3 {
+                assert_eq!(seat_url(&urls, spread, room, seat), urls[room % 3]);
+            }
+        }
+        assert_eq!(Cli::try_parse_from(["load"]).unwrap().load.spread, Spread::Seats);
+    }
+
+    #[test]
+    fn repeated_url_flags_add_up_and_an_empty_url_is_refused() {
+        let cli = Cli::try_parse_from(["load", "--url", "ws://a/ws", "--url", "ws://b/ws"]).unwrap();
+        assert_eq!(cli.load.urls, ["ws://a/ws", "ws://b/ws"]);
+        let mut args = Cli::try_parse_from(["load", "--url", "ws://a/ws,,ws://b/ws"])
+            .unwrap()
+            .load;
+        args.mode = Mode::Game;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let err = runtime.block_on(run(&args, None)).unwrap_err();
+        assert!(err.to_string().contains("an empty URL"), "{err}");
+    }
 }

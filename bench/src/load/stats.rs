@@ -190,6 +190,7 @@ impl Recorder {
             error_kinds: errors,
             server: None,
             client: None,
+            watched: Vec::new(),
         }
     }
 }
@@ -245,6 +246,9 @@ pub struct RunFigures {
     pub server: Option<ProcFigures>,
     /// The load generator's own CPU and memory.
     pub client: Option<ProcFigures>,
+    /// The CPU and memory of each group of processes given with `--watch` (a cluster's nodes,
+    /// its bus, its database), over the window; the game phase only.
+    pub watched: Vec<GroupFigures>,
 }
 
 /// A process's CPU time over the window and its memory at the end.
@@ -311,4 +315,104 @@ impl ProcReading {
             peak_rss_kib: end.peak_rss_kib,
         }
     }
+}
+
+/// A named group of processes whose CPU time a run reads over its window, from `--watch
+/// NAME=PID[+PID...]`: a cluster's nodes, its bus (nats-server), its database (the postmaster and
+/// its backends, each a process of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Watch {
+    /// What the group is, as the report names it.
+    pub name: String,
+    /// Its processes.
+    pub pids: Vec<i32>,
+}
+
+impl std::str::FromStr for Watch {
+    type Err = String;
+
+    /// Reads `NAME=PID[+PID...]`, e.g. `node1=4242` or `postgres=100+101+102`.
+    fn from_str(text: &str) -> Result<Watch, String> {
+        let (name, pids) = text
+            .split_once('=')
+            .ok_or_else(|| format!("`{text}` is not NAME=PID[+PID...]"))?;
+        if name.is_empty() {
+            return Err(format!("`{text}` has no name before `=`"));
+        }
+        let pids = pids
+            .split('+')
+            .map(|pid| {
+                pid.trim()
+                    .parse::<i32>()
+                    .ok()
+                    .filter(|p| *p > 0)
+                    .ok_or_else(|| format!("`{pid}` is not a process id"))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Watch {
+            name: name.to_owned(),
+            pids,
+        })
+    }
+}
+
+/// One reading of a [`Watch`]: each of its processes that could be read.
+#[derive(Clone, Debug)]
+pub struct GroupReading {
+    readings: BTreeMap<i32, ProcReading>,
+}
+
+impl GroupReading {
+    /// Reads every process of `watch`; one that is gone is left out (a database backend may end).
+    ///
+    /// # Errors
+    /// None of the group's processes can be read.
+    pub fn take(watch: &Watch) -> anyhow::Result<GroupReading> {
+        let readings: BTreeMap<i32, ProcReading> = watch
+            .pids
+            .iter()
+            .filter_map(|&pid| ProcReading::take(pid).ok().map(|r| (pid, r)))
+            .collect();
+        if readings.is_empty() {
+            anyhow::bail!(
+                "--watch {}: none of the processes {:?} can be read",
+                watch.name,
+                watch.pids
+            );
+        }
+        Ok(GroupReading { readings })
+    }
+
+    /// The group's figures from `self` (the start) to `end`, over `seconds` of wall time: CPU
+    /// summed over the processes read at both ends, resident memory summed at the end.
+    pub fn until(&self, end: &GroupReading, name: &str, seconds: f64) -> GroupFigures {
+        let both = || {
+            self.readings
+                .iter()
+                .filter_map(|(pid, from)| end.readings.get(pid).map(|to| (from, to)))
+        };
+        let cpu: f64 = both().map(|(from, to)| to.cpu_seconds - from.cpu_seconds).sum();
+        GroupFigures {
+            name: name.to_owned(),
+            pids: both().map(|(from, _)| from.pid).collect(),
+            cpu_seconds: cpu,
+            cores_busy: cpu / seconds,
+            rss_kib: both().map(|(_, to)| to.rss_kib).sum(),
+        }
+    }
+}
+
+/// A watched group's CPU time over the window and its memory at the end.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct GroupFigures {
+    /// The group's name from `--watch`.
+    pub name: String,
+    /// The processes read at both ends of the window.
+    pub pids: Vec<i32>,
+    /// User plus system CPU time of those processes in the window, in seconds.
+    pub cpu_seconds: f64,
+    /// `cpu_seconds` over the window's length: 1.0 is one core kept busy.
+    pub cores_busy: f64,
+    /// Their resident memory at the end, summed, in KiB.
+    pub rss_kib: u64,
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what the tests need and is missing, then runs every test.
 #
-#   scripts/test.sh                  install what is missing, check docker-compose.yml, then
+#   scripts/test.sh                  install what is missing, check the compose files, then
 #                                    cargo test --workspace --locked --no-fail-fast
 #   scripts/test.sh ARGS...          the same set-up, then cargo test --locked ARGS...
 #                                    (e.g. scripts/test.sh -p skirmish-bots --test piskvork)
@@ -13,7 +13,8 @@
 #     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
 #     postgres.rs; the cluster the package makes is not used), and nats-server (the cluster tests
-#     start their own with JetStream, server/tests/common/cluster.rs);
+#     start their own with JetStream, server/tests/common/cluster.rs), and haproxy (the load
+#     balancer's configuration, deploy/haproxy.cfg, under the real one: bench/tests/load_balancer.rs);
 #   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs);
 #   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
 #     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
@@ -41,9 +42,10 @@ declare -A apt_files=(
     # From postgresql-common, which comes with the server's binaries (/usr/lib/postgresql/*/bin).
     [postgresql]=/usr/bin/pg_ctlcluster
     [nats-server]=/usr/sbin/nats-server
+    [haproxy]=/usr/sbin/haproxy
 )
 missing=()
-for package in chromium chromium-driver docker-compose postgresql nats-server; do
+for package in chromium chromium-driver docker-compose postgresql nats-server haproxy; do
     [ -x "${apt_files[$package]}" ] || missing+=("$package")
 done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -59,7 +61,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         "${missing[@]}"
 else
-    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server"
+    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server, haproxy"
 fi
 
 # --- Python packages ------------------------------------------------------------------------------
@@ -91,8 +93,9 @@ fi
 export PBRAIN_FIGRID="$figrid"
 
 # --- docker-compose.yml ---------------------------------------------------------------------------
-say "docker-compose.yml is valid (docker-compose config; no Docker engine needed)"
+say "docker-compose.yml and docker-compose.cluster.yml are valid (docker-compose config; no Docker engine needed)"
 docker-compose config --quiet
+docker-compose -f docker-compose.cluster.yml config --quiet
 
 if $install_only; then
     say "set-up done (--install-only)"

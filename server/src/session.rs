@@ -733,6 +733,9 @@ impl Session {
                 if let Some(address) = self.address {
                     self.state.lobby.created_from(room.id(), address);
                 }
+                if let Some(cluster) = &self.state.cluster {
+                    cluster.list_now(room.id()).await;
+                }
                 self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
                 if sit {
                     room.join(self.member(), None, req).await?;

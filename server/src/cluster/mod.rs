@@ -294,6 +294,22 @@ impl Cluster {
         true
     }
 
+    /// Writes this node's room `id` to the directory now and waits for it (at most 1 s): a room's
+    /// id is given out only once any node can find it (another player joins through another
+    /// node within milliseconds; the queued write could come after).
+    pub async fn list_now(&self, id: RoomId) {
+        let entry = self.0.cache.lock().expect("not poisoned").rooms.get(&id).cloned();
+        let Some(entry) = entry else { return };
+        let bytes = serde_json::to_vec(&entry).expect("directory entries serialize");
+        let put = self.0.buckets.rooms.put(id.to_string(), bytes.into());
+        if !matches!(
+            tokio::time::timeout(std::time::Duration::from_secs(1), put).await,
+            Ok(Ok(_))
+        ) {
+            tracing::warn!(room = %id, "a new room could not be written to the directory at once");
+        }
+    }
+
     /// Reads room `id`'s directory entry when this node's cache does not have it yet (a room
     /// made on another node a moment ago, whose entry the watch has not brought): whether the
     /// directory has it. One read of the bus per call: callers are rate-limited connections.

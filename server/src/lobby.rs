@@ -10,9 +10,11 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use skirmish_protocol::{
-    BotOffer, BotSummary, GameKind, PlayerId, ResumeToken, RoomId, RoomStatus, RoomSummary, Seat, SeatRef,
-};
+use skirmish_protocol::{BotOffer, PlayerId, ResumeToken, RoomId, RoomStatus, RoomSummary, Seat, SeatRef};
+
+mod bots;
+
+pub use bots::BotPick;
 
 use crate::outbox::Outbox;
 use crate::replica::{ClusterBot, ClusterPlayer, Replica, SeatChange};
@@ -116,19 +118,6 @@ pub enum ResumeRefused {
     /// The resume token is a bot account's player's, and the `hello` did not carry that
     /// account's token.
     OtherAccount,
-}
-
-/// A bot picked for a seat.
-#[derive(Debug, Clone)]
-pub struct BotPick {
-    /// The bot's player id.
-    pub player: PlayerId,
-    /// Its name.
-    pub name: String,
-    /// Its connection.
-    pub outbox: Outbox,
-    /// The strategy it is to play.
-    pub strategy: String,
 }
 
 #[derive(Debug, Default)]
@@ -684,135 +673,5 @@ impl Lobby {
             .get(&player)
             .map(|p| p.seats.clone())
             .unwrap_or_default()
-    }
-
-    /// The connected bots (in a cluster, every node's).
-    pub fn bots(&self) -> Vec<BotSummary> {
-        let dir = self.lock();
-        let mut bots: Vec<BotSummary> = dir
-            .players
-            .values()
-            .filter(|p| p.connected_here())
-            .filter_map(|p| {
-                Some(BotSummary {
-                    player: p.id,
-                    name: p.name.clone(),
-                    offer: p.bot.clone()?,
-                    seats: u32::try_from(p.seats.len()).unwrap_or(u32::MAX),
-                    account: p.account.is_some(),
-                })
-            })
-            .collect();
-        if let Some(replica) = &dir.replica {
-            bots.extend(
-                replica
-                    .bots()
-                    .iter()
-                    .filter(|b| {
-                        !dir.players
-                            .get(&b.player)
-                            .is_some_and(PlayerRecord::connected_here)
-                    })
-                    .map(ClusterBot::summary),
-            );
-        }
-        bots.sort_by(|a, b| a.name.cmp(&b.name).then(a.player.cmp(&b.player)));
-        bots
-    }
-
-    /// Every connected bot as a candidate for a seat: this node's, and in a cluster the other
-    /// nodes' (whose seats the room then reaches over the bus).
-    fn candidates(dir: &Directory) -> Vec<ClusterBot> {
-        let here: Arc<str> = dir
-            .replica
-            .as_ref()
-            .map_or_else(|| Arc::from(""), |r| Arc::clone(r.node()));
-        let mut bots: Vec<ClusterBot> = dir
-            .players
-            .values()
-            .filter_map(|p| p.cluster_bot(&here))
-            .collect();
-        if let Some(replica) = &dir.replica {
-            bots.extend(replica.bots().into_iter().filter(|b| {
-                !dir.players
-                    .get(&b.player)
-                    .is_some_and(PlayerRecord::connected_here)
-            }));
-        }
-        bots
-    }
-
-    /// The pick of `bot` for a seat playing `strategy`: its connection here, or for a bot of
-    /// another node a remote outbox, the bot then known here (the room records its seat).
-    fn pick(dir: &mut Directory, bot: &ClusterBot, strategy: String) -> Option<BotPick> {
-        let outbox = match dir.players.get(&bot.player).filter(|p| p.connected_here()) {
-            Some(record) => record.outbox.clone()?,
-            None => {
-                let replica = dir.replica.clone()?;
-                let outbox = replica.outbox(Arc::clone(&bot.node), bot.conn, bot.turn_view);
-                let record = dir.players.entry(bot.player).or_insert_with(|| {
-                    PlayerRecord::new(
-                        bot.player,
-                        bot.name.clone(),
-                        bot.token.clone(),
-                        bot.account.clone(),
-                        None,
-                    )
-                });
-                record.outbox = Some(outbox.clone());
-                outbox
-            }
-        };
-        Some(BotPick {
-            player: bot.player,
-            name: bot.name.clone(),
-            outbox,
-            strategy,
-        })
-    }
-
-    /// Picks the connected bot with the fewest seats that plays `game` (and `strategy`, if named),
-    /// excluding `exclude` (bots already seated in the room).
-    pub fn pick_bot(&self, game: GameKind, strategy: Option<&str>, exclude: &[PlayerId]) -> Option<BotPick> {
-        let mut dir = self.lock();
-        let mut candidates: Vec<ClusterBot> = Self::candidates(&dir)
-            .into_iter()
-            .filter(|b| !exclude.contains(&b.player))
-            .filter(|b| {
-                let offered = b.offer.strategies(game);
-                !offered.is_empty() && strategy.is_none_or(|s| offered.iter().any(|o| o == s))
-            })
-            .collect();
-        candidates.sort_by_key(|b| (b.seats, b.name.clone(), b.player));
-        let bot = candidates.first()?;
-        let strategy = strategy.map_or_else(|| bot.offer.strategies(game)[0].clone(), str::to_owned);
-        Self::pick(&mut dir, bot, strategy)
-    }
-
-    /// The connection of the bot account `account` when it is connected (to any node of a
-    /// cluster) and offers `strategy` for `game`: a tournament entrant's seat. Found by the
-    /// account its token proved, never by the name a connection says, so no other connection
-    /// (another account's, or an anonymous one) is ever handed an entrant's seat.
-    pub fn find_bot(&self, account: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
-        let mut dir = self.lock();
-        let key = crate::accounts::name_key(account);
-        let bot = Self::candidates(&dir).into_iter().find(|b| {
-            b.account.as_deref().map(crate::accounts::name_key).as_ref() == Some(&key)
-                && b.account.as_deref() == Some(account)
-                && b.offer.strategies(game).iter().any(|s| s == strategy)
-        })?;
-        Self::pick(&mut dir, &bot, strategy.to_owned())
-    }
-
-    /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no
-    /// other bot is free.
-    pub fn pick_any_bot(
-        &self,
-        game: GameKind,
-        strategy: Option<&str>,
-        prefer_not: &[PlayerId],
-    ) -> Option<BotPick> {
-        self.pick_bot(game, strategy, prefer_not)
-            .or_else(|| self.pick_bot(game, strategy, &[]))
     }
 }

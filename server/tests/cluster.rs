@@ -59,9 +59,13 @@ async fn a_players_stream_does_not_depend_on_hidden_boards_across_nodes() {
     let (seat0_a, seat1_a) = seat_zero_stream(urls, 0).await;
     let (seat0_b, seat1_b) = seat_zero_stream(urls, 1).await;
     assert!(seat0_a.len() > 10);
+    let first_difference = seat0_a.iter().zip(&seat0_b).position(|(a, b)| a != b);
     assert_eq!(
-        seat0_a, seat0_b,
-        "seat 0, on another node, can tell the hidden boards apart"
+        seat0_a,
+        seat0_b,
+        "seat 0, on another node, can tell the hidden boards apart; first difference at {first_difference:?}: {:?} against {:?}",
+        first_difference.map(|i| &seat0_a[i]),
+        first_difference.map(|i| &seat0_b[i]),
     );
     assert_ne!(
         seat1_a, seat1_b,

@@ -622,6 +622,13 @@ pub async fn seat_zero_stream(urls: [&str; 3], world: usize) -> (Vec<Value>, Vec
             vec![plane("C1", Facing::Up), plane("E6", Facing::Up)],
         ))
         .await;
+    // Seat 0 is ready before the others deploy: on nodes of a cluster, a deployment sent later
+    // from another node could otherwise be refereed first, in one world and not the other.
+    event(
+        &mut clients[0],
+        |e| matches!(e, plane::Event::Ready { seat: s, .. } if s.index() == 0),
+    )
+    .await;
     for (seat, planes) in [(1, &hidden[world]), (2, &hidden[1 - world])] {
         clients[seat].send(deploy(room, planes.to_vec())).await;
         event(
@@ -633,7 +640,12 @@ pub async fn seat_zero_stream(urls: [&str; 3], world: usize) -> (Vec<Value>, Vec
     let misses = ["I1", "H1", "I9", "H9", "A9", "B9"];
     for turn in 0..6 {
         let seat = turn % 3;
-        your_turn(&mut clients[seat]).await;
+        // The turn's event, not `your_turn`: a seat's deployment `your_turn` may still be unread.
+        event(
+            &mut clients[seat],
+            |e| matches!(e, plane::Event::Turn { attacker } if attacker.index() == seat),
+        )
+        .await;
         let target = if seat == 0 { 1 + (turn / 3) as u8 } else { 0 };
         let at = if seat == 0 {
             misses[turn]
@@ -643,6 +655,15 @@ pub async fn seat_zero_stream(urls: [&str; 3], world: usize) -> (Vec<Value>, Vec
         clients[seat].send(fire(room, target, at)).await;
         event(&mut clients[seat], |e| matches!(e, plane::Event::Shot { .. })).await;
     }
+    // Seat 0's next turn has come and its `your_turn` with it (the earlier ones were passed
+    // over with the events before them), so the pong below comes after the same messages in
+    // both worlds.
+    event(
+        &mut clients[0],
+        |e| matches!(e, plane::Event::Turn { attacker } if attacker.index() == 0),
+    )
+    .await;
+    your_turn(&mut clients[0]).await;
     clients[0].request(ClientMsg::Ping).await;
     clients[1].request(ClientMsg::Ping).await;
     (normalized(&clients[0].texts), normalized(&clients[1].texts))

@@ -52,6 +52,10 @@ use crate::lobby::Lobby;
 /// (storage failing, it would wait forever; what was never written was never sent either).
 const SHUTDOWN_FLUSH: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How long a stopping node of a cluster tries to tell the others (5 s): with the bus gone, its
+/// client would wait for it for ever, and the stop must end.
+const CLUSTER_LEAVE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The largest WebSocket message the transport accepts, in bytes (1 MiB). Frames over
 /// [`skirmish_protocol::MAX_FRAME_BYTES`] but under this are answered with `frame_too_large`; larger
 /// ones close the connection.
@@ -674,8 +678,14 @@ pub async fn serve_node(
             "storage is failing: what the rooms logged last could not be written before the exit"
         );
     }
-    if let Some(cluster) = cluster {
-        cluster.leave().await;
+    if let Some(cluster) = cluster
+        && tokio::time::timeout(CLUSTER_LEAVE, cluster.leave())
+            .await
+            .is_err()
+    {
+        // The bus is gone (the node may be stopping because of it): the other nodes take this
+        // one's rooms over after the lease instead.
+        tracing::warn!("the cluster could not be told of the stop in time");
     }
     Ok(())
 }

@@ -38,7 +38,13 @@ async fn haproxy(port: u16, nodes: &[String], folder: &Path) -> Child {
     }
     let nodes_cfg = folder.join("nodes.cfg");
     std::fs::write(&nodes_cfg, backend).unwrap();
-    let child = Command::new("haproxy")
+    // Debian puts it in /usr/sbin, which a user's PATH (under sudo) may not hold.
+    let program = if Path::new("/usr/sbin/haproxy").exists() {
+        "/usr/sbin/haproxy"
+    } else {
+        "haproxy"
+    };
+    let child = Command::new(program)
         .arg("-f")
         .arg(&cfg)
         .arg("-f")

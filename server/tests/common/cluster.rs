@@ -22,7 +22,16 @@ impl Nats {
         let dir = std::env::temp_dir().join(format!("skirmish-nats-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
         let port = super::free_port();
-        let program = std::env::var("SKIRMISH_NATS_SERVER").unwrap_or_else(|_| "nats-server".to_owned());
+        // Debian puts it in /usr/sbin, which a user's PATH (under sudo) may not hold.
+        let program = std::env::var("SKIRMISH_NATS_SERVER").unwrap_or_else(|_| {
+            let debian = "/usr/sbin/nats-server";
+            if std::path::Path::new(debian).exists() {
+                debian
+            } else {
+                "nats-server"
+            }
+            .to_owned()
+        });
         let mut child = Command::new(program)
             .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
             .arg(&dir)

@@ -7,8 +7,8 @@
 //! Tables: `tournaments` (settings, entrants, state), `matches` (one row per scheduled
 //! match: its seats, its result, and once over its whole event log as JSON), `rooms` (a room's
 //! settings and the seed of its randomness) and `room_log` (everything that happened to a room,
-//! in order, written as it goes by [`crate::journal`]; a room still open after a restart is
-//! rebuilt from it), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
+//! in order, written as it goes by [`crate::journal`], append-only in the order written; a room
+//! still open after a restart is rebuilt from it), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
 //! the name, and only the SHA-256 of the token, [`crate::accounts`]). Rows hold the protocol's
 //! own JSON shapes as text, so what is stored is what the HTTP API answers. The schema is made
 //! and kept up to date by migrations, one folder per engine (`server/migrations/sqlite`,

@@ -106,7 +106,11 @@ fn builder_on<C: sqlx::Connection>(_: &C) -> sqlx::QueryBuilder<C::Database> {
 }
 
 /// `$builder` (empty, of either engine) made the one statement that writes `$run`, entries as
-/// `(room, n, entry)`: a multi-row insert that replaces what an earlier try of the batch wrote.
+/// `(room, n, entry)`: a multi-row insert at the end of the log (its `seq` order). An entry an
+/// earlier try of the batch wrote is written again after it, and the log is read as its last
+/// row ([`Store::open_rooms`]): the log has no `(room, n)` key, whose B-tree a batch of many
+/// rooms' moves would touch at as many pages as rooms (docs/performance.md, "The journal as an
+/// append-only log").
 macro_rules! append_insert {
     ($builder:expr, $run:expr) => {{
         let mut insert = $builder;
@@ -114,7 +118,6 @@ macro_rules! append_insert {
         insert.push_values($run, |mut row, (room, n, entry): (String, i64, String)| {
             row.push_bind(room).push_bind(n).push_bind(entry);
         });
-        insert.push(" ON CONFLICT (room, n) DO UPDATE SET entry = excluded.entry");
         insert
     }};
 }
@@ -159,7 +162,8 @@ impl Store {
     ///
     /// # Errors
     /// The database's error, or the file's; nothing of the batch is written then, and the same
-    /// batch may be written again (every statement replaces what an earlier try wrote).
+    /// batch may be written again (an entry written twice is read as its last row, every other
+    /// statement replaces what an earlier try wrote).
     pub async fn write_journal(&self, writes: Arc<Vec<JournalWrite>>) -> Result<(), StoreError> {
         let rows = writes.iter().map(JournalRow::of).collect::<Result<Vec<_>, _>>()?;
         if let Engine::Sqlite(db) = self.engine() {
@@ -196,8 +200,12 @@ impl Store {
                             created_ms,
                         } => {
                             sqlx::query(
-                                "INSERT INTO rooms (id, config, owner, seed, created_ms, state) \
-                             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO UPDATE SET \
+                                // log_from: every entry of the room is written after this
+                                // and has a larger `seq` (it never goes back); a room opened
+                                // again keeps the first (reading from it reads every entry).
+                                "INSERT INTO rooms (id, config, owner, seed, created_ms, state, log_from) \
+                             VALUES ($1, $2, $3, $4, $5, $6, (SELECT COALESCE(MAX(seq), 0) FROM room_log)) \
+                             ON CONFLICT (id) DO UPDATE SET \
                              config = excluded.config, owner = excluded.owner, seed = excluded.seed, \
                              created_ms = excluded.created_ms, state = excluded.state",
                             )
@@ -236,10 +244,13 @@ impl Store {
                                 .await?;
                         }
                         JournalRow::Discard { room } => {
-                            sqlx::query("DELETE FROM room_log WHERE room = $1")
-                                .bind(&room)
-                                .execute(&mut *tx)
-                                .await?;
+                            sqlx::query(
+                                "DELETE FROM room_log WHERE room = $1 \
+                                 AND seq > (SELECT log_from FROM rooms WHERE id = $1)",
+                            )
+                            .bind(&room)
+                            .execute(&mut *tx)
+                            .await?;
                             sqlx::query("DELETE FROM broken_rooms WHERE room = $1")
                                 .bind(&room)
                                 .execute(&mut *tx)
@@ -329,9 +340,13 @@ impl Store {
             };
             let log = match &one {
                 None => {
+                    // One scan of the log's tail, from the oldest open room's start: the log
+                    // is in the order it was written, and rows of rooms not open are skipped
+                    // below.
                     sqlx::query_as(
-                        "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
-                     WHERE r.state = $1 ORDER BY l.room, l.n",
+                        "SELECT room, n, entry FROM room_log \
+                     WHERE seq > (SELECT COALESCE(MIN(log_from), 0) FROM rooms WHERE state = $1) \
+                     ORDER BY room, n, seq",
                     )
                     .bind(ROOM_OPEN)
                     .fetch_all(&mut *conn)
@@ -340,7 +355,7 @@ impl Store {
                 Some(id) => {
                     sqlx::query_as(
                         "SELECT l.room, l.n, l.entry FROM room_log l JOIN rooms r ON r.id = l.room \
-                     WHERE r.state = $1 AND r.id = $2 ORDER BY l.room, l.n",
+                     WHERE r.state = $1 AND r.id = $2 AND l.seq > r.log_from ORDER BY l.n, l.seq",
                     )
                     .bind(ROOM_OPEN)
                     .bind(id.clone())
@@ -375,6 +390,14 @@ impl Store {
             };
             if room.unreadable.is_some() {
                 continue;
+            }
+            // An entry written again (a batch tried again after a failed commit) comes after
+            // its earlier row, and the last row is the entry.
+            if usize::try_from(n)
+                .ok()
+                .is_some_and(|n| n + 1 == room.entries.len())
+            {
+                room.entries.pop();
             }
             if usize::try_from(n).ok() != Some(room.entries.len()) {
                 room.unreadable = Some(format!("entry {} is missing", room.entries.len()));
@@ -419,7 +442,7 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use skirmish_protocol::{GameConfig, RoomConfig};
+    use skirmish_protocol::{GameConfig, RoomConfig, Seat};
 
     fn room(id: RoomId) -> StoredRoom {
         let config = RoomConfig {
@@ -491,5 +514,125 @@ mod tests {
             "{:?}",
             rooms[1].unreadable
         );
+    }
+
+    fn unseated(room: RoomId, n: u64, seat: u8) -> JournalWrite {
+        JournalWrite::Append {
+            room,
+            n,
+            entry: Entry::Unseated { seat: Seat(seat) },
+        }
+    }
+
+    #[tokio::test]
+    async fn an_entry_written_again_reads_as_its_last_row_and_a_discard_takes_only_its_rooms_log() {
+        let store = Store::in_memory().await.unwrap();
+        let (kept, again, gone) = (RoomId::random(), RoomId::random(), RoomId::random());
+        let open = |id| JournalWrite::Open {
+            room: Box::new(room(id)),
+            created_ms: 1,
+        };
+        let first = vec![
+            open(kept),
+            open(again),
+            append(kept, 0),
+            unseated(again, 0, 0),
+            unseated(again, 1, 0),
+            open(gone),
+            append(gone, 0),
+            append(kept, 1),
+        ];
+        store.write_journal(Arc::new(first)).await.unwrap();
+        // The batch after a commit whose answer was lost: `again`'s last entry once more, changed.
+        let retry = vec![
+            unseated(again, 1, 1),
+            unseated(again, 2, 2),
+            JournalWrite::Discard { room: gone },
+        ];
+        store.write_journal(Arc::new(retry)).await.unwrap();
+        let rooms = store.open_rooms().await.unwrap();
+        let ids: Vec<_> = rooms.iter().map(|r| r.id).collect();
+        assert_eq!(ids.len(), 2, "{ids:?}");
+        assert!(!ids.contains(&gone));
+        for room in &rooms {
+            assert_eq!(room.unreadable, None, "{}", room.id);
+        }
+        let of = |id| rooms.iter().find(|r| r.id == id).unwrap();
+        assert_eq!(of(kept).entries.len(), 2);
+        let seats: Vec<_> = of(again)
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Unseated { seat } => seat.0,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(seats, [0, 1, 2]);
+        assert_eq!(store.open_room(again).await.unwrap().unwrap().entries.len(), 3);
+        assert_eq!(logged(&store, gone).await.unwrap(), 0);
+        assert_eq!(logged(&store, again).await.unwrap(), 4);
+    }
+
+    /// Rows of `room`'s log.
+    async fn logged(store: &Store, room: RoomId) -> Result<i64, StoreError> {
+        Ok(on_conn!(store, |conn| {
+            sqlx::query_scalar("SELECT COUNT(*) FROM room_log WHERE room = $1")
+                .bind(room.to_string())
+                .fetch_one(&mut *conn)
+                .await?
+        }))
+    }
+
+    #[tokio::test]
+    async fn a_database_with_the_keyed_log_of_migration_1_is_read_whole_after_migration_2() {
+        let dir = std::env::temp_dir().join(format!("skirmish-log-migration-{}", RoomId::random()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("old.db");
+        let (open, over) = (RoomId::random(), RoomId::random());
+        {
+            let db = rusqlite::Connection::open(&path).unwrap();
+            db.execute_batch(include_str!("../../migrations/sqlite/0001_initial.sql"))
+                .unwrap();
+            for (id, state) in [(open, ROOM_OPEN), (over, ROOM_CLOSED)] {
+                let config = serde_json::to_string(&room(id).config).unwrap();
+                db.execute(
+                    "INSERT INTO rooms (id, config, owner, seed, created_ms, state) VALUES (?1, ?2, ?3, ?4, 1, ?5)",
+                    rusqlite::params![id.to_string(), config, PlayerId::random().to_string(), hex::encode([7u8; 32]), state],
+                )
+                .unwrap();
+                // Written out of order, as two rooms' entries interleave.
+                for n in [2, 0, 1] {
+                    let entry = serde_json::to_string(&Entry::Unseated { seat: Seat(n) }).unwrap();
+                    db.execute(
+                        "INSERT INTO room_log (room, n, entry) VALUES (?1, ?2, ?3)",
+                        rusqlite::params![id.to_string(), n, entry],
+                    )
+                    .unwrap();
+                }
+            }
+        }
+        let store = Store::open(&path).await.unwrap();
+        let rooms = store.open_rooms().await.unwrap();
+        assert_eq!(rooms.len(), 1);
+        assert_eq!(rooms[0].id, open);
+        assert_eq!(rooms[0].unreadable, None);
+        let seats: Vec<_> = rooms[0]
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Unseated { seat } => seat.0,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(seats, [0, 1, 2]);
+        // Written after the migration, appended after the migrated rows.
+        store
+            .write_journal(Arc::new(vec![unseated(open, 3, 3)]))
+            .await
+            .unwrap();
+        assert_eq!(store.open_room(open).await.unwrap().unwrap().entries.len(), 4);
+        assert_eq!(logged(&store, over).await.unwrap(), 3);
+        drop(store);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

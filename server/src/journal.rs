@@ -82,12 +82,28 @@ struct Queue {
     tx: mpsc::UnboundedSender<Write>,
 }
 
+/// What waits for a write to be on disk: the write's number, and what to do then.
+type AfterCommit = (u64, Box<dyn FnOnce() + Send>);
+
+/// What waits for writes to be on disk ([`Journal::after_commit`]). The writer runs what its
+/// commit let through and moves `committed` on under this lock, so nothing filed later under an
+/// already committed number runs before what was filed earlier under it.
+#[derive(Default)]
+struct Waiting(Vec<AfterCommit>);
+
+impl std::fmt::Debug for Waiting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} waiting", self.0.len())
+    }
+}
+
 /// Where rooms write their logs. Cheap to clone; the writer task ends when every clone is
 /// dropped, after writing everything queued.
 #[derive(Debug, Clone)]
 pub struct Journal {
     queue: Arc<Mutex<Queue>>,
     committed: watch::Receiver<u64>,
+    waiting: Arc<Mutex<Waiting>>,
     health: Arc<Health>,
     store: Store,
 }
@@ -110,12 +126,33 @@ impl Journal {
         let (tx, rx) = mpsc::unbounded_channel::<Write>();
         let (committed_tx, committed) = watch::channel(0);
         let health = Arc::new(Health::default());
-        tokio::spawn(write_all(store.clone(), rx, committed_tx, health.clone()));
+        let waiting = Arc::new(Mutex::new(Waiting::default()));
+        let release = Release {
+            committed: committed_tx,
+            waiting: waiting.clone(),
+        };
+        tokio::spawn(write_all(store.clone(), rx, release, health.clone()));
         Journal {
             queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
             committed,
+            waiting,
             health,
             store,
+        }
+    }
+
+    /// Runs `then` once write number `written` ([`Journal::append`] and the others) is on
+    /// disk: at once if it is, else on the writer's task right after the commit, before
+    /// [`Journal::committed`] says so. What is filed under one number runs in the order filed,
+    /// and after everything filed earlier under a smaller one: a room's held messages go out in
+    /// the order it said them, without a wake of the room (docs/performance.md, "Issue 17").
+    /// `then` must not wait and must not call back into the journal's waiting list.
+    pub fn after_commit(&self, written: u64, then: Box<dyn FnOnce() + Send>) {
+        let mut waiting = self.waiting.lock().expect("not poisoned");
+        if written <= *self.committed.borrow() {
+            then();
+        } else {
+            waiting.0.push((written, then));
         }
     }
 
@@ -192,12 +229,36 @@ impl Journal {
     }
 }
 
-/// The writer task: writes each batch until it is on disk, then says so on `committed`; checks
+/// How the writer tells that writes are on disk.
+struct Release {
+    committed: watch::Sender<u64>,
+    waiting: Arc<Mutex<Waiting>>,
+}
+
+impl Release {
+    /// Everything up to write `last` is on disk: runs what waited for it, in the order filed,
+    /// then says so on `committed`, under the waiting list's lock.
+    fn committed(&self, last: u64) {
+        let mut waiting = self.waiting.lock().expect("not poisoned");
+        let mut kept = Vec::new();
+        for (written, then) in std::mem::take(&mut waiting.0) {
+            if written <= last {
+                then();
+            } else {
+                kept.push((written, then));
+            }
+        }
+        waiting.0 = kept;
+        self.committed.send_replace(last);
+    }
+}
+
+/// The writer task: writes each batch until it is on disk, then says so ([`Release`]); checks
 /// the database file while idle.
 async fn write_all(
     store: Store,
     mut rx: mpsc::UnboundedReceiver<Write>,
-    committed: watch::Sender<u64>,
+    release: Release,
     health: Arc<Health>,
 ) {
     let mut queued = Vec::new();
@@ -244,7 +305,7 @@ async fn write_all(
                 }
             }
             health.succeeded();
-            committed.send_replace(last);
+            release.committed(last);
         }
         for done in flushed {
             let _ = done.send(());

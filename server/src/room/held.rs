@@ -3,12 +3,12 @@
 //! player can count on").
 //!
 //! The room says everything through [`Held`] while it handles a command or a deadline; then
-//! [`Held::let_out`] files it under the number of the room's last journal write and lets out
-//! whatever the journal has committed, oldest first. Output that follows no new write waits
-//! behind older held output, so nothing overtakes it.
+//! [`Held::let_out`] hands it to the journal under the number of the room's last journal write
+//! ([`Journal::after_commit`]), which lets it out right after that write's commit, on the
+//! writer's task, without waking the room. Output that follows no new write is filed under the
+//! same number, after the older output, so nothing overtakes it.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::sync::Arc;
 
 use skirmish_protocol::ServerMsg;
@@ -46,9 +46,6 @@ impl Out {
 pub(super) struct Held {
     /// What the room has said while handling the current command or deadline.
     said: RefCell<Vec<Out>>,
-    /// What it said after journal writes not yet on disk: the last write's number, and what to
-    /// let out once it is, oldest first.
-    queue: VecDeque<(u64, Vec<Out>)>,
 }
 
 impl Held {
@@ -86,40 +83,17 @@ impl Held {
         self.said.get_mut().clear();
     }
 
-    /// Whether nothing waits to be let out.
-    pub(super) fn is_empty(&self) -> bool {
-        self.queue.is_empty() && self.said.borrow().is_empty()
-    }
-
-    /// Files what was said under `written`, the number of the room's last journal write, and
-    /// lets out, in order, everything whose write `journal` has committed (everything, without
-    /// a journal).
+    /// Hands what was said to `journal`, to be let out, in order, once write number `written`
+    /// (the room's last journal write) is on disk; lets it out at once without a journal.
     pub(super) fn let_out(&mut self, written: u64, journal: Option<&Journal>) {
         let said = std::mem::take(self.said.get_mut());
-        if !said.is_empty() {
-            self.queue.push_back((written, said));
+        if said.is_empty() {
+            return;
         }
-        let committed = journal.map_or(u64::MAX, |j| *j.committed().borrow());
-        while self.queue.front().is_some_and(|(w, _)| *w <= committed) {
-            let (_, out) = self.queue.pop_front().expect("a front");
-            out.into_iter().for_each(Out::let_out);
-        }
-    }
-
-    /// Resolves once `journal` has on disk the write the oldest held output follows; never when
-    /// nothing is held.
-    pub(super) fn on_disk(&self, journal: Option<&Journal>) -> impl Future<Output = ()> + use<> {
-        let wanted = self.queue.front().map(|(written, _)| *written);
-        let committed = journal.map(Journal::committed);
-        async move {
-            match (wanted, committed) {
-                (Some(wanted), Some(mut committed)) => {
-                    if committed.wait_for(|c| *c >= wanted).await.is_err() {
-                        std::future::pending::<()>().await;
-                    }
-                }
-                _ => std::future::pending().await,
-            }
+        let out = move || said.into_iter().for_each(Out::let_out);
+        match journal {
+            Some(journal) => journal.after_commit(written, Box::new(out)),
+            None => out(),
         }
     }
 }

@@ -13,7 +13,7 @@
 //! match, the seat forfeits).
 //!
 //! What a room says (events, snapshots, replies) after writing to its log is held until the
-//! journal has that write on disk ([`Journal::committed`]), then let out in order: every event a
+//! journal has that write on disk ([`Journal::after_commit`]), then let out in order: every event a
 //! player has been sent is on disk. While storage is failing ([`Journal::available`]) the room
 //! refuses whatever would write to its log with `storage_unavailable`, changing nothing, and its
 //! clocks wait.
@@ -245,7 +245,6 @@ impl Room {
                 .flatten()
                 .min()
                 .copied();
-            let on_disk = self.out.on_disk(self.journal.as_ref());
             tokio::select! {
                 () = shutdown.cancelled() => break,
                 cmd = rx.recv() => match cmd {
@@ -253,8 +252,7 @@ impl Room {
                     None => break,
                 },
                 () = sleep_until_some(next_deadline) => self.on_deadline(),
-                () = on_disk => {}
-                () = sleep_until_some(self.closes_at.filter(|_| self.out.is_empty())) => {
+                () = sleep_until_some(self.closes_at) => {
                     self.lobby.remove_room(self.id);
                     break;
                 }

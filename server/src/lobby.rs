@@ -6,7 +6,7 @@
 //! directory behind one short lock, not an actor: no call awaits while holding it. A scale-out to
 //! many nodes would put this interface in front of a shared store.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -128,6 +128,10 @@ struct Directory {
     tokens: HashMap<String, PlayerId>,
     /// The address each room was created from (rooms created over a connection).
     creators: HashMap<RoomId, IpAddr>,
+    /// The rooms not finished: what [`Lobby::open_rooms`] counts at every `create_room`, without
+    /// walking the finished rooms that linger ([`crate::room::FINISHED_ROOM_LINGER`], thousands on
+    /// a busy server).
+    unfinished: HashSet<RoomId>,
     /// Bot accounts' players, by the account's name key ([`crate::accounts::name_key`]).
     accounts: HashMap<String, PlayerId>,
     room_order: u64,
@@ -511,10 +515,11 @@ impl Lobby {
     pub fn open_rooms(&self, player: PlayerId, address: Option<IpAddr>) -> OpenRooms {
         let dir = self.lock();
         let mut open = OpenRooms::default();
-        for (id, (_, summary, _)) in &dir.rooms {
-            if summary.status == RoomStatus::Finished {
-                continue;
-            }
+        for (id, (_, summary, _)) in dir
+            .unfinished
+            .iter()
+            .filter_map(|id| Some((id, dir.rooms.get(id)?)))
+        {
             if summary.owner == player {
                 open.player += 1;
             }
@@ -549,6 +554,9 @@ impl Lobby {
         if let Some(replica) = &dir.replica {
             replica.room_listed(&summary);
         }
+        if summary.status != RoomStatus::Finished {
+            dir.unfinished.insert(summary.id);
+        }
         dir.rooms.insert(summary.id, (handle, summary, order));
     }
 
@@ -557,6 +565,7 @@ impl Lobby {
     pub fn remove_room(&self, id: RoomId) {
         let mut dir = self.lock();
         dir.creators.remove(&id);
+        dir.unfinished.remove(&id);
         if let Some((_, summary, _)) = dir.rooms.remove(&id) {
             if let Some(replica) = &dir.replica {
                 replica.room_unlisted(id);
@@ -569,13 +578,20 @@ impl Lobby {
     pub fn update_room(&self, summary: RoomSummary) {
         let mut dir = self.lock();
         let replica = dir.replica.clone();
-        if let Some(entry) = dir.rooms.get_mut(&summary.id)
+        let id = summary.id;
+        let finished = summary.status == RoomStatus::Finished;
+        if let Some(entry) = dir.rooms.get_mut(&id)
             && entry.1 != summary
         {
             if let Some(replica) = replica {
                 replica.room_listed(&summary);
             }
             entry.1 = summary;
+            if finished {
+                dir.unfinished.remove(&id);
+            } else {
+                dir.unfinished.insert(id);
+            }
         }
     }
 

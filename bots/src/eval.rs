@@ -44,6 +44,14 @@ pub struct EvalArgs {
     /// Rounds per 3-player match.
     #[arg(long, default_value_t = 18)]
     pub rounds: u32,
+    /// Instead of drawing boards: walk `bayes`'s whole decision tree over every deployment of the
+    /// variant (unclocked, every tie choice weighted), and print its exact expected shots and its
+    /// worst board (`plane::exhaustive`).
+    #[arg(long)]
+    pub exhaustive: bool,
+    /// Threads for `--exhaustive` (default: one per core).
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
@@ -237,6 +245,9 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
         "both" => vec![Variant::Classic, Variant::Double],
         other => bail!("unknown variant `{other}`: expected classic, double or both"),
     };
+    if args.exhaustive {
+        return run_exhaustive(args, &variants);
+    }
     let names: Vec<String> = if args.strategies.is_empty() {
         STRATEGIES.iter().map(ToString::to_string).collect()
     } else {
@@ -275,6 +286,36 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
                 worst.as_secs_f64() * 1e3
             );
         }
+    }
+    Ok(())
+}
+
+/// `eval --exhaustive`: `bayes`'s exact expected shots over every deployment, per variant.
+fn run_exhaustive(args: &EvalArgs, variants: &[Variant]) -> anyhow::Result<()> {
+    if args.strategies.iter().any(|s| s != "bayes") {
+        bail!("--exhaustive walks `bayes` only (the other strategies draw at random beyond ties)");
+    }
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
+        .max(1);
+    println!("| strategy | variant | deployments | exact mean shots | worst | decisions | wall time |");
+    println!("|---|---|---|---|---|---|---|");
+    for variant in variants {
+        let start = Instant::now();
+        let exact = crate::plane::exhaustive::exact_bayes(*variant, threads);
+        let label = match variant {
+            Variant::Classic => "classic 7x7",
+            Variant::Double => "double 9x9",
+        };
+        println!(
+            "| bayes (unclocked) | {label} | {} | {:.5} | {} | {} | {:.1} s |",
+            exact.deployments,
+            exact.mean,
+            exact.worst,
+            exact.decisions,
+            start.elapsed().as_secs_f64()
+        );
     }
     Ok(())
 }

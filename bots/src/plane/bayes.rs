@@ -251,26 +251,42 @@ impl Bayes {
         out
     }
 
-    /// The cell to fire at on one board: a best cell, ties at random.
-    fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
+    /// The cells (bit indices) `bayes` chooses among, uniformly, on one board: the best ones,
+    /// ties within 1e-9 shots; every open cell when no deployment is consistent.
+    fn choices_on(&mut self, state: &BoardState) -> Vec<usize> {
         let u = state.universe;
         let ranked = self.ranked(state);
         match ranked.first() {
-            Some(&(_, best)) => {
-                let ties: Vec<usize> = ranked
-                    .iter()
-                    .take_while(|(_, v)| *v <= best + 1e-9)
-                    .map(|(c, _)| *c)
-                    .collect();
-                u.cell(pick(&ties, rng))
-            }
-            None => {
-                let open: Vec<usize> = (0..u.cells)
-                    .filter(|c| state.knowledge.public & (1u128 << c) == 0)
-                    .collect();
-                u.cell(pick(&open, rng))
-            }
+            Some(&(_, best)) => ranked
+                .iter()
+                .take_while(|(_, v)| *v <= best + 1e-9)
+                .map(|(c, _)| *c)
+                .collect(),
+            None => (0..u.cells)
+                .filter(|c| state.knowledge.public & (1u128 << c) == 0)
+                .collect(),
         }
+    }
+
+    /// The cell to fire at on one board: a best cell, ties at random.
+    fn cell_on(&mut self, state: &BoardState, rng: &mut dyn RngCore) -> Cell {
+        let choices = self.choices_on(state);
+        state.universe.cell(pick(&choices, rng))
+    }
+
+    /// One whole decision on a lone board: the cells (bit indices, see [`Universe::cell`]) among
+    /// which [`PlaneStrategy::fire`] draws uniformly when `knowledge` is public and `alive` (indices
+    /// into [`Universe::deployments`], as [`Knowledge::consistent`] gives them) are the consistent
+    /// deployments. Starts the decision's clock. The exhaustive benchmark walks the policy's whole
+    /// decision tree through this.
+    pub fn choices(&mut self, universe: &'static Universe, knowledge: &Knowledge, alive: &[u16]) -> Vec<usize> {
+        self.start_clock();
+        let state = BoardState {
+            universe,
+            knowledge: knowledge.clone(),
+            alive: alive.to_vec(),
+        };
+        self.choices_on(&state)
     }
 
     /// Points per expected shot to the next downed plane on a board (3 for a knockout, else 1).

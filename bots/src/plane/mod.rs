@@ -11,6 +11,7 @@ pub mod arena;
 pub mod bayes;
 pub mod belief;
 mod deploy;
+pub mod exhaustive;
 pub mod optimal;
 pub mod points;
 pub mod random;

@@ -1,0 +1,193 @@
+//! The exact expected shots of `bayes` on a lone board: its whole decision tree walked over every
+//! deployment of the variant at once (`skirmish-bots eval --exhaustive`).
+//!
+//! The boards `eval` draws come from [`random_deployment`](skirmish_games::plane::random_deployment):
+//! planes drawn one by one uniformly among the placements and the draw repeated until legal, which
+//! for `double` is the uniform distribution over the 2,352 unordered non-overlapping pairs (each
+//! such pair is drawn in two orders, every other pair is rejected), and over the 48 placements for
+//! `classic`. Unclocked, `bayes`'s decision is a function of the public results alone but for its
+//! uniform choice among tied cells, so the mean over every deployment, each tie branch weighted by
+//! its probability, is the exact expected number of shots: no sampling error.
+//!
+//! A node of the tree is the public knowledge and its consistent deployments; a shot at a cell
+//! splits them by outcome (`miss`, `hit`, `down` with each plane that may be revealed). The tree's
+//! top is expanded once and its subtrees shared out to threads, each with its own `bayes` (the
+//! solver's memo is per strategy object).
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use skirmish_games::plane::Variant;
+
+use super::belief::{Knowledge, Universe};
+use super::bayes::Bayes;
+
+/// The exact performance of a policy over every deployment.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exact {
+    /// Deployments of the variant (each equally likely).
+    pub deployments: usize,
+    /// Expected shots to clear a board (exact, over deployments and tie choices).
+    pub mean: f64,
+    /// Most shots any deployment needs under some tie choice.
+    pub worst: usize,
+    /// Decisions taken during the walk (tree nodes with a consistent deployment left).
+    pub decisions: usize,
+}
+
+/// A subtree still to walk: its knowledge, consistent deployments, probability of being reached
+/// and shots fired on the way to it.
+struct Task {
+    knowledge: Knowledge,
+    alive: Vec<u16>,
+    weight: f64,
+    shots: usize,
+}
+
+/// The children of a shot at cell bit index `c` from `knowledge` over `alive`: each outcome's
+/// knowledge and consistent deployments (a `down` once per plane it may reveal).
+fn split(u: &Universe, knowledge: &Knowledge, alive: &[u16], c: usize) -> Vec<(Knowledge, Vec<u16>)> {
+    use skirmish_games::plane::ShotResult;
+    let bit = 1u128 << c;
+    let mut miss = Vec::new();
+    let mut hit = Vec::new();
+    // Per placement headed at `c`: the deployments in which it is downed.
+    let mut down: Vec<(u8, Vec<u16>)> = Vec::new();
+    for &i in alive {
+        let d = &u.deployments[usize::from(i)];
+        if d.occupied & bit == 0 {
+            miss.push(i);
+        } else if d.heads & bit == 0 {
+            hit.push(i);
+        } else {
+            let p = *d
+                .planes
+                .iter()
+                .find(|&&p| usize::from(u.placement_head[usize::from(p)]) == c)
+                .expect("a head at the cell");
+            match down.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, set)) => set.push(i),
+                None => down.push((p, vec![i])),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (result, set) in [(ShotResult::Miss, miss), (ShotResult::Hit, hit)] {
+        if !set.is_empty() {
+            let mut k = knowledge.clone();
+            k.record(u, c, result, None);
+            out.push((k, set));
+        }
+    }
+    for (p, set) in down {
+        let mut k = knowledge.clone();
+        k.record(u, c, ShotResult::Down, Some(p));
+        out.push((k, set));
+    }
+    out
+}
+
+/// The expected shots still needed from a node, the most any deployment there needs, and the
+/// decisions taken, walking every tie branch.
+fn walk(bayes: &mut Bayes, u: &'static Universe, knowledge: &Knowledge, alive: &[u16]) -> (f64, usize, usize) {
+    if knowledge.planes_left(u) == 0 {
+        return (0.0, 0, 0);
+    }
+    let choices = bayes.choices(u, knowledge, alive);
+    let n = alive.len() as f64;
+    let share = 1.0 / choices.len() as f64;
+    let (mut mean, mut worst, mut decisions) = (0.0, 0, 1);
+    for c in choices {
+        let mut value = 1.0;
+        for (k, set) in split(u, knowledge, alive, c) {
+            let (v, w, d) = walk(bayes, u, &k, &set);
+            value += set.len() as f64 / n * v;
+            worst = worst.max(w + 1);
+            decisions += d;
+        }
+        mean += share * value;
+    }
+    (mean, worst, decisions)
+}
+
+/// `bayes`, unclocked ([`Bayes::with_budget`]`(None)`), over every deployment of `variant`,
+/// walked on `threads` threads (at least 1).
+pub fn exact_bayes(variant: Variant, threads: usize) -> Exact {
+    exact(variant, threads, || Bayes::with_budget(None))
+}
+
+/// A `bayes` made by `make` (one per thread; each must decide deterministically but for its
+/// tie choices, so unclocked) over every deployment of `variant`, on `threads` threads.
+pub fn exact(variant: Variant, threads: usize, make: impl Fn() -> Bayes + Sync) -> Exact {
+    let u = Universe::of(variant);
+    let root = Knowledge::default();
+    let alive = root.consistent(u);
+    let mut bayes = make();
+    // Expand the top of the tree breadth-first until there is work for every thread.
+    let mut done_mean = 0.0;
+    let mut done_worst = 0;
+    let mut decisions = 0;
+    let mut tasks = vec![Task {
+        knowledge: root,
+        alive,
+        weight: 1.0,
+        shots: 0,
+    }];
+    while tasks.len() < 64 * threads.max(1) {
+        let Some(at) = tasks.iter().position(|t| t.alive.len() > 1) else {
+            break;
+        };
+        let task = tasks.swap_remove(at);
+        let choices = bayes.choices(u, &task.knowledge, &task.alive);
+        decisions += 1;
+        let n = task.alive.len() as f64;
+        let share = 1.0 / choices.len() as f64;
+        for c in choices {
+            for (knowledge, set) in split(u, &task.knowledge, &task.alive, c) {
+                let weight = task.weight * share * set.len() as f64 / n;
+                if knowledge.planes_left(u) == 0 {
+                    done_mean += weight * (task.shots + 1) as f64;
+                    done_worst = done_worst.max(task.shots + 1);
+                } else {
+                    tasks.push(Task {
+                        knowledge,
+                        alive: set,
+                        weight,
+                        shots: task.shots + 1,
+                    });
+                }
+            }
+        }
+    }
+    // Largest subtrees first, so the threads finish together.
+    tasks.sort_by_key(|t| std::cmp::Reverse(t.alive.len()));
+    let next = AtomicUsize::new(0);
+    let total = Mutex::new((done_mean, done_worst, decisions));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut bayes = make();
+                let (mut mean, mut worst, mut decisions) = (0.0, 0, 0);
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(task) = tasks.get(i) else { break };
+                    let (v, w, d) = walk(&mut bayes, u, &task.knowledge, &task.alive);
+                    mean += task.weight * (task.shots as f64 + v);
+                    worst = worst.max(task.shots + w);
+                    decisions += d;
+                }
+                let mut total = total.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                total.0 += mean;
+                total.1 = total.1.max(worst);
+                total.2 += decisions;
+            });
+        }
+    });
+    let (mean, worst, decisions) = total.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Exact {
+        deployments: u.deployments.len(),
+        mean,
+        worst,
+        decisions,
+    }
+}

@@ -52,6 +52,22 @@ pub struct EvalArgs {
     /// Threads for `--exhaustive` (default: one per core).
     #[arg(long)]
     pub threads: Option<usize>,
+    /// With `--exhaustive`: also walk `bayes` without its opening book, to show what the book buys.
+    #[arg(long)]
+    pub unbooked: bool,
+    /// Build `bayes`'s 9x9 opening book (`plane::exhaustive::build_opening`) and write it to this
+    /// file as Rust source (`bots/src/plane/opening/table.rs`), then print the exact mean with it.
+    #[arg(long)]
+    pub write_opening: Option<std::path::PathBuf>,
+    /// Book building: passes of policy improvement.
+    #[arg(long, default_value_t = 2)]
+    pub book_passes: usize,
+    /// Book building: the fewest consistent deployments a position needs to enter the book.
+    #[arg(long, default_value_t = 256)]
+    pub book_min_pairs: usize,
+    /// Book building: cells tried per position (the search's best this many, and the current).
+    #[arg(long, default_value_t = 6)]
+    pub book_candidates: usize,
 }
 
 /// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
@@ -299,23 +315,51 @@ fn run_exhaustive(args: &EvalArgs, variants: &[Variant]) -> anyhow::Result<()> {
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
         .max(1);
+    use crate::plane::exhaustive::{BookPlan, build_opening, exact_bayes, exact_bayes_unbooked};
+    if let Some(path) = &args.write_opening {
+        let plan = BookPlan {
+            passes: args.book_passes,
+            min_pairs: args.book_min_pairs,
+            candidates: args.book_candidates,
+            threads,
+        };
+        let start = Instant::now();
+        let book = build_opening(plan, |pass, n, value, cell| {
+            eprintln!("pass {pass}: {n} deployments, cell {cell}, {value:.5} shots");
+        });
+        std::fs::write(path, book.to_source()).with_context(|| format!("writing {}", path.display()))?;
+        println!(
+            "opening book: {} positions written to {} in {:.0} s (rebuild to use it)",
+            book.len(),
+            path.display(),
+            start.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     println!("| strategy | variant | deployments | exact mean shots | worst | decisions | wall time |");
     println!("|---|---|---|---|---|---|---|");
     for variant in variants {
-        let start = Instant::now();
-        let exact = crate::plane::exhaustive::exact_bayes(*variant, threads);
         let label = match variant {
             Variant::Classic => "classic 7x7",
             Variant::Double => "double 9x9",
         };
-        println!(
-            "| bayes (unclocked) | {label} | {} | {:.5} | {} | {} | {:.1} s |",
-            exact.deployments,
-            exact.mean,
-            exact.worst,
-            exact.decisions,
-            start.elapsed().as_secs_f64()
-        );
+        let mut runs: Vec<(&str, fn(Variant, usize) -> crate::plane::exhaustive::Exact)> =
+            vec![("bayes (unclocked)", exact_bayes)];
+        if args.unbooked && *variant == Variant::Double {
+            runs.push(("bayes (unclocked, no opening book)", exact_bayes_unbooked));
+        }
+        for (name, run) in runs {
+            let start = Instant::now();
+            let exact = run(*variant, threads);
+            println!(
+                "| {name} | {label} | {} | {:.5} | {} | {} | {:.1} s |",
+                exact.deployments,
+                exact.mean,
+                exact.worst,
+                exact.decisions,
+                start.elapsed().as_secs_f64()
+            );
+        }
     }
     Ok(())
 }

@@ -2,24 +2,32 @@
 //! minimise the expected number of shots to clear the board.
 //!
 //! Every deployment consistent with the board's public results is equally likely (a uniform prior
-//! over placements for `classic`, over unordered non-overlapping pairs for `double`). Then:
+//! over placements for `classic`, over unordered non-overlapping pairs for `double`, which is what
+//! the referee's random deployment draws). Then:
 //!
 //! - **One plane left** (all of `classic`; `double` after the first plane is down): the plane is one
 //!   of a set of at most 120 placements and [`optimal::Solver`] plays the exact optimum, a memoised
-//!   search over sets (for sets above a size cap on 9x9: one step of look-ahead over exact or fitted
-//!   children).
-//! - **Two planes left** (`double`): one step of look-ahead, `1 + sum_o p_o E(S_o)` over the
-//!   outcomes of each cell: `miss` and `hit` (valued by [`two_plane_estimate`], a fit of the
-//!   expected shots left against the number of consistent pairs) and `down` with each possible
-//!   plane revealed (valued exactly by the one-plane solver over its consistent partners); then a
-//!   second step for the [`LOOKAHEAD_WIDTH`] best cells, valuing their `miss` and `hit` outcomes by
-//!   the best one-step shot there. This prefers informative shots over likeliest-head shots
-//!   whenever the information pays for itself.
+//!   search over sets (for sets above [`DOUBLE_EXACT_CAP`] on 9x9: one step of look-ahead over
+//!   exact or fitted children).
+//! - **Two planes left** (`double`): positions at the top of the tree take their cell from the
+//!   opening book ([`opening`](super::opening), chosen offline by policy improvement against exact
+//!   values). Elsewhere an expectimax search [`LOOKAHEAD_DEPTH`] shots deep: one step over every
+//!   cell, `1 + sum_o p_o E(S_o)` over the outcomes (`down` with each possible plane revealed,
+//!   valued exactly by the one-plane solver over its consistent partners; `miss` and `hit` by
+//!   [`two_plane_estimate`], a fit of the expected shots left against the number of consistent
+//!   pairs); then the [`LOOKAHEAD_WIDTH`] best cells get their `miss` and `hit` outcomes valued by
+//!   the same search one step shallower, whose own best [`DEEP_WIDTH`] cells are searched again,
+//!   and so on. This prefers informative shots over likeliest-head shots whenever the information
+//!   pays for itself.
 //! - **Target** (two opponents left): the board with the best rate of points per expected shot to
 //!   its next downed plane, counting 3 points for a knockout (docs/rules.md, plane battle, "Scoring"); a tie
 //!   goes to the opponent with the higher match total.
 //! - **Deployment**: uniformly random among legal ones (against an attacker that assumes a uniform
 //!   prior, any bias can only help it).
+//!
+//! Unclocked ([`Bayes::with_budget`]`(None)`), a decision depends on the public results alone but
+//! for a uniform draw among tied cells; `plane::exhaustive` walks the whole decision tree to give
+//! the exact expected shots (issue 19's table in `bots/README.md`).
 
 use std::time::{Duration, Instant};
 
@@ -27,20 +35,34 @@ use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::plane::{BoardView, Cell, Placement, Variant, View, random_deployment};
 
+use std::sync::Arc;
+
 use super::belief::{Knowledge, PlacementSet, Universe, last_plane_set};
+use super::opening::Book;
 use super::optimal::Solver;
 use super::{PlaneStrategy, pick, targets};
 
 /// Exact single-plane solving on 9x9 up to this many placements (beyond: fitted estimates).
-pub const DOUBLE_EXACT_CAP: u32 = 24;
+/// Measured with `eval --exhaustive` (depth-2 search, no book): 24 gave 8.6901 shots, 32 8.6854,
+/// 40 8.6765, and 60 or 120 no better than 40.
+pub const DOUBLE_EXACT_CAP: u32 = 40;
 
-/// How many of the best one-step cells get a second step of look-ahead with two planes standing.
+/// How many of the best one-step cells get searched deeper with two planes standing.
 pub const LOOKAHEAD_WIDTH: usize = 8;
+
+/// How many cells of each deeper position of the search are searched deeper still.
+pub const DEEP_WIDTH: usize = 3;
+
+/// Shots of look-ahead with two planes standing (the top one included). Measured with `eval
+/// --exhaustive` (no book): 1: 8.7526, 2: 8.6765, 3: 8.6722, 4: 8.6603, 5: 8.6586, 6: 8.6586.
+pub const LOOKAHEAD_DEPTH: usize = 5;
 
 /// The fitted expected number of shots to clear two planes when `n` pairs are consistent:
 /// `2 + 0.6 log2 n` (a least-squares fit of the shots `bayes` still needed against `log2 n` over
 /// 2,000 boards gives `1.5 + 0.63 log2 n`; this form is exact at `n = 1` and did as well in the
-/// benchmark).
+/// benchmark; a fit over the exact values of the positions of `bayes`'s own tree, adding the
+/// entropy of the head cells, matched those values better but chose worse cells: 8.695 against
+/// 8.677 with the depth-2 search).
 pub fn two_plane_estimate(n: usize) -> f64 {
     2.0 + 0.6 * (n.max(1) as f64).log2()
 }
@@ -61,6 +83,8 @@ pub struct Bayes {
     budget: Option<Duration>,
     /// When the current decision must end.
     deadline: Option<Instant>,
+    /// The opening book of 9x9 positions (`None`: search every position).
+    book: Option<Arc<Book>>,
 }
 
 impl Default for Bayes {
@@ -100,7 +124,15 @@ impl Bayes {
             solver: None,
             budget,
             deadline: None,
+            book: Some(Book::shipped()),
         }
+    }
+
+    /// This strategy with `book` as its 9x9 opening book instead of the shipped
+    /// [`OPENING`](super::opening::OPENING) (`None`: none, every position searched).
+    pub fn with_book(mut self, book: Option<Arc<Book>>) -> Bayes {
+        self.book = book;
+        self
     }
 
     /// Starts a decision's clock: the search stops at [`TIME_SHARE`] of the budget, the rest is
@@ -149,28 +181,43 @@ impl Bayes {
             }
             return solver.ranked(set);
         }
-        let ranked = self.ranked_two(&state.alive, state.knowledge.public);
-        self.refine(state, ranked)
+        let public = state.knowledge.public;
+        let ranked = match self.search(&state.alive, public, LOOKAHEAD_DEPTH, LOOKAHEAD_WIDTH) {
+            Some(ranked) => ranked,
+            // Out of time: a half-finished search is not comparable; one step with the estimates.
+            None => self.ranked_two(&state.alive, public),
+        };
+        ranked.into_iter().map(|(c, v, _)| (c, v)).collect()
     }
 
-    /// Two steps of look-ahead for the [`LOOKAHEAD_WIDTH`] best cells of one step: the `miss` and
-    /// `hit` outcomes of each are valued by their own best one-step shot instead of the fit.
-    fn refine(&mut self, state: &BoardState, mut ranked: Vec<(usize, f64)>) -> Vec<(usize, f64)> {
-        let u = state.universe;
-        let width = LOOKAHEAD_WIDTH;
-        let n = state.alive.len() as f64;
-        let one_step = ranked.clone();
+    /// An expectimax search `depth` shots deep over consistent deployments `alive` (`public`: the
+    /// cells not to fire at): every cell valued one step ahead ([`Bayes::ranked_two`]), then the
+    /// `width` best with their `miss` and `hit` outcomes valued by a search one shot shallower
+    /// ([`DEEP_WIDTH`] wide). Returns those `width` cells best first, as from `ranked_two`; `None`
+    /// once the decision's time is up.
+    fn search(
+        &mut self,
+        alive: &[u16],
+        public: u128,
+        depth: usize,
+        width: usize,
+    ) -> Option<Vec<(usize, f64, f64)>> {
+        let u = Universe::of(Variant::Double);
+        let mut ranked = self.ranked_two(alive, public);
+        if depth <= 1 || alive.len() <= 1 {
+            return Some(ranked);
+        }
+        let n = alive.len() as f64;
         for entry in ranked.iter_mut().take(width) {
             if self.out_of_time() {
-                // Half refined is not comparable: keep the one-step ranking.
-                return one_step;
+                return None;
             }
             let c = entry.0;
             let bit = 1u128 << c;
-            let public = state.knowledge.public | bit;
+            let public = public | bit;
             let mut miss = Vec::new();
             let mut hit = Vec::new();
-            for &i in &state.alive {
+            for &i in alive {
                 let d = &u.deployments[usize::from(i)];
                 if d.occupied & bit == 0 {
                     miss.push(i);
@@ -179,26 +226,30 @@ impl Bayes {
                 }
             }
             // The down outcomes' share of the one-step value, kept as it was.
-            let fitted = miss.len() as f64 * two_plane_estimate(miss.len())
-                + hit.len() as f64 * two_plane_estimate(hit.len());
-            let down_part = (entry.1 - 1.0) * n - fitted;
+            let down_part = (entry.1 - 1.0) * n - entry.2;
             let mut deeper = 0.0;
             for set in [&miss, &hit] {
                 if !set.is_empty() {
-                    let best = self.ranked_two(set, public).first().map_or(0.0, |x| x.1);
+                    let best = self
+                        .search(set, public, depth - 1, DEEP_WIDTH)?
+                        .first()
+                        .map_or(0.0, |x| x.1);
                     deeper += set.len() as f64 * best;
                 }
             }
+            entry.2 = deeper;
             entry.1 = 1.0 + (down_part + deeper) / n;
         }
         let width = width.min(ranked.len());
         ranked[..width].sort_by(|a, b| a.1.total_cmp(&b.1));
         ranked.truncate(width.max(1));
-        ranked
+        Some(ranked)
     }
 
-    /// One step of look-ahead with two planes standing, over consistent deployments `alive`.
-    fn ranked_two(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64)> {
+    /// One step of look-ahead with two planes standing, over consistent deployments `alive`:
+    /// (cell, expected shots to clear with this shot, the `miss` and `hit` outcomes' part of it
+    /// times `alive.len()`), best first.
+    fn ranked_two(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64, f64)> {
         let u = Universe::of(Variant::Double);
         let n = alive.len();
         let mut cover = vec![0u32; u.cells];
@@ -240,12 +291,8 @@ impl Bayes {
             if hits == n {
                 continue;
             }
-            let v = 1.0
-                + (down_total
-                    + hits as f64 * two_plane_estimate(hits)
-                    + misses as f64 * two_plane_estimate(misses))
-                    / nf;
-            out.push((c, v));
+            let fitted = hits as f64 * two_plane_estimate(hits) + misses as f64 * two_plane_estimate(misses);
+            out.push((c, 1.0 + (down_total + fitted) / nf, fitted));
         }
         out.sort_by(|a, b| a.1.total_cmp(&b.1));
         out
@@ -255,6 +302,18 @@ impl Bayes {
     /// ties within 1e-9 shots; every open cell when no deployment is consistent.
     fn choices_on(&mut self, state: &BoardState) -> Vec<usize> {
         let u = state.universe;
+        if u.variant == Variant::Double
+            && let Some(book) = &self.book
+            && let Some(cells) = book.cells_for(&state.knowledge)
+        {
+            let open: Vec<usize> = cells
+                .into_iter()
+                .filter(|c| state.knowledge.public & (1u128 << c) == 0)
+                .collect();
+            if !open.is_empty() {
+                return open;
+            }
+        }
         let ranked = self.ranked(state);
         match ranked.first() {
             Some(&(_, best)) => ranked
@@ -274,12 +333,36 @@ impl Bayes {
         state.universe.cell(pick(&choices, rng))
     }
 
+    /// The search's ranking of a lone board's cells, best first, with each one's expected shots to
+    /// clear (this shot included), ignoring the opening book; `knowledge` and `alive` as for
+    /// [`Bayes::choices`]. Starts the decision's clock. The opening book's builder draws its
+    /// candidate cells from it.
+    pub fn ranking(
+        &mut self,
+        universe: &'static Universe,
+        knowledge: &Knowledge,
+        alive: &[u16],
+    ) -> Vec<(usize, f64)> {
+        self.start_clock();
+        let state = BoardState {
+            universe,
+            knowledge: knowledge.clone(),
+            alive: alive.to_vec(),
+        };
+        self.ranked(&state)
+    }
+
     /// One whole decision on a lone board: the cells (bit indices, see [`Universe::cell`]) among
     /// which [`PlaneStrategy::fire`] draws uniformly when `knowledge` is public and `alive` (indices
     /// into [`Universe::deployments`], as [`Knowledge::consistent`] gives them) are the consistent
     /// deployments. Starts the decision's clock. The exhaustive benchmark walks the policy's whole
     /// decision tree through this.
-    pub fn choices(&mut self, universe: &'static Universe, knowledge: &Knowledge, alive: &[u16]) -> Vec<usize> {
+    pub fn choices(
+        &mut self,
+        universe: &'static Universe,
+        knowledge: &Knowledge,
+        alive: &[u16],
+    ) -> Vec<usize> {
         self.start_clock();
         let state = BoardState {
             universe,

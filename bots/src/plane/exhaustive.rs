@@ -14,13 +14,14 @@
 //! top is expanded once and its subtrees shared out to threads, each with its own `bayes` (the
 //! solver's memo is per strategy object).
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use skirmish_games::plane::Variant;
 
-use super::belief::{Knowledge, Universe};
 use super::bayes::Bayes;
+use super::belief::{Knowledge, Universe};
+use super::opening::Book;
 
 /// The exact performance of a policy over every deployment.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,7 +90,12 @@ fn split(u: &Universe, knowledge: &Knowledge, alive: &[u16], c: usize) -> Vec<(K
 
 /// The expected shots still needed from a node, the most any deployment there needs, and the
 /// decisions taken, walking every tie branch.
-fn walk(bayes: &mut Bayes, u: &'static Universe, knowledge: &Knowledge, alive: &[u16]) -> (f64, usize, usize) {
+fn walk(
+    bayes: &mut Bayes,
+    u: &'static Universe,
+    knowledge: &Knowledge,
+    alive: &[u16],
+) -> (f64, usize, usize) {
     if knowledge.planes_left(u) == 0 {
         return (0.0, 0, 0);
     }
@@ -114,6 +120,11 @@ fn walk(bayes: &mut Bayes, u: &'static Universe, knowledge: &Knowledge, alive: &
 /// walked on `threads` threads (at least 1).
 pub fn exact_bayes(variant: Variant, threads: usize) -> Exact {
     exact(variant, threads, || Bayes::with_budget(None))
+}
+
+/// [`exact_bayes`] without the opening book (every position searched).
+pub fn exact_bayes_unbooked(variant: Variant, threads: usize) -> Exact {
+    exact(variant, threads, || Bayes::with_budget(None).with_book(None))
 }
 
 /// A `bayes` made by `make` (one per thread; each must decide deterministically but for its
@@ -183,11 +194,118 @@ pub fn exact(variant: Variant, threads: usize, make: impl Fn() -> Bayes + Sync) 
             });
         }
     });
-    let (mean, worst, decisions) = total.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let (mean, worst, decisions) = total
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     Exact {
         deployments: u.deployments.len(),
         mean,
         worst,
         decisions,
     }
+}
+
+/// How [`build_opening`] chooses the book's shots.
+#[derive(Clone, Copy, Debug)]
+pub struct BookPlan {
+    /// Passes of policy improvement over the book's positions.
+    pub passes: usize,
+    /// The fewest consistent deployments a position must have to enter the book.
+    pub min_pairs: usize,
+    /// Cells tried per position: the search's best this many, and the book's current cell.
+    pub candidates: usize,
+    /// Threads (at least 1).
+    pub threads: usize,
+}
+
+/// The expected shots from a position after a shot at `c`, playing `bayes` below: `1 + sum_o
+/// p_o E(o)` over the outcomes, each valued exactly by walking the policy's tree.
+fn shot_value(
+    bayes: &mut Bayes,
+    u: &'static Universe,
+    knowledge: &Knowledge,
+    alive: &[u16],
+    c: usize,
+) -> f64 {
+    let n = alive.len() as f64;
+    let mut value = 1.0;
+    for (k, set) in split(u, knowledge, alive, c) {
+        value += set.len() as f64 / n * walk(bayes, u, &k, &set).0;
+    }
+    value
+}
+
+/// Builds `bayes`'s 9x9 opening book by policy improvement: each pass walks the positions of the
+/// current policy's tree from the top (both planes standing, at least `min_pairs` consistent
+/// deployments, each orientation once) and gives each the candidate cell whose exact expected
+/// shots under the current policy (the previous pass's book plus the search) is lowest; the
+/// current cell is kept unless another is better by more than 1e-9 shots. Each change can only
+/// lower the policy's exact mean (policy improvement: a position's new cell is better against
+/// the policy below it, and the positions below only get better). `progress` hears each
+/// position's (pass, consistent deployments, best value, cell).
+pub fn build_opening(plan: BookPlan, mut progress: impl FnMut(usize, usize, f64, usize)) -> Book {
+    let u = Universe::of(Variant::Double);
+    let threads = plan.threads.max(1);
+    let mut book = Book::new(usize::from(u.side));
+    let mut workers: Vec<Bayes> = (0..threads).map(|_| Bayes::with_budget(None)).collect();
+    for pass in 0..plan.passes {
+        let current = Arc::new(book.clone());
+        for w in &mut workers {
+            *w = std::mem::replace(w, Bayes::with_budget(None)).with_book(Some(Arc::clone(&current)));
+        }
+        let mut seen = Book::new(usize::from(u.side));
+        let root = Knowledge::default();
+        let mut queue = std::collections::VecDeque::from([(root.consistent(u), root)]);
+        while let Some((alive, knowledge)) = queue.pop_front() {
+            if knowledge.planes_left(u) < 2 || knowledge.down != 0 || alive.len() < plan.min_pairs {
+                continue;
+            }
+            if seen.cells_for(&knowledge).is_some() {
+                continue;
+            }
+            seen.insert(&knowledge, 0);
+            let bayes = &mut workers[0];
+            let now = bayes.choices(u, &knowledge, &alive);
+            let mut cands: Vec<usize> = vec![now[0]];
+            for (c, _) in bayes.ranking(u, &knowledge, &alive) {
+                if cands.len() > plan.candidates {
+                    break;
+                }
+                if !cands.contains(&c) {
+                    cands.push(c);
+                }
+            }
+            let next = AtomicUsize::new(0);
+            let values = Mutex::new(vec![f64::INFINITY; cands.len()]);
+            std::thread::scope(|scope| {
+                for bayes in &mut workers {
+                    let (next, values, cands, knowledge, alive) =
+                        (&next, &values, &cands, &knowledge, &alive);
+                    scope.spawn(move || {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(&c) = cands.get(i) else { break };
+                            let v = shot_value(bayes, u, knowledge, alive, c);
+                            values.lock().unwrap_or_else(std::sync::PoisonError::into_inner)[i] = v;
+                        }
+                    });
+                }
+            });
+            let values = values
+                .into_inner()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut best = 0;
+            for (i, v) in values.iter().enumerate() {
+                if *v < values[best] - 1e-9 {
+                    best = i;
+                }
+            }
+            progress(pass, alive.len(), values[best], cands[best]);
+            book.insert(&knowledge, cands[best]);
+            for (k, set) in split(u, &knowledge, &alive, cands[best]) {
+                queue.push_back((set, k));
+            }
+        }
+    }
+    book
 }

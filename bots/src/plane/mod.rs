@@ -12,6 +12,7 @@ pub mod bayes;
 pub mod belief;
 mod deploy;
 pub mod exhaustive;
+pub mod opening;
 pub mod optimal;
 pub mod points;
 pub mod random;

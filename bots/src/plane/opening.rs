@@ -211,16 +211,53 @@ mod tests {
     }
 
     #[test]
+    fn every_shipped_position_is_possible_and_its_cell_informative() {
+        let u = Universe::of(Variant::Double);
+        assert!(!OPENING.is_empty());
+        for &(miss, hit, cell) in OPENING {
+            let k = Knowledge {
+                miss,
+                hit,
+                public: miss | hit,
+                ..Knowledge::default()
+            };
+            let alive = k.consistent(u);
+            assert!(!alive.is_empty(), "no deployment fits {miss:x} {hit:x}");
+            let bit = 1u128 << cell;
+            assert_eq!(k.public & bit, 0, "cell {cell} already shot");
+            // Outcomes over the consistent deployments: 0 miss, 1 hit, 2 down.
+            let outcome = |i: &u16| {
+                let d = &u.deployments[usize::from(*i)];
+                usize::from(d.occupied & bit != 0) + usize::from(d.heads & bit != 0)
+            };
+            assert!(
+                alive.iter().any(|i| outcome(i) != outcome(&alive[0])),
+                "cell {cell} tells nothing"
+            );
+            assert_eq!(
+                Book::shipped()
+                    .cells_for(&k)
+                    .map(|c| c.contains(&usize::from(cell))),
+                Some(true)
+            );
+        }
+    }
+
+    #[test]
     fn a_book_position_is_found_in_every_orientation() {
         let mut book = Book::new(9);
-        let mut k = Knowledge::default();
-        k.miss = 1 << 30;
-        k.hit = 1 << 41;
+        let k = Knowledge {
+            miss: 1 << 30,
+            hit: 1 << 41,
+            ..Knowledge::default()
+        };
         book.insert(&k, 42);
         for perm in symmetries(9) {
-            let mut turned = Knowledge::default();
-            turned.miss = map_cells(&perm, k.miss);
-            turned.hit = map_cells(&perm, k.hit);
+            let turned = Knowledge {
+                miss: map_cells(&perm, k.miss),
+                hit: map_cells(&perm, k.hit),
+                ..Knowledge::default()
+            };
             assert_eq!(book.cells_for(&turned), Some(vec![perm[42]]));
         }
         // The fresh board is symmetric: all 8 images of the cell, each once.

@@ -306,6 +306,9 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// One exhaustive walk: a variant and a thread count to its exact figures.
+type ExactRun = fn(Variant, usize) -> crate::plane::exhaustive::Exact;
+
 /// `eval --exhaustive`: `bayes`'s exact expected shots over every deployment, per variant.
 fn run_exhaustive(args: &EvalArgs, variants: &[Variant]) -> anyhow::Result<()> {
     if args.strategies.iter().any(|s| s != "bayes") {
@@ -343,8 +346,7 @@ fn run_exhaustive(args: &EvalArgs, variants: &[Variant]) -> anyhow::Result<()> {
             Variant::Classic => "classic 7x7",
             Variant::Double => "double 9x9",
         };
-        let mut runs: Vec<(&str, fn(Variant, usize) -> crate::plane::exhaustive::Exact)> =
-            vec![("bayes (unclocked)", exact_bayes)];
+        let mut runs: Vec<(&str, ExactRun)> = vec![("bayes (unclocked)", exact_bayes)];
         if args.unbooked && *variant == Variant::Double {
             runs.push(("bayes (unclocked, no opening book)", exact_bayes_unbooked));
         }

@@ -24,11 +24,14 @@ mod table;
 
 pub use table::OPENING;
 
+/// One symmetry of the board: (row, col, side - 1) to the image's (row, col).
+type CellMap = fn(usize, usize, usize) -> (usize, usize);
+
 /// The 8 symmetries of a `side` x `side` board as cell permutations: `perm[g][cell]` is the image
 /// of bit index `cell` under symmetry `g` (0 is the identity).
 fn symmetries(side: usize) -> Vec<Vec<usize>> {
     let last = side - 1;
-    let maps: [fn(usize, usize, usize) -> (usize, usize); 8] = [
+    let maps: [CellMap; 8] = [
         |r, c, _| (r, c),
         |r, c, l| (c, l - r),
         |r, c, l| (l - r, l - c),

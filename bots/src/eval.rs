@@ -56,7 +56,7 @@ pub struct EvalArgs {
     #[arg(long)]
     pub unbooked: bool,
     /// Build `bayes`'s 9x9 opening book (`plane::exhaustive::build_opening`) and write it to this
-    /// file as Rust source (`bots/src/plane/opening/table.rs`), then print the exact mean with it.
+    /// file as Rust source (`bots/src/plane/opening/table.rs`); rebuild to play it.
     #[arg(long)]
     pub write_opening: Option<std::path::PathBuf>,
     /// Book building: passes of policy improvement.
@@ -261,7 +261,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
         "both" => vec![Variant::Classic, Variant::Double],
         other => bail!("unknown variant `{other}`: expected classic, double or both"),
     };
-    if args.exhaustive {
+    if args.exhaustive || args.write_opening.is_some() {
         return run_exhaustive(args, &variants);
     }
     let names: Vec<String> = if args.strategies.is_empty() {

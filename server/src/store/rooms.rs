@@ -559,18 +559,21 @@ mod tests {
         }
         let of = |id| rooms.iter().find(|r| r.id == id).unwrap();
         assert_eq!(of(kept).entries.len(), 2);
-        let seats: Vec<_> = of(again)
-            .entries
+        assert_eq!(unseated_seats(of(again)), [0, 1, 2]);
+        assert_eq!(store.open_room(again).await.unwrap().unwrap().entries.len(), 3);
+        assert_eq!(logged(&store, gone).await.unwrap(), 0);
+        assert_eq!(logged(&store, again).await.unwrap(), 4);
+    }
+
+    /// The seats of a log made of `Unseated` entries only.
+    fn unseated_seats(room: &StoredRoom) -> Vec<u8> {
+        room.entries
             .iter()
             .map(|e| match e {
                 Entry::Unseated { seat } => seat.0,
                 other => panic!("{other:?}"),
             })
-            .collect();
-        assert_eq!(seats, [0, 1, 2]);
-        assert_eq!(store.open_room(again).await.unwrap().unwrap().entries.len(), 3);
-        assert_eq!(logged(&store, gone).await.unwrap(), 0);
-        assert_eq!(logged(&store, again).await.unwrap(), 4);
+            .collect()
     }
 
     /// Rows of `room`'s log.
@@ -616,15 +619,7 @@ mod tests {
         assert_eq!(rooms.len(), 1);
         assert_eq!(rooms[0].id, open);
         assert_eq!(rooms[0].unreadable, None);
-        let seats: Vec<_> = rooms[0]
-            .entries
-            .iter()
-            .map(|e| match e {
-                Entry::Unseated { seat } => seat.0,
-                other => panic!("{other:?}"),
-            })
-            .collect();
-        assert_eq!(seats, [0, 1, 2]);
+        assert_eq!(unseated_seats(&rooms[0]), [0, 1, 2]);
         // Written after the migration, appended after the migrated rows.
         store
             .write_journal(Arc::new(vec![unseated(open, 3, 3)]))

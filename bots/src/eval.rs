@@ -68,6 +68,11 @@ pub struct EvalArgs {
     /// Book building: cells tried per position (the search's best this many, and the current).
     #[arg(long, default_value_t = 6)]
     pub book_candidates: usize,
+    /// 3-player matches with dealt deployments, as a duplicate tournament plays them: each deal
+    /// at three tables, the candidate in each seat once (`--matches` rounded up to a multiple of
+    /// 3); without it every strategy deploys its own planes.
+    #[arg(long)]
+    pub dealt: bool,
 }
 
 /// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
@@ -387,9 +392,9 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         other => bail!("unknown variant `{other}`: expected classic or double"),
     };
     println!(
-        "| candidate | opponents | variant | matches | share of points (95%) | first places (95% Wilson) |"
+        "| candidate | opponents | variant | deployments | matches | share of points (95%) | first places (95% Wilson) |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for variant in variants {
         let config = Config {
             variant,
@@ -397,17 +402,23 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
             format: MatchFormat::Rounds(args.rounds),
             first_attacker: FirstAttacker::Rotating,
         };
-        let series = crate::plane::arena::series(config, args.matches, args.seed, |i| {
+        let matches = if args.dealt {
+            args.matches.div_ceil(3) * 3
+        } else {
+            args.matches
+        };
+        let series = crate::plane::arena::series(config, matches, args.seed, args.dealt, |i| {
             strategy(&names[i]).expect("checked above")
         })
         .map_err(anyhow::Error::msg)?;
         let (share, lo, hi) = series.share();
         let (first, flo, fhi) = series.first_rate();
         println!(
-            "| {} | {}, {} | {variant:?} | {} | {:.1}% [{:.1}, {:.1}] | {:.1}% [{:.1}, {:.1}] |",
+            "| {} | {}, {} | {variant:?} | {} | {} | {:.1}% [{:.1}, {:.1}] | {:.1}% [{:.1}, {:.1}] |",
             names[0],
             names[1],
             names[2],
+            if args.dealt { "dealt (duplicate)" } else { "own" },
             series.matches,
             share * 100.0,
             lo * 100.0,

@@ -17,6 +17,7 @@ pub mod optimal;
 pub mod points;
 pub mod random;
 pub mod rivals;
+pub mod rollout;
 pub mod seed_cv;
 
 use rand::RngCore;

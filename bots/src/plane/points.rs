@@ -24,6 +24,8 @@
 //! bots/README.md. The model only orders `points`'s own legal choices: an opponent that is not
 //! `seed-cv` makes the prediction a guess, never an illegal shot.
 
+use std::time::{Duration, Instant};
+
 use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::plane::{Cell, Placement, Variant, View, random_deployment};
@@ -31,8 +33,8 @@ use skirmish_games::plane::{Cell, Placement, Variant, View, random_deployment};
 use super::PlaneStrategy;
 use super::bayes::Bayes;
 use super::belief::{Knowledge, Universe};
-use super::rivals;
 use super::seed_cv::{argmax_cells, cube_values};
+use super::{rivals, rollout};
 
 /// Random deployments drawn to choose the least exposed one from (48 and 200 scored alike, so
 /// the smaller keeps the choice less predictable).
@@ -43,10 +45,37 @@ pub const DEPLOY_DRAWS: usize = 48;
 /// 0.3, 0.5 and 0.7 measured alike (bots/README.md); 0.5 is the middle.
 pub const SNIPE_HEAD: f64 = 0.5;
 
+/// Rollouts per candidate first shot of the 3-player search ([`rollout::search`]): 32, 96,
+/// 300 and 1,000 were measured (bots/README.md), more doing better.
+pub const ROLLOUTS: usize = 1_000;
+
+/// Wall time from the start of a decision after which the 3-player search stops rolling out
+/// (read after every rollout), leaving the rest of `bayes::DECISION_BUDGET` (300 ms) to
+/// `bayes`'s cell.
+pub const ROLLOUT_BUDGET: Duration = Duration::from_millis(120);
+
 /// The `points` strategy (module docs).
-#[derive(Default)]
 pub struct Points {
     bayes: Bayes,
+    rollouts: usize,
+}
+
+impl Default for Points {
+    fn default() -> Points {
+        Points::with_rollouts(ROLLOUTS)
+    }
+}
+
+impl Points {
+    /// A `points` whose 3-player search plays at most `rollouts` rollouts per candidate; 0 turns
+    /// the search off and leaves the rules it rolls out with (a knockout within reach, else the
+    /// board that turns the attackers away).
+    pub fn with_rollouts(rollouts: usize) -> Points {
+        Points {
+            bayes: Bayes::default(),
+            rollouts,
+        }
+    }
 }
 
 /// The CV exposure of a deployment: the fresh board's CV (`cv`, per cell) summed over its cells,
@@ -78,12 +107,25 @@ impl PlaneStrategy for Points {
     }
 
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell) {
+        let started = Instant::now();
         self.bayes.start_decision();
-        let rates = self.bayes.rates(view);
-        if rates.len() == 1 {
-            let seat = rates[0].0;
+        if super::targets(view).len() == 1 {
+            let seat = super::targets(view)[0].seat;
             return (seat, self.bayes.cell_at(view, seat, rng));
         }
+        let best = rollout::search(view, rng, self.rollouts, started, ROLLOUT_BUDGET)
+            .and_then(|search| search.best());
+        if let Some(best) = best {
+            let universe = Universe::of(view.config.variant);
+            let knowledge = Knowledge::of_board(universe, &view.boards[best.target.index()]);
+            let (cv, _, _) = cube_values(universe, &knowledge);
+            if !argmax_cells(&cv, knowledge.public).contains(&best.cell) {
+                // The likeliest head won: fire there (a plane, or a knockout, now).
+                return (best.target, universe.cell(best.cell));
+            }
+            return (best.target, self.bayes.cell_at(view, best.target, rng));
+        }
+        let rates = self.bayes.rates(view);
         let me = super::me(view);
         let boards = rivals::read_boards(view);
         if let Some(shot) = snipe(view, &boards, me) {
@@ -224,7 +266,7 @@ mod tests {
         );
         let mut rng = SmallRng::seed_from_u64(1);
         assert_eq!(Bayes::default().fire(&view, &mut rng).0, Seat(1));
-        let (target, cell) = Points::default().fire(&view, &mut rng);
+        let (target, cell) = Points::with_rollouts(0).fire(&view, &mut rng);
         assert_eq!(target, Seat(2));
         assert!(view.boards[2].shots.iter().all(|s| s.cell != cell));
     }

@@ -1,0 +1,639 @@
+//! A one-step Monte Carlo over the order of play, for `points` with two opponents left (issue 19):
+//! for each board it may fire at now, play the rest of the round out many times and keep the
+//! board that brought it the most points on average.
+//!
+//! Each rollout draws the opponents' hidden deployments uniformly among those consistent with
+//! their boards' public results (a dealt board is uniform among legal deployments, docs/rules.md
+//! plane battle "Deploy"; the seat's own planes are its own view's), then plays the round
+//! through, turn by turn in seat order (docs/rules.md, "Attack"), scoring 1 a plane and 3 a
+//! knockout ("Scoring"):
+//! - each opponent plays `seed-cv`'s rule as [`super::rivals`] models it (safe board, or the
+//!   single leader with probability [`RISKY_PROBABILITY`]; [`PROBES`] probes a board drawn from
+//!   the fresh CV, then the largest CV, ties at random);
+//! - the seat itself plays `points`'s own rule (a last plane's head from [`SNIPE_HEAD`], else the
+//!   board that turns the attackers away; the largest-CV cell as a cheap stand-in for `bayes`'s).
+//!
+//! Every candidate board meets the same drawn deployments and the same random numbers (common
+//! random numbers), so the comparison is not blurred by the draws. The search reads the clock
+//! after every rollout and stops at its time budget.
+
+use std::time::{Duration, Instant};
+
+use rand::rngs::SmallRng;
+use rand::{Rng, RngCore, SeedableRng};
+use skirmish_games::Seat;
+use skirmish_games::plane::{ShotResult, View};
+
+use super::belief::{Deployment, Knowledge, Universe};
+use super::seed_cv::{HEAD_WEIGHT, PROBES, RISKY_PROBABILITY, cube_values};
+
+/// The head probability from which the seat's own rollout policy fires at a last plane's
+/// likeliest head (`points::SNIPE_HEAD`, repeated here so both stay one rule).
+pub const SNIPE_HEAD: f64 = super::points::SNIPE_HEAD;
+
+/// One board in a simulated round.
+#[derive(Clone, Debug)]
+struct SimBoard {
+    /// Still in the round (playing and not knocked out).
+    in_round: bool,
+    /// Its true deployment (drawn for an opponent, known for the seat itself).
+    truth: Deployment,
+    /// What is public about it.
+    know: Knowledge,
+    /// Consistent deployments (indices into the universe).
+    alive: Vec<u16>,
+    /// CV per cell (0 on public cells), as `seed-cv` computes it.
+    cv: Vec<u32>,
+    /// Consistent deployments with a standing head on each cell.
+    heads: Vec<u32>,
+    /// Shots fired at it this round by each seat.
+    shots_by: [usize; 3],
+}
+
+impl SimBoard {
+    /// Largest head probability (`seed-cv`'s "safety").
+    fn safety(&self) -> f64 {
+        let top = self.heads.iter().copied().max().unwrap_or(0);
+        f64::from(top) / self.alive.len().max(1) as f64
+    }
+
+    fn planes_left(&self, universe: &Universe) -> usize {
+        self.know.planes_left(universe)
+    }
+
+    /// After a `miss` or `hit` at `cell` (already recorded): drops the deployments it refutes
+    /// from `alive` and takes their share out of the CV and head counts (what [`Self::refresh`]
+    /// would recompute, at the cost of the refuted deployments only).
+    fn forget_refuted(&mut self, universe: &Universe, cell: usize) {
+        let know = &self.know;
+        let (cv, heads) = (&mut self.cv, &mut self.heads);
+        self.alive.retain(|&i| {
+            let d = &universe.deployments[usize::from(i)];
+            if know.admits(d) {
+                return true;
+            }
+            let planes: &[u8] = if d.planes[0] == d.planes[1] {
+                &d.planes[..1]
+            } else {
+                &d.planes
+            };
+            for &p in planes {
+                if know.downed.contains(&p) {
+                    continue;
+                }
+                let mut cells = universe.placement_cells[usize::from(p)] & !know.public;
+                while cells != 0 {
+                    let c = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    cv[c] -= 1;
+                }
+                let head = usize::from(universe.placement_head[usize::from(p)]);
+                cv[head] -= HEAD_WEIGHT - 1;
+                heads[head] -= 1;
+            }
+            false
+        });
+        self.cv[cell] = 0;
+    }
+
+    /// Recomputes the CV and head counts from `alive`.
+    fn refresh(&mut self, universe: &Universe) {
+        self.cv.iter_mut().for_each(|v| *v = 0);
+        self.heads.iter_mut().for_each(|v| *v = 0);
+        for &i in &self.alive {
+            let d = &universe.deployments[usize::from(i)];
+            let planes: &[u8] = if d.planes[0] == d.planes[1] {
+                &d.planes[..1]
+            } else {
+                &d.planes
+            };
+            for &p in planes {
+                if self.know.downed.contains(&p) {
+                    continue;
+                }
+                let mut cells = universe.placement_cells[usize::from(p)] & !self.know.public;
+                while cells != 0 {
+                    let c = cells.trailing_zeros() as usize;
+                    cells &= cells - 1;
+                    self.cv[c] += 1;
+                }
+                let head = usize::from(universe.placement_head[usize::from(p)]);
+                self.cv[head] += HEAD_WEIGHT - 1;
+                self.heads[head] += 1;
+            }
+        }
+    }
+}
+
+/// A round in play, as the seat sees it plus drawn hidden deployments.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    universe: &'static Universe,
+    me: Seat,
+    boards: Vec<SimBoard>,
+    totals: [u32; 3],
+    /// Points the seat itself scored since the simulation started.
+    gained: u32,
+}
+
+/// The largest-value open cells of `values` (all open cells when every value is 0).
+fn best_cells(values: &[u32], public: u128, out: &mut Vec<usize>) {
+    out.clear();
+    let mut best = 0;
+    for (c, &v) in values.iter().enumerate() {
+        if public & (1u128 << c) != 0 {
+            continue;
+        }
+        if v > best {
+            best = v;
+            out.clear();
+        }
+        if v == best {
+            out.push(c);
+        }
+    }
+}
+
+impl Sim {
+    /// The round of `view` (3 seats, the seat's own board among them) with the opponents'
+    /// deployments drawn from their consistent ones, or None when the view is not a 3-player
+    /// round in play or the seat's own planes are not in it.
+    pub fn draw(view: &View, rng: &mut dyn RngCore) -> Option<Sim> {
+        let me = super::me(view);
+        let universe = Universe::of(view.config.variant);
+        if view.boards.len() != 3 {
+            return None;
+        }
+        let mut boards = Vec::with_capacity(3);
+        for b in &view.boards {
+            let know = Knowledge::of_board(universe, b);
+            let alive = know.consistent(universe);
+            let truth = if b.seat == me {
+                let planes = b.planes.as_ref()?;
+                let idx: Vec<u8> = planes
+                    .iter()
+                    .map(|p| universe.placement_index(*p))
+                    .collect::<Option<_>>()?;
+                let (a, z) = match idx[..] {
+                    [a] => (a, a),
+                    [a, z] => (a.min(z), a.max(z)),
+                    _ => return None,
+                };
+                *universe.deployments.iter().find(|d| d.planes == [a, z])?
+            } else if alive.is_empty() {
+                return None;
+            } else {
+                universe.deployments[usize::from(alive[rng.random_range(0..alive.len())])]
+            };
+            let mut shots_by = [0usize; 3];
+            for s in &b.shots {
+                if let Some(n) = shots_by.get_mut(s.by.index()) {
+                    *n += 1;
+                }
+            }
+            let (cv, heads, _) = cube_values(universe, &know);
+            boards.push(SimBoard {
+                in_round: b.playing && !b.knocked_out,
+                truth,
+                know,
+                alive,
+                cv,
+                heads,
+                shots_by,
+            });
+        }
+        let totals = [view.totals[Seat(0)], view.totals[Seat(1)], view.totals[Seat(2)]];
+        Some(Sim {
+            universe,
+            me,
+            boards,
+            totals,
+            gained: 0,
+        })
+    }
+
+    /// Redraws the opponents' hidden deployments (the public state is kept).
+    pub fn redraw(&mut self, rng: &mut dyn RngCore) {
+        for (i, b) in self.boards.iter_mut().enumerate() {
+            if i != self.me.index() && !b.alive.is_empty() {
+                b.truth = self.universe.deployments[usize::from(b.alive[rng.random_range(0..b.alive.len())])];
+            }
+        }
+    }
+
+    /// The boards the seat may fire at now (in round, not its own), in seat order.
+    pub fn targets(&self, shooter: Seat) -> Vec<Seat> {
+        (0..3)
+            .filter(|&i| i != shooter.index() && self.boards[i].in_round)
+            .map(|i| Seat(i as u8))
+            .collect()
+    }
+
+    fn left(&self) -> usize {
+        self.boards.iter().filter(|b| b.in_round).count()
+    }
+
+    /// Fires `shooter`'s shot at `cell` (bit index) of `target`: the result, the points and the
+    /// knowledge updated as the referee would.
+    fn fire(&mut self, shooter: Seat, target: Seat, cell: usize) {
+        let universe = self.universe;
+        let board = &mut self.boards[target.index()];
+        let bit = 1u128 << cell;
+        let truth = board.truth;
+        let mut plane = None;
+        let result = if truth.heads & bit != 0 {
+            plane = truth
+                .planes
+                .iter()
+                .copied()
+                .find(|&p| usize::from(universe.placement_head[usize::from(p)]) == cell);
+            ShotResult::Down
+        } else if truth.occupied & bit != 0 {
+            ShotResult::Hit
+        } else {
+            ShotResult::Miss
+        };
+        board.know.record(universe, cell, result, plane);
+        board.shots_by[shooter.index()] += 1;
+        if plane.is_some() {
+            let know = &board.know;
+            board
+                .alive
+                .retain(|&i| know.admits(&universe.deployments[usize::from(i)]));
+            board.refresh(universe);
+        } else {
+            board.forget_refuted(universe, cell);
+        }
+        if result == ShotResult::Down {
+            let out = board.planes_left(universe) == 0;
+            let points = if out { 3 } else { 1 };
+            if out {
+                board.in_round = false;
+            }
+            self.totals[shooter.index()] += points;
+            if shooter == self.me {
+                self.gained += points;
+            }
+        }
+    }
+
+    /// The probability that a `seed-cv` at `shooter` fires at each of its targets next
+    /// ([`super::rivals::seed_cv_targets`]'s rule on the simulated boards).
+    fn seed_cv_targets(&self, shooter: Seat) -> Vec<(Seat, f64)> {
+        let targets = self.targets(shooter);
+        if targets.len() < 2 {
+            return targets.into_iter().map(|t| (t, 1.0)).collect();
+        }
+        let safe = *targets
+            .iter()
+            .max_by(|a, b| {
+                self.boards[a.index()]
+                    .safety()
+                    .total_cmp(&self.boards[b.index()].safety())
+            })
+            .expect("two targets");
+        let top = targets.iter().map(|t| self.totals[t.index()]).max().unwrap_or(0);
+        let leaders: Vec<Seat> = targets
+            .iter()
+            .copied()
+            .filter(|t| self.totals[t.index()] == top)
+            .collect();
+        targets
+            .iter()
+            .map(|&t| {
+                let mut p = if t == safe { 1.0 } else { 0.0 };
+                if leaders.len() == 1 {
+                    p *= 1.0 - RISKY_PROBABILITY;
+                    if t == leaders[0] {
+                        p += RISKY_PROBABILITY;
+                    }
+                }
+                (t, p)
+            })
+            .collect()
+    }
+
+    /// `seed-cv`'s shot for `shooter` (its target rule, its probes, its largest CV).
+    fn seed_cv_shot(
+        &self,
+        shooter: Seat,
+        rng: &mut SmallRng,
+        initial: &[u32],
+        scratch: &mut Vec<usize>,
+    ) -> (Seat, usize) {
+        let targets = self.targets(shooter);
+        let target = if targets.len() == 1 {
+            targets[0]
+        } else {
+            let probs = self.seed_cv_targets(shooter);
+            let x: f64 = rng.random();
+            let mut acc = 0.0;
+            let mut pick = probs[probs.len() - 1].0;
+            for (t, p) in &probs {
+                acc += p;
+                if x < acc {
+                    pick = *t;
+                    break;
+                }
+            }
+            pick
+        };
+        let board = &self.boards[target.index()];
+        if board.shots_by[shooter.index()] < PROBES {
+            let total: u64 = (0..initial.len())
+                .filter(|&c| board.know.public & (1u128 << c) == 0 && board.cv[c] > 0)
+                .map(|c| u64::from(initial[c]))
+                .sum();
+            if total > 0 {
+                let mut x = rng.random_range(0..total);
+                for (c, &w) in initial.iter().enumerate() {
+                    if board.know.public & (1u128 << c) != 0 || board.cv[c] == 0 {
+                        continue;
+                    }
+                    if x < u64::from(w) {
+                        return (target, c);
+                    }
+                    x -= u64::from(w);
+                }
+            }
+        }
+        best_cells(&board.cv, board.know.public, scratch);
+        (target, scratch[rng.random_range(0..scratch.len())])
+    }
+
+    /// The cell the seat's own rollout policy fires at on `target`: a last plane's likeliest
+    /// head from [`SNIPE_HEAD`], else the largest CV (ties at random).
+    fn my_cell(&self, target: Seat, rng: &mut SmallRng, scratch: &mut Vec<usize>) -> usize {
+        let board = &self.boards[target.index()];
+        let values = if board.planes_left(self.universe) == 1 && board.safety() >= SNIPE_HEAD {
+            &board.heads
+        } else {
+            &board.cv
+        };
+        best_cells(values, board.know.public, scratch);
+        scratch[rng.random_range(0..scratch.len())]
+    }
+
+    /// The seat's own rollout shot: `points`'s rule (a knockout within reach, else the board
+    /// whose owner is not the one predicted to fire at it; ties to the safer board, then the
+    /// higher total).
+    fn my_shot(&self, rng: &mut SmallRng, scratch: &mut Vec<usize>) -> (Seat, usize) {
+        let me = self.me;
+        let targets = self.targets(me);
+        if targets.len() == 1 {
+            return (targets[0], self.my_cell(targets[0], rng, scratch));
+        }
+        let snipe = targets
+            .iter()
+            .copied()
+            .filter(|t| {
+                let b = &self.boards[t.index()];
+                b.planes_left(self.universe) == 1 && b.safety() >= SNIPE_HEAD
+            })
+            .max_by(|a, b| {
+                self.boards[a.index()]
+                    .safety()
+                    .total_cmp(&self.boards[b.index()].safety())
+            });
+        let target = snipe.unwrap_or_else(|| {
+            let at_me = |shooter: Seat| {
+                self.seed_cv_targets(shooter)
+                    .into_iter()
+                    .find(|(s, _)| *s == me)
+                    .map_or(0.0, |(_, p)| p)
+            };
+            let key = |t: Seat| {
+                let other = targets.iter().copied().find(|s| *s != t).unwrap_or(t);
+                (
+                    at_me(other),
+                    self.boards[t.index()].safety(),
+                    self.totals[t.index()],
+                )
+            };
+            let (a, b) = (targets[0], targets[1]);
+            let (ka, kb) = (key(a), key(b));
+            if (kb.0, kb.1, kb.2)
+                .partial_cmp(&(ka.0, ka.1, ka.2))
+                .is_some_and(|o| o.is_gt())
+            {
+                b
+            } else {
+                a
+            }
+        });
+        (target, self.my_cell(target, rng, scratch))
+    }
+
+    /// Plays the round out from `first`'s shot at `cell` of `target` (the seat's own), every
+    /// later turn by the rollout policies; the points the seat gained.
+    fn play_out(mut self, target: Seat, cell: usize, rng: &mut SmallRng, initial: &[u32]) -> u32 {
+        let mut scratch = Vec::with_capacity(81);
+        self.fire(self.me, target, cell);
+        let mut shooter = self.me;
+        // At most every cell of every board is shot once.
+        for _ in 0..3 * self.universe.cells {
+            if self.left() < 2 || !self.boards[self.me.index()].in_round {
+                break;
+            }
+            shooter = (1..=3)
+                .map(|k| Seat(((shooter.index() + k) % 3) as u8))
+                .find(|s| self.boards[s.index()].in_round)
+                .expect("two players left");
+            let (t, c) = if shooter == self.me {
+                self.my_shot(rng, &mut scratch)
+            } else {
+                self.seed_cv_shot(shooter, rng, initial, &mut scratch)
+            };
+            self.fire(shooter, t, c);
+        }
+        self.gained
+    }
+}
+
+/// A candidate first shot and what the rollouts gave it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The board fired at.
+    pub target: Seat,
+    /// The cell (bit index) fired at in the rollouts.
+    pub cell: usize,
+    /// Mean points the seat gained over the rollouts.
+    pub mean: f64,
+}
+
+/// The search's result: each candidate's mean and the number of rollouts each got.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// One per candidate first shot, in the order tried.
+    pub candidates: Vec<Candidate>,
+    /// Rollouts per candidate.
+    pub rollouts: usize,
+}
+
+impl Search {
+    /// The candidate with the highest mean (the first on a tie).
+    pub fn best(&self) -> Option<Candidate> {
+        self.candidates
+            .iter()
+            .copied()
+            .reduce(|a, b| if b.mean > a.mean { b } else { a })
+    }
+}
+
+/// Runs the Monte Carlo for the seat of `view` (its turn, two opponents left): candidates are,
+/// on each target board, the rollout policy's largest-CV cell and, when different, the likeliest
+/// head; each gets up to `max_rollouts` rollouts within `budget` of wall time from `started`.
+/// None when the view is not such a round.
+pub fn search(
+    view: &View,
+    rng: &mut dyn RngCore,
+    max_rollouts: usize,
+    started: Instant,
+    budget: Duration,
+) -> Option<Search> {
+    if max_rollouts == 0 {
+        return None;
+    }
+    let me = super::me(view);
+    let mut root = Sim::draw(view, rng)?;
+    let targets = root.targets(me);
+    if targets.len() != 2 {
+        return None;
+    }
+    let universe = root.universe;
+    let (initial, _, _) = cube_values(universe, &Knowledge::default());
+    let mut scratch = Vec::new();
+    let mut firsts: Vec<(Seat, usize)> = Vec::new();
+    for &t in &targets {
+        let b = &root.boards[t.index()];
+        best_cells(&b.cv, b.know.public, &mut scratch);
+        firsts.push((t, scratch[0]));
+        best_cells(&b.heads, b.know.public, &mut scratch);
+        if b.heads.iter().any(|&h| h > 0) && !firsts.contains(&(t, scratch[0])) {
+            firsts.push((t, scratch[0]));
+        }
+    }
+    let mut sums = vec![0u64; firsts.len()];
+    let mut rollouts = 0;
+    while rollouts < max_rollouts && (rollouts < 2 || started.elapsed() < budget) {
+        root.redraw(rng);
+        let seed = rng.next_u64();
+        for (k, &(t, c)) in firsts.iter().enumerate() {
+            let mut r = SmallRng::seed_from_u64(seed);
+            sums[k] += u64::from(root.clone().play_out(t, c, &mut r, &initial));
+        }
+        rollouts += 1;
+    }
+    let n = rollouts.max(1) as f64;
+    Some(Search {
+        candidates: firsts
+            .iter()
+            .zip(&sums)
+            .map(|(&(target, cell), &s)| Candidate {
+                target,
+                cell,
+                mean: s as f64 / n,
+            })
+            .collect(),
+        rollouts,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use skirmish_games::plane::{
+        Action, BoardView, Config, Placement, PlaneBattle, ShotRecord, ShotResult, Variant, View,
+        random_deployment,
+    };
+    use skirmish_games::{Game, Seat, Viewer};
+
+    use super::*;
+
+    /// A 3-player `double` view for seat 0 after every seat deployed (seeded), and the planes.
+    fn three_player_view(seed: u64) -> (View, Vec<Vec<Placement>>) {
+        let config = Config {
+            players: 3,
+            variant: Variant::Double,
+            ..Config::default()
+        };
+        let (mut game, _) = PlaneBattle::new(config).unwrap();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut planes = Vec::new();
+        for seat in 0..3u8 {
+            let p = random_deployment(Variant::Double, &mut rng);
+            game.apply(Seat(seat), Action::Deploy { planes: p.clone() })
+                .unwrap();
+            planes.push(p);
+        }
+        (game.view(Viewer::Seat(Seat(0))), planes)
+    }
+
+    /// `by` downs `plane` on `board` (its head shot, the plane revealed).
+    fn down(board: &mut BoardView, plane: Placement, by: Seat) {
+        board.shots.push(ShotRecord {
+            by,
+            cell: plane.head,
+            result: ShotResult::Down,
+        });
+        board.downed.push(plane);
+    }
+
+    /// `by` hits every cell of `plane` but its head.
+    fn hit_body(board: &mut BoardView, plane: Placement, by: Seat) {
+        for cell in plane.cells(9).unwrap().into_iter().skip(1) {
+            board.shots.push(ShotRecord {
+                by,
+                cell,
+                result: ShotResult::Hit,
+            });
+        }
+    }
+
+    /// The CV and head counts kept up shot by shot equal those recomputed from scratch, and
+    /// every simulated result is the one the referee's rule gives for the drawn deployment.
+    #[test]
+    fn incremental_counts_match_a_full_recount() {
+        let (view, _) = three_player_view(2);
+        let mut rng = SmallRng::seed_from_u64(4);
+        let mut sim = Sim::draw(&view, &mut rng).unwrap();
+        let universe = sim.universe;
+        let mut scratch = Vec::new();
+        for _ in 0..40 {
+            let target = Seat(1);
+            if !sim.boards[1].in_round {
+                break;
+            }
+            let cell = sim.my_cell(target, &mut rng, &mut scratch);
+            sim.fire(Seat(0), target, cell);
+            let b = &sim.boards[1];
+            assert!(
+                b.alive
+                    .iter()
+                    .any(|&i| universe.deployments[usize::from(i)] == b.truth)
+            );
+            let (cv, heads, alive) = cube_values(universe, &b.know);
+            assert_eq!((&b.cv, &b.heads, b.alive.len()), (&cv, &heads, alive));
+        }
+        assert!(!sim.boards[1].in_round, "40 largest-CV shots clear a board");
+        assert_eq!(sim.gained, 4, "1 for the first plane, 3 for the knockout");
+    }
+
+    /// With seat 1's last plane found but for its head (a knockout, 3 points, for whoever fires
+    /// there first), the search fires at that head: every rollout of it scores at least 3, more
+    /// than any other first shot.
+    #[test]
+    fn takes_the_knockout_the_next_attacker_would_take() {
+        let (mut view, planes) = three_player_view(5);
+        down(&mut view.boards[1], planes[1][0], Seat(2));
+        hit_body(&mut view.boards[1], planes[1][1], Seat(2));
+        let mut rng = SmallRng::seed_from_u64(1);
+        let started = Instant::now();
+        let search = search(&view, &mut rng, 64, started, Duration::from_secs(10)).unwrap();
+        assert_eq!(search.rollouts, 64);
+        let best = search.best().unwrap();
+        assert_eq!((best.target, best.cell), (Seat(1), planes[1][1].head.index(9)));
+        assert!(best.mean >= 3.0, "{search:?}");
+    }
+}

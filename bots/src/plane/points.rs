@@ -9,7 +9,14 @@
 //! plane, no room to hide). Against two `seed-cv` on 9x9 this took the share of the points from
 //! 36.8% to 39.6% (bots/README.md).
 //!
-//! **Attack** with two opponents left, in order:
+//! **Attack** with two opponents left: a one-step Monte Carlo over the order of play
+//! ([`rollout::search`]): for each board it may fire at (and, when it differs from the
+//! largest-CV cell, that board's likeliest head), up to [`ROLLOUTS`] rollouts of the rest of the
+//! round, the opponents' hidden planes drawn from what their boards show, the two opponents
+//! playing `seed-cv`'s rule ([`rivals`]) and `points` itself the rules below; the first shot
+//! with the most points on average wins, and its cell is `bayes`'s (or the head, when the head
+//! won). It stops rolling out at [`ROLLOUT_BUDGET`] of wall time. The rules it rolls out with,
+//! and plays itself when the search cannot run ([`Points::with_rollouts`]`(0)`):
 //! 1. *Knockout within reach*: a board with one plane left whose likeliest head has probability
 //!    at least [`SNIPE_HEAD`]: fire at that head (3 points the next attacker may take otherwise).
 //! 2. *Turn the attackers away*: [`rivals`] predicts each opponent's next target under the
@@ -19,8 +26,9 @@
 //!    points per expected shot, then the higher match total.
 //!
 //! The cell is `bayes`'s (fewest expected shots to clear the board). With one opponent left it
-//! plays `bayes` unchanged. Against two `seed-cv` (72 matches) this lifted the rounds won from
-//! 27% to 43% and the share of points from 39.7% to 42.5%; the variants that did no better are in
+//! plays `bayes` unchanged. Against two `seed-cv` with dealt boards (54 matches) the search took
+//! the share of the points from 38.8% (the rules alone) to 41.5% at 300 rollouts; the rules alone
+//! had taken it from 39.7% to 42.5% with its own deployments (72 matches); every variant is in
 //! bots/README.md. The model only orders `points`'s own legal choices: an opponent that is not
 //! `seed-cv` makes the prediction a guess, never an illegal shot.
 

@@ -195,24 +195,9 @@ mod tests {
 
     use super::*;
 
-    /// A 3-player view for seat 0 after every seat deployed (seeded): the view and the deployments.
+    /// A 3-player view for seat 0 after every seat deployed (seed 5): the view and the deployments.
     fn three_player_view() -> (View, Vec<Vec<Placement>>) {
-        use skirmish_games::plane::Action;
-        let config = Config {
-            players: 3,
-            variant: Variant::Double,
-            ..Config::default()
-        };
-        let (mut game, _) = PlaneBattle::new(config).unwrap();
-        let mut rng = SmallRng::seed_from_u64(5);
-        let mut planes = Vec::new();
-        for seat in 0..3u8 {
-            let p = random_deployment(Variant::Double, &mut rng);
-            game.apply(Seat(seat), Action::Deploy { planes: p.clone() })
-                .unwrap();
-            planes.push(p);
-        }
-        (game.view(Viewer::Seat(Seat(0))), planes)
+        crate::plane::rollout::tests::three_player_view(5)
     }
 
     /// Public shots by `by` on `board`: a `hit` on every non-head cell of `plane`.

@@ -543,7 +543,7 @@ pub fn search(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use rand::SeedableRng;
     use rand::rngs::SmallRng;
     use skirmish_games::plane::{
@@ -555,7 +555,7 @@ mod tests {
     use super::*;
 
     /// A 3-player `double` view for seat 0 after every seat deployed (seeded), and the planes.
-    fn three_player_view(seed: u64) -> (View, Vec<Vec<Placement>>) {
+    pub(in crate::plane) fn three_player_view(seed: u64) -> (View, Vec<Vec<Placement>>) {
         let config = Config {
             players: 3,
             variant: Variant::Double,

@@ -11,7 +11,7 @@
 //! Rooms hand their entries to a [`Journal`] without waiting; one writer task stores them in
 //! batches, one transaction per batch (a batch is whatever queued while the last one was
 //! written: a group commit, one sync to the disk for every room that wrote meanwhile). Each write
-//! gets a number; [`Journal::committed`] says up to which number everything is on disk, and rooms
+//! gets a number; [`Journal::after_commit`] runs what waits for a number once it is on disk, and rooms
 //! hold every message a write caused until then, so that **every event a player has been sent is
 //! on disk** (docs/reliability.md, "What a player can count on").
 //!
@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use skirmish_protocol::RoomId;
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, oneshot};
 use tracing::{error, info};
 
 pub use crate::entry::Entry;
@@ -85,15 +85,19 @@ struct Queue {
 /// What waits for a write to be on disk: the write's number, and what to do then.
 type AfterCommit = (u64, Box<dyn FnOnce() + Send>);
 
-/// What waits for writes to be on disk ([`Journal::after_commit`]). The writer runs what its
-/// commit let through and moves `committed` on under this lock, so nothing filed later under an
-/// already committed number runs before what was filed earlier under it.
+/// The number of the last write on disk, and what waits for later ones
+/// ([`Journal::after_commit`]), under one lock: the writer runs what its commit let through and
+/// moves `committed` on together, so nothing filed later under an already committed number runs
+/// before what was filed earlier under it.
 #[derive(Default)]
-struct Waiting(Vec<AfterCommit>);
+struct Waiting {
+    committed: u64,
+    then: Vec<AfterCommit>,
+}
 
 impl std::fmt::Debug for Waiting {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} waiting", self.0.len())
+        write!(f, "{} committed, {} waiting", self.committed, self.then.len())
     }
 }
 
@@ -102,7 +106,6 @@ impl std::fmt::Debug for Waiting {
 #[derive(Debug, Clone)]
 pub struct Journal {
     queue: Arc<Mutex<Queue>>,
-    committed: watch::Receiver<u64>,
     waiting: Arc<Mutex<Waiting>>,
     health: Arc<Health>,
     store: Store,
@@ -124,17 +127,11 @@ impl Journal {
     /// Starts the writer task on `store`.
     pub fn start(store: Store) -> Journal {
         let (tx, rx) = mpsc::unbounded_channel::<Write>();
-        let (committed_tx, committed) = watch::channel(0);
         let health = Arc::new(Health::default());
         let waiting = Arc::new(Mutex::new(Waiting::default()));
-        let release = Release {
-            committed: committed_tx,
-            waiting: waiting.clone(),
-        };
-        tokio::spawn(write_all(store.clone(), rx, release, health.clone()));
+        tokio::spawn(write_all(store.clone(), rx, waiting.clone(), health.clone()));
         Journal {
             queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
-            committed,
             waiting,
             health,
             store,
@@ -142,22 +139,22 @@ impl Journal {
     }
 
     /// Runs `then` once write number `written` ([`Journal::append`] and the others) is on
-    /// disk: at once if it is, else on the writer's task right after the commit, before
-    /// [`Journal::committed`] says so. What is filed under one number runs in the order filed,
+    /// disk: at once if it is, else on the writer's task right after the commit. What is filed
+    /// under one number runs in the order filed,
     /// and after everything filed earlier under a smaller one: a room's held messages go out in
     /// the order it said them, without a wake of the room (docs/performance.md, "Issue 17").
     /// `then` must not wait and must not call back into the journal's waiting list.
     pub fn after_commit(&self, written: u64, then: Box<dyn FnOnce() + Send>) {
         let mut waiting = self.waiting.lock().expect("not poisoned");
-        if written <= *self.committed.borrow() {
+        if written <= waiting.committed {
             then();
         } else {
-            waiting.0.push((written, then));
+            waiting.then.push((written, then));
         }
     }
 
     /// Records a new room (its log empty), made at `created_ms` (milliseconds since the Unix
-    /// epoch). Returns the write's number ([`Journal::committed`]).
+    /// epoch). Returns the write's number ([`Journal::after_commit`]).
     pub fn open(&self, room: StoredRoom, created_ms: u64) -> u64 {
         self.send(JournalWrite::Open {
             room: Box::new(room),
@@ -205,12 +202,6 @@ impl Journal {
         }
     }
 
-    /// The number of the last write on disk: every write numbered up to it is committed.
-    /// Changes only upwards; `changed`/`wait_for` on it wait for more.
-    pub fn committed(&self) -> watch::Receiver<u64> {
-        self.committed.clone()
-    }
-
     /// `false` while storage is failing: the last try to write the journal (or to check the
     /// database file) failed, and it is being tried again.
     pub fn available(&self) -> bool {
@@ -229,36 +220,23 @@ impl Journal {
     }
 }
 
-/// How the writer tells that writes are on disk.
-struct Release {
-    committed: watch::Sender<u64>,
-    waiting: Arc<Mutex<Waiting>>,
-}
-
-impl Release {
-    /// Everything up to write `last` is on disk: runs what waited for it, in the order filed,
-    /// then says so on `committed`, under the waiting list's lock.
-    fn committed(&self, last: u64) {
-        let mut waiting = self.waiting.lock().expect("not poisoned");
-        let mut kept = Vec::new();
-        for (written, then) in std::mem::take(&mut waiting.0) {
-            if written <= last {
-                then();
-            } else {
-                kept.push((written, then));
-            }
-        }
-        waiting.0 = kept;
-        self.committed.send_replace(last);
+/// Everything up to write `last` is on disk: runs what waited for it, in the order filed, and
+/// moves `committed` on, under the waiting list's lock.
+fn release(waiting: &Mutex<Waiting>, last: u64) {
+    let mut waiting = waiting.lock().expect("not poisoned");
+    waiting.committed = last;
+    for (_, then) in waiting.then.extract_if(.., |(written, _)| *written <= last) {
+        then();
     }
 }
 
-/// The writer task: writes each batch until it is on disk, then says so ([`Release`]); checks
+/// The writer task: writes each batch until it is on disk, then lets out what waited for it
+/// ([`release`]); checks
 /// the database file while idle.
 async fn write_all(
     store: Store,
     mut rx: mpsc::UnboundedReceiver<Write>,
-    release: Release,
+    waiting: Arc<Mutex<Waiting>>,
     health: Arc<Health>,
 ) {
     let mut queued = Vec::new();
@@ -305,10 +283,52 @@ async fn write_all(
                 }
             }
             health.succeeded();
-            release.committed(last);
+            release(&waiting, last);
         }
         for done in flushed {
             let _ = done.send(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What ran, in order.
+    type Ran = Arc<Mutex<Vec<u32>>>;
+
+    /// A list of what ran, and a maker of closures that add their tag to it.
+    fn recorder() -> (Ran, impl Fn(u32) -> Box<dyn FnOnce() + Send>) {
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        let to = ran.clone();
+        let make = move |tag: u32| -> Box<dyn FnOnce() + Send> {
+            let to = to.clone();
+            Box::new(move || to.lock().unwrap().push(tag))
+        };
+        (ran, make)
+    }
+
+    #[tokio::test]
+    async fn what_waits_for_a_write_runs_after_its_commit_in_the_order_filed() {
+        let journal = Journal::start(Store::in_memory().await.unwrap());
+        let (ran, then) = recorder();
+        // Nothing written yet: number 0 is on disk, so it runs at once.
+        journal.after_commit(0, then(0));
+        assert_eq!(*ran.lock().unwrap(), [0]);
+        let first = journal.close(RoomId::random());
+        let second = journal.close(RoomId::random());
+        journal.after_commit(second, then(2));
+        journal.after_commit(first, then(1));
+        journal.after_commit(second, then(3));
+        journal.flush().await;
+        // Each ran once its write was on disk; under one number, in the order filed.
+        let ran_now = ran.lock().unwrap().clone();
+        assert_eq!(ran_now.len(), 4, "{ran_now:?}");
+        let at = |tag| ran_now.iter().position(|&t| t == tag).unwrap();
+        assert!(at(2) < at(3), "{ran_now:?}");
+        // Filed after the commit under a committed number: at once, after everything before it.
+        journal.after_commit(first, then(4));
+        assert_eq!(ran.lock().unwrap().last(), Some(&4));
     }
 }

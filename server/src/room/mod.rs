@@ -88,7 +88,7 @@ struct Room {
     journal: Option<Journal>,
     /// Entries written to the log so far.
     logged: u64,
-    /// The number of the last journal write the room made ([`Journal::committed`]).
+    /// The number of the last journal write the room made ([`Journal::after_commit`]).
     written: u64,
     /// What the room says, held until the journal writes before it are on disk.
     out: Held,

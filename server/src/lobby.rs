@@ -120,6 +120,16 @@ pub enum ResumeRefused {
     OtherAccount,
 }
 
+/// Lowers `key`'s count by one, forgetting it at zero (a map of counts holds only what is open).
+fn decrement<K: std::hash::Hash + Eq>(counts: &mut HashMap<K, usize>, key: K) {
+    if let Some(n) = counts.get_mut(&key) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(&key);
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Directory {
     rooms: HashMap<RoomId, (RoomHandle, RoomSummary, u64)>,
@@ -128,10 +138,13 @@ struct Directory {
     tokens: HashMap<String, PlayerId>,
     /// The address each room was created from (rooms created over a connection).
     creators: HashMap<RoomId, IpAddr>,
-    /// The rooms not finished: what [`Lobby::open_rooms`] counts at every `create_room`, without
-    /// walking the finished rooms that linger ([`crate::room::FINISHED_ROOM_LINGER`], thousands on
-    /// a busy server).
+    /// The rooms not finished, and how many of them each player owns and each address created:
+    /// what [`Lobby::open_rooms`] reads at every `create_room`, kept as counts so that a create
+    /// walks no rooms (walking the unfinished ones was 2% of the server's CPU with 1,000 rooms
+    /// playing, a new room at every game's end; docs/performance.md).
     unfinished: HashSet<RoomId>,
+    open_owned: HashMap<PlayerId, usize>,
+    open_created: HashMap<IpAddr, usize>,
     /// Bot accounts' players, by the account's name key ([`crate::accounts::name_key`]).
     accounts: HashMap<String, PlayerId>,
     room_order: u64,
@@ -140,6 +153,35 @@ struct Directory {
 }
 
 impl Directory {
+    /// Counts room `id` (listed in `rooms`) as open under its owner and its address; nothing if
+    /// it is counted already.
+    fn count_open(&mut self, id: RoomId) {
+        if !self.unfinished.insert(id) {
+            return;
+        }
+        if let Some((_, summary, _)) = self.rooms.get(&id) {
+            *self.open_owned.entry(summary.owner).or_default() += 1;
+        }
+        if let Some(address) = self.creators.get(&id) {
+            *self.open_created.entry(*address).or_default() += 1;
+        }
+    }
+
+    /// Takes room `id` out of the open counts; returns whether it was counted.
+    fn uncount_open(&mut self, id: RoomId) -> bool {
+        if !self.unfinished.remove(&id) {
+            return false;
+        }
+        if let Some((_, summary, _)) = self.rooms.get(&id) {
+            let owner = summary.owner;
+            decrement(&mut self.open_owned, owner);
+        }
+        if let Some(address) = self.creators.get(&id).copied() {
+            decrement(&mut self.open_created, address);
+        }
+        true
+    }
+
     /// Forgets `player` once nothing needs their record: not connected, no seat, and no open room
     /// of theirs (whose owner may come back to start it). A closed connection then leaves nothing
     /// behind in the directory (issue 16, finding 1: each closed bot connection kept its record,
@@ -514,19 +556,12 @@ impl Lobby {
     /// The open rooms `player` owns and `address` created.
     pub fn open_rooms(&self, player: PlayerId, address: Option<IpAddr>) -> OpenRooms {
         let dir = self.lock();
-        let mut open = OpenRooms::default();
-        for (id, (_, summary, _)) in dir
-            .unfinished
-            .iter()
-            .filter_map(|id| Some((id, dir.rooms.get(id)?)))
-        {
-            if summary.owner == player {
-                open.player += 1;
-            }
-            if address.is_some() && dir.creators.get(id).copied() == address {
-                open.address += 1;
-            }
-        }
+        let mut open = OpenRooms {
+            player: dir.open_owned.get(&player).copied().unwrap_or(0),
+            address: address
+                .and_then(|a| dir.open_created.get(&a).copied())
+                .unwrap_or(0),
+        };
         // A player's rooms on the other nodes count too (an address's are counted per node).
         if let Some(replica) = &dir.replica {
             open.player += replica
@@ -542,7 +577,12 @@ impl Lobby {
     pub fn created_from(&self, id: RoomId, address: IpAddr) {
         let mut dir = self.lock();
         if dir.rooms.contains_key(&id) {
+            // Counted again under its address (an open room's count moves with it).
+            let open = dir.uncount_open(id);
             dir.creators.insert(id, address);
+            if open {
+                dir.count_open(id);
+            }
         }
     }
 
@@ -554,18 +594,20 @@ impl Lobby {
         if let Some(replica) = &dir.replica {
             replica.room_listed(&summary);
         }
-        if summary.status != RoomStatus::Finished {
-            dir.unfinished.insert(summary.id);
+        let (id, open) = (summary.id, summary.status != RoomStatus::Finished);
+        dir.uncount_open(id);
+        dir.rooms.insert(id, (handle, summary, order));
+        if open {
+            dir.count_open(id);
         }
-        dir.rooms.insert(summary.id, (handle, summary, order));
     }
 
     /// Removes a room from the directory (a finished room some time after its end, or an expired
     /// one); its owner is forgotten if nothing else needs their record.
     pub fn remove_room(&self, id: RoomId) {
         let mut dir = self.lock();
+        dir.uncount_open(id);
         dir.creators.remove(&id);
-        dir.unfinished.remove(&id);
         if let Some((_, summary, _)) = dir.rooms.remove(&id) {
             if let Some(replica) = &dir.replica {
                 replica.room_unlisted(id);
@@ -580,17 +622,17 @@ impl Lobby {
         let replica = dir.replica.clone();
         let id = summary.id;
         let finished = summary.status == RoomStatus::Finished;
-        if let Some(entry) = dir.rooms.get_mut(&id)
-            && entry.1 != summary
-        {
+        if dir.rooms.get(&id).is_some_and(|entry| entry.1 != summary) {
             if let Some(replica) = replica {
                 replica.room_listed(&summary);
             }
-            entry.1 = summary;
-            if finished {
-                dir.unfinished.remove(&id);
-            } else {
-                dir.unfinished.insert(id);
+            // Uncounted under the old summary, counted under the new (its owner may change).
+            dir.uncount_open(id);
+            if let Some(entry) = dir.rooms.get_mut(&id) {
+                entry.1 = summary;
+            }
+            if !finished {
+                dir.count_open(id);
             }
         }
     }

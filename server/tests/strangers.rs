@@ -369,6 +369,60 @@ async fn an_address_may_have_only_so_many_open_rooms_whoever_says_hello() {
 }
 
 #[tokio::test]
+async fn a_finished_room_no_longer_counts_against_its_owner_or_its_address() {
+    // The lobby keeps the open rooms as counts per player and per address (no walk over the
+    // rooms at each create): a room that finishes must leave both counts, and one that is still
+    // open must stay in them.
+    let limits = Limits {
+        rooms_per_player: 1,
+        rooms_per_address: 2,
+        ..Limits::default()
+    };
+    let server = TestServer::start_with(limits).await;
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let (mut carol, _) = TestClient::join(&server.ws_url(), "Carol").await;
+    let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
+    assert!(refused_with(&try_create(&mut alice).await, codes::TOO_MANY_ROOMS));
+    let seat = join(&mut bob, room).await;
+    // Bob's own room fills the address's allowance of two; Carol, from the same address, is
+    // refused.
+    assert!(matches!(
+        try_create(&mut bob).await,
+        ServerMsg::RoomCreated { .. }
+    ));
+    assert!(refused_with(
+        &try_create(&mut carol).await,
+        codes::TOO_MANY_ROOMS_FROM_ADDRESS
+    ));
+    // Bob gives up the match: Alice's room is finished.
+    bob.send(ClientMsg::Forfeit {
+        room,
+        seat: Some(seat),
+        cause: skirmish_protocol::ForfeitCause::EngineFailure,
+        detail: None,
+    })
+    .await;
+    let mut created = None;
+    for _ in 0..200 {
+        if let ServerMsg::RoomCreated { .. } = try_create(&mut alice).await {
+            created = Some(());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(
+        created.is_some(),
+        "Alice may open a room again once hers is finished"
+    );
+    // Her new room took the place the finished one left: the address is full again.
+    assert!(refused_with(
+        &try_create(&mut carol).await,
+        codes::TOO_MANY_ROOMS_FROM_ADDRESS
+    ));
+}
+
+#[tokio::test]
 async fn a_waiting_room_expires_its_owner_is_told_and_it_leaves_lobby_and_database() {
     let database = std::env::temp_dir().join(format!("skirmish-expiry-{}.db", uuid::Uuid::new_v4()));
     let store = skirmish_server::store::Store::open(&database).await.unwrap();

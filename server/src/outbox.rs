@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
@@ -111,8 +111,9 @@ enum Way {
     /// A connection of this process: its session task reads `tx`.
     Local {
         tx: mpsc::Sender<Frame>,
-        kick: CancellationToken,
-        replace: CancellationToken,
+        /// Cancelled when the connection is to close, for the reason in `reason`.
+        closing: CancellationToken,
+        reason: Arc<AtomicU8>,
     },
     /// A connection held by another node of the cluster: frames go to that node over the bus.
     Remote { node: Arc<str>, relay: Relay },
@@ -212,12 +213,51 @@ impl WeakOutbox {
 pub struct Inbox {
     /// Frames to write to the socket, in order.
     pub rx: mpsc::Receiver<Frame>,
-    /// Cancelled when the connection fell too far behind and must be closed.
-    pub kicked: CancellationToken,
-    /// Cancelled when a newer connection took this one's player (or bot account) over, or the
-    /// account's token was rotated or revoked: the connection must be closed with
-    /// [`skirmish_protocol::CLOSE_REPLACED`].
-    pub replaced: CancellationToken,
+    closing: CancellationToken,
+    reason: Arc<AtomicU8>,
+}
+
+/// Why a connection is to close ([`Inbox::closing`]); the first reason given wins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closing {
+    /// The server is shutting down: [`skirmish_protocol::CLOSE_GOING_AWAY`].
+    ShuttingDown,
+    /// The connection fell too far behind ([`Outbox::kick`]): 4008.
+    TooSlow,
+    /// A newer connection took this one's player (or bot account) over, or the account's token
+    /// was rotated or revoked ([`Outbox::close_replaced`]): [`skirmish_protocol::CLOSE_REPLACED`].
+    Replaced,
+}
+
+const REASON_NONE: u8 = 0;
+const REASON_TOO_SLOW: u8 = 1;
+const REASON_REPLACED: u8 = 2;
+
+impl Inbox {
+    /// A token cancelled when the connection is to close: kicked, replaced, or the server (the token the
+    /// outbox was made under, [`Outbox::with_capacity_under`]) shutting down. One token per
+    /// connection, a child of the server's: a session polls it at every wake-up, and three
+    /// tokens, one of them shared by every connection (its lock contended), were some 2% of the
+    /// server's CPU at 1,000 busy rooms (docs/performance.md).
+    pub fn closing(&self) -> CancellationToken {
+        self.closing.clone()
+    }
+
+    /// Why the connection is to close, once [`Inbox::closing`] is cancelled (before, or for a
+    /// server shutting down: [`Closing::ShuttingDown`]).
+    pub fn close_reason(&self) -> Closing {
+        match self.reason.load(Ordering::Acquire) {
+            REASON_TOO_SLOW => Closing::TooSlow,
+            REASON_REPLACED => Closing::Replaced,
+            _ => Closing::ShuttingDown,
+        }
+    }
+}
+
+/// Gives the connection its reason to close, unless it has one already, and wakes its session.
+fn close_for(closing: &CancellationToken, reason: &AtomicU8, why: u8) {
+    let _ = reason.compare_exchange(REASON_NONE, why, Ordering::AcqRel, Ordering::Acquire);
+    closing.cancel();
 }
 
 static NEXT_CONN: AtomicU64 = AtomicU64::new(1);
@@ -238,9 +278,18 @@ impl Outbox {
     /// # Panics
     /// When `capacity` is 0.
     pub fn with_capacity(capacity: usize) -> (Outbox, Inbox) {
+        Outbox::with_capacity_under(capacity, &CancellationToken::new())
+    }
+
+    /// A new queue for one connection, with `capacity` places (messages), whose
+    /// [`Inbox::closing`] also resolves when `shutdown` is cancelled.
+    ///
+    /// # Panics
+    /// When `capacity` is 0.
+    pub fn with_capacity_under(capacity: usize, shutdown: &CancellationToken) -> (Outbox, Inbox) {
         let (tx, rx) = mpsc::channel(capacity);
-        let kick = CancellationToken::new();
-        let replace = CancellationToken::new();
+        let closing = shutdown.child_token();
+        let reason = Arc::new(AtomicU8::new(REASON_NONE));
         let conn = *CONN_BASE + NEXT_CONN.fetch_add(1, Ordering::Relaxed);
         (
             Outbox(Arc::new(Ends {
@@ -248,15 +297,11 @@ impl Outbox {
                 turn_view: AtomicBool::new(false),
                 way: Way::Local {
                     tx,
-                    kick: kick.clone(),
-                    replace: replace.clone(),
+                    closing: closing.clone(),
+                    reason: Arc::clone(&reason),
                 },
             })),
-            Inbox {
-                rx,
-                kicked: kick,
-                replaced: replace,
-            },
+            Inbox { rx, closing, reason },
         )
     }
 
@@ -304,7 +349,7 @@ impl Outbox {
     /// connection holds its player now, or its account's token changed.
     pub fn close_replaced(&self) {
         match &self.0.way {
-            Way::Local { replace, .. } => replace.cancel(),
+            Way::Local { closing, reason, .. } => close_for(closing, reason, REASON_REPLACED),
             Way::Remote { node, relay } => {
                 relay.relay(Relayed::Replaced {
                     node: Arc::clone(node),
@@ -317,7 +362,7 @@ impl Outbox {
     /// Closes the connection with 4008, as for a client that does not keep up.
     pub fn kick(&self) {
         match &self.0.way {
-            Way::Local { kick, .. } => kick.cancel(),
+            Way::Local { closing, reason, .. } => close_for(closing, reason, REASON_TOO_SLOW),
             Way::Remote { node, relay } => {
                 relay.relay(Relayed::Kick {
                     node: Arc::clone(node),
@@ -360,10 +405,10 @@ impl Outbox {
     /// Queues a frame already serialised. Returns as [`Outbox::send`].
     pub fn send_frame(&self, frame: Frame) -> bool {
         match &self.0.way {
-            Way::Local { tx, kick, .. } => match tx.try_send(frame) {
+            Way::Local { tx, closing, reason } => match tx.try_send(frame) {
                 Ok(()) => true,
                 Err(mpsc::error::TrySendError::Full(_)) => {
-                    kick.cancel();
+                    close_for(closing, reason, REASON_TOO_SLOW);
                     false
                 }
                 Err(mpsc::error::TrySendError::Closed(_)) => false,

@@ -97,6 +97,12 @@ impl RoomHandle {
         self.id
     }
 
+    /// Whether the room's actor has ended (its commands would fail with
+    /// [`ServerError::Unavailable`]).
+    pub fn is_gone(&self) -> bool {
+        self.tx.is_closed()
+    }
+
     async fn ask<T>(
         &self,
         make: impl FnOnce(oneshot::Sender<Result<T, ServerError>>) -> Command,

@@ -22,7 +22,7 @@ use crate::AppState;
 use crate::error::ServerError;
 use crate::lobby::ResumeRefused;
 use crate::metrics::Metrics;
-use crate::outbox::{Frame, Inbox, Outbox};
+use crate::outbox::{Closing, Frame, Inbox, Outbox};
 use crate::room::{self, Member};
 
 /// Close codes: the connection did not say `hello` in time.
@@ -102,6 +102,10 @@ struct Session {
     name: String,
     outbox: Outbox,
     watching: HashSet<RoomId>,
+    /// The last room of this node a frame went to: a move finds its room here, not under the
+    /// lobby's lock, which every connection shares (the lookup was 1.3% of the server's CPU at
+    /// 1,000 busy rooms; docs/performance.md). A handle whose room's actor has ended is not used.
+    last_room: std::sync::Mutex<Option<room::RoomHandle>>,
     /// The client's IP address, which the open-room limit per address counts.
     address: Option<IpAddr>,
     bucket: Bucket,
@@ -124,16 +128,17 @@ pub struct Peer {
     pub unwelcomed: Option<crate::AddressGuard>,
 }
 
-/// Runs one connection from `peer` to its end; `socket` comes boxed so that this future does
-/// not keep a dead copy of it after the split (async functions keep their arguments for their
-/// whole life).
+/// Runs one connection from `peer` to its end; `socket` comes boxed so that it lives on the heap,
+/// not in this future's state (which every idle connection's task would carry).
 pub async fn run<S, E>(socket: Box<S>, state: AppState, peer: Peer)
 where
     S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
     E: std::error::Error + 'static,
 {
-    let (mut sink, mut stream) = (*socket).split();
-    let (outbox, inbox) = Outbox::with_capacity(state.limits.outbox_capacity);
+    // Not split: the session reads and writes from one task, and a split's lock was taken at
+    // every read and write (some 1% of the server's CPU at 1,000 busy rooms, docs/performance.md).
+    let mut socket = socket;
+    let (outbox, inbox) = Outbox::with_capacity_under(state.limits.outbox_capacity, &state.shutdown);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let _counted = state.metrics.connection();
     let bucket = token_bucket(state.limits.messages_per_second, state.limits.message_burst);
@@ -142,7 +147,7 @@ where
     // account's, a resume), whose futures are large, and kept inline they sized every
     // connection's task for its whole life: 7 KiB more per idle connection since the store went
     // through sqlx (docs/performance.md, "Idle memory").
-    let handshake = Box::pin(hello(&mut sink, &mut stream, &state, outbox, bucket, address));
+    let handshake = Box::pin(hello(&mut *socket, &state, outbox, bucket, address));
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
         hello = tokio::time::timeout(hello_timeout, handshake) => match hello {
@@ -154,13 +159,13 @@ where
     let mut session = match session {
         Ok(session) => session,
         Err((code, reason)) => {
-            let _ = sink.send(close(code, reason)).await;
+            let _ = socket.send(close(code, reason)).await;
             return;
         }
     };
     let span = tracing::info_span!("session", player = %session.player);
     async move {
-        session.pump(&mut sink, &mut stream, inbox).await;
+        session.pump(&mut *socket, inbox).await;
         // Boxed: leaving rooms is the largest state of a session, needed once at its end.
         Box::pin(session.closed()).await;
     }
@@ -173,6 +178,15 @@ fn close(code: u16, reason: &'static str) -> Message {
         code,
         reason: Utf8Bytes::from_static(reason),
     }))
+}
+
+/// The close code and reason for why a connection is to close.
+fn close_code(why: Closing) -> (u16, &'static str) {
+    match why {
+        Closing::ShuttingDown => (CLOSE_GOING_AWAY, "server shutting down"),
+        Closing::TooSlow => (CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
+        Closing::Replaced => (CLOSE_REPLACED, "replaced by a newer connection"),
+    }
 }
 
 /// Writes one message to the socket (before the outbox runs: `welcome` and refusals of `hello`).
@@ -221,28 +235,26 @@ fn binary_frame_error() -> ServerMsg {
 const WRITE_BATCH: usize = 64;
 
 /// Reads frames until a valid `hello`; answers anything else with `hello_first`.
-async fn hello<K, S, E>(
-    sink: &mut K,
-    stream: &mut S,
+async fn hello<T, E>(
+    socket: &mut T,
     state: &AppState,
     outbox: Outbox,
     bucket: Bucket,
     address: Option<IpAddr>,
 ) -> Result<Session, (u16, &'static str)>
 where
-    K: Sink<Message> + Unpin,
-    S: Stream<Item = Result<Message, E>> + Unpin,
+    T: Sink<Message> + Stream<Item = Result<Message, E>> + Unpin,
     E: std::error::Error + 'static,
 {
     loop {
-        let text = match stream.next().await {
+        let text = match socket.next().await {
             Some(Ok(message @ (Message::Text(_) | Message::Binary(_)))) => {
                 state.metrics.message_in();
                 if bucket.check().is_err() {
                     return Err((CLOSE_RATE_LIMITED, "too many messages"));
                 }
                 let Message::Text(text) = message else {
-                    send(sink, &binary_frame_error(), &state.metrics).await;
+                    send(socket, &binary_frame_error(), &state.metrics).await;
                     continue;
                 };
                 text
@@ -256,7 +268,7 @@ where
             {
                 Ok(frame) => frame,
                 Err(err) => {
-                    send(sink, &err.to_msg(), &state.metrics).await;
+                    send(socket, &err.to_msg(), &state.metrics).await;
                     continue;
                 }
             };
@@ -276,7 +288,7 @@ where
         } = frame.msg
         else {
             send(
-                sink,
+                socket,
                 &refuse(codes::HELLO_FIRST, "say hello first".to_owned()),
                 &state.metrics,
             )
@@ -286,18 +298,23 @@ where
         outbox.set_turn_view(turn_view.unwrap_or(bot.is_some()));
         if protocol != PROTOCOL_VERSION {
             let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
-            send(sink, &refuse(codes::UNSUPPORTED_VERSION, message), &state.metrics).await;
+            send(
+                socket,
+                &refuse(codes::UNSUPPORTED_VERSION, message),
+                &state.metrics,
+            )
+            .await;
             return Err((CLOSE_VERSION, "unsupported protocol version"));
         }
         let identity = match account_of(state, bot.is_some(), token.as_ref(), key.as_ref()).await {
             Ok(account) => account,
             Err((code, message)) => {
-                send(sink, &refuse(code, message), &state.metrics).await;
+                send(socket, &refuse(code, message), &state.metrics).await;
                 continue;
             }
         };
         if let Some(Err(message)) = bot.as_ref().map(skirmish_protocol::BotOffer::check) {
-            send(sink, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
+            send(socket, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
             continue;
         }
         // Control and bidirectional-formatting characters (newlines, tabs, terminal escapes,
@@ -305,7 +322,7 @@ where
         let name = clean_name(&name);
         if name.is_empty() || name.chars().count() > 32 {
             send(
-                sink,
+                socket,
                 &refuse(
                     codes::BAD_NAME,
                     "a name has 1 to 32 printable characters".to_owned(),
@@ -318,7 +335,7 @@ where
         let name = match check_name(state, name, identity.as_deref()).await {
             Ok(name) => name,
             Err((code, message)) => {
-                send(sink, &refuse(code, message), &state.metrics).await;
+                send(socket, &refuse(code, message), &state.metrics).await;
                 continue;
             }
         };
@@ -346,13 +363,13 @@ where
             Err(ResumeRefused::OtherAccount) => {
                 let message =
                     "that resume token is a bot account's: say hello with the account's token".to_owned();
-                send(sink, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
+                send(socket, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
                 continue;
             }
         };
         if resume.is_some() && resumed.is_none() {
             send(
-                sink,
+                socket,
                 &refuse(
                     codes::BAD_RESUME,
                     "unknown resume token; you are a new player".to_owned(),
@@ -387,7 +404,7 @@ where
             resume: token,
             seats: seats.clone(),
         };
-        if !send(sink, &welcome, &state.metrics).await {
+        if !send(socket, &welcome, &state.metrics).await {
             return Err((1000, "closed"));
         }
         // A seat lost with a room that could not be restored is never dropped in silence.
@@ -399,7 +416,7 @@ where
                     "room {room} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
                 ),
             };
-            if !send(sink, &notice, &state.metrics).await {
+            if !send(socket, &notice, &state.metrics).await {
                 return Err((1000, "closed"));
             }
         }
@@ -409,6 +426,7 @@ where
             name,
             outbox,
             watching: HashSet::new(),
+            last_room: std::sync::Mutex::new(None),
             address,
             bucket: if bot.is_some() {
                 let rate = state.limits.bot_messages_per_second;
@@ -532,10 +550,9 @@ impl Session {
         }
     }
 
-    async fn pump<K, S, E>(&mut self, sink: &mut K, stream: &mut S, mut inbox: Inbox)
+    async fn pump<T, E>(&mut self, socket: &mut T, mut inbox: Inbox)
     where
-        K: Sink<Message> + Unpin,
-        S: Stream<Item = Result<Message, E>> + Unpin,
+        T: Sink<Message> + Stream<Item = Result<Message, E>> + Unpin,
         E: std::error::Error + 'static,
     {
         let idle = Duration::from_millis(self.state.limits.idle_timeout_ms);
@@ -545,18 +562,10 @@ impl Session {
         // frame were some 4% of the server's CPU at 100 busy rooms (docs/performance.md).
         let check = tokio::time::sleep_until(last_heard + idle / 2);
         tokio::pin!(check);
-        let ending = {
-            let shutdown = self.state.shutdown.clone();
-            let kicked = inbox.kicked.clone();
-            let replaced = inbox.replaced.clone();
-            async move {
-                tokio::select! {
-                    () = shutdown.cancelled() => (CLOSE_GOING_AWAY, "server shutting down"),
-                    () = kicked.cancelled() => (CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
-                    () = replaced.cancelled() => (CLOSE_REPLACED, "replaced by a newer connection"),
-                }
-            }
-        };
+        // One token per connection, a child of the server's shutdown ([`Inbox::closing`]): what
+        // the loop polls at every wake-up is this connection's alone.
+        let closing = inbox.closing();
+        let ending = closing.cancelled();
         tokio::pin!(ending);
         loop {
             let next = tokio::select! {
@@ -568,7 +577,7 @@ impl Session {
                     } else if quiet >= idle / 2 {
                         // A ping the client's WebSocket answers by itself: quiet clients stay.
                         check.as_mut().reset(now + idle / 2);
-                        if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        if socket.send(Message::Ping(Default::default())).await.is_err() {
                             return;
                         }
                         Next::Continue
@@ -579,26 +588,32 @@ impl Session {
                         Next::Continue
                     }
                 }
-                (code, reason) = &mut ending => Next::Close(code, reason),
+                () = &mut ending => {
+                    let (code, reason) = close_code(inbox.close_reason());
+                    Next::Close(code, reason)
+                }
                 Some(frame) = inbox.rx.recv() => {
                     // A client that stops reading blocks this write once the socket's buffers
                     // are full; its outbox then overflows and kicks it. Stop waiting on the write
                     // then, or the connection (and the seat it holds) would hang on forever.
-                    let kicked = inbox.kicked.clone();
+                    // Biased, the write first: a write that completes at once (the usual case)
+                    // does not set up a wait on the token at all.
                     tokio::select! {
-                        written = write_queued(sink, frame, &mut inbox, &self.state.metrics) => {
+                        biased;
+                        written = write_queued(socket, frame, &mut inbox, &self.state.metrics) => {
                             if written { Next::Continue } else { return }
                         }
-                        () = kicked.cancelled() => {
-                            info!(code = CLOSE_TOO_SLOW, "closing connection: too slow");
+                        () = closing.cancelled() => {
+                            let (code, reason) = close_code(inbox.close_reason());
+                            info!(code, reason, "closing connection during a write");
                             // The close frame waits behind what the socket holds: it gets a while
                             // to go out, then the connection is dropped without it.
-                            let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, sink.send(close(CLOSE_TOO_SLOW, "too slow: reconnect to resume"))).await;
+                            let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
                             return;
                         }
                     }
                 }
-                frame = stream.next() => {
+                frame = socket.next() => {
                     last_heard = tokio::time::Instant::now();
                     match frame {
                     Some(Ok(Message::Text(_) | Message::Binary(_))) if self.bucket.check().is_err() => {
@@ -606,7 +621,7 @@ impl Session {
                             "more than {} messages a second on average: reconnect and slow down",
                             self.rate
                         );
-                        send(sink, &ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message }, &self.state.metrics).await;
+                        send(socket, &ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message }, &self.state.metrics).await;
                         Next::Close(CLOSE_RATE_LIMITED, "too many messages")
                     }
                     Some(Ok(Message::Text(text))) => {
@@ -636,7 +651,7 @@ impl Session {
             };
             if let Next::Close(code, reason) = next {
                 info!(code, reason, "closing connection");
-                let _ = sink.send(close(code, reason)).await;
+                let _ = socket.send(close(code, reason)).await;
                 return;
             }
         }
@@ -679,6 +694,20 @@ impl Session {
     /// The room `id`, on this node or another of the cluster (whose directory entry is read
     /// when this node has not seen it yet).
     async fn room(&self, id: RoomId) -> Result<room::RoomHandle, ServerError> {
+        let cached = self
+            .last_room
+            .lock()
+            .expect("not poisoned")
+            .as_ref()
+            .filter(|room| room.id() == id && !room.is_gone())
+            .cloned();
+        if let Some(room) = cached {
+            return Ok(room);
+        }
+        if let Some(room) = self.state.lobby.local_room(id) {
+            *self.last_room.lock().expect("not poisoned") = Some(room.clone());
+            return Ok(room);
+        }
         if let Some(room) = self.state.lobby.room(id) {
             return Ok(room);
         }

@@ -300,9 +300,31 @@ impl Limits {
     }
 }
 
-/// What every request handler shares.
+/// What every request handler and session shares: one allocation, cloned by its reference
+/// count. A session keeps a clone for its life, and the whole state inline (the limits alone are
+/// some 300 bytes) sat two or three times in every idle connection's task (docs/performance.md,
+/// "Idle memory").
 #[derive(Clone, Debug)]
-pub struct AppState {
+pub struct AppState(std::sync::Arc<SharedState>);
+
+impl AppState {
+    /// The state to share.
+    pub fn new(shared: SharedState) -> AppState {
+        AppState(std::sync::Arc::new(shared))
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = SharedState;
+
+    fn deref(&self) -> &SharedState {
+        &self.0
+    }
+}
+
+/// The parts of [`AppState`].
+#[derive(Debug)]
+pub struct SharedState {
     /// Per-connection limits.
     pub limits: Limits,
     /// What `/metrics` reports.
@@ -621,7 +643,7 @@ pub async fn serve_node(
     )
     .await
     .map_err(std::io::Error::other)?;
-    let state = AppState {
+    let state = AppState::new(SharedState {
         limits,
         metrics: std::sync::Arc::default(),
         addresses: Addresses::default(),
@@ -633,7 +655,7 @@ pub async fn serve_node(
         journal: journal.clone(),
         store: store.clone(),
         cluster: cluster.clone(),
-    };
+    });
     if let Some(cluster) = &cluster {
         cluster
             .start(

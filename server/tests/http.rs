@@ -22,7 +22,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
     )
     .await
     .unwrap();
-    AppState {
+    AppState::new(skirmish_server::SharedState {
         limits,
         metrics: std::sync::Arc::default(),
         addresses: skirmish_server::Addresses::default(),
@@ -34,7 +34,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         journal: skirmish_server::journal::Journal::start(store.clone()),
         store,
         cluster: None,
-    }
+    })
 }
 
 async fn send(limits: skirmish_server::Limits, request: Request<Body>) -> (StatusCode, String) {

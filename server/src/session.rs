@@ -164,13 +164,11 @@ where
         }
     };
     let span = tracing::info_span!("session", player = %session.player);
-    async move {
-        session.pump(&mut *socket, inbox).await;
-        // Boxed: leaving rooms is the largest state of a session, needed once at its end.
-        Box::pin(session.closed()).await;
-    }
-    .instrument(span)
-    .await;
+    // The session stays in this future once: an `async move` block around the two calls below
+    // would hold it a second time.
+    session.pump(&mut *socket, inbox).instrument(span.clone()).await;
+    // Boxed: leaving rooms is the largest state of a session, needed once at its end.
+    Box::pin(session.closed()).instrument(span).await;
 }
 
 fn close(code: u16, reason: &'static str) -> Message {

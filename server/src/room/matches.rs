@@ -153,7 +153,8 @@ fn run_match(
         });
     }
     tokio::spawn(
-        room.run(inbox, stop)
+        Box::new(room)
+            .run(inbox, stop)
             .instrument(info_span!("room", room = %handle.id)),
     );
 }

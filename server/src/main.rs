@@ -12,6 +12,11 @@ use clap::{Parser, ValueEnum};
 use tokio_util::sync::CancellationToken;
 use tracing::info;
 
+/// mimalloc, not glibc's allocator: less CPU per move and a steadier idle memory per
+/// connection (docs/performance.md, "Issue 17, third round").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     version,

@@ -22,8 +22,10 @@ pub struct Member {
     pub outbox: Outbox,
 }
 
-/// What a room's actor can be asked. The members are boxed: the command queue allocates its
-/// slots 32 at a time, each the size of the largest command, for every room, idle or not.
+/// What a room's actor can be asked. Commands travel boxed ([`RoomHandle`]): the command queue
+/// allocates its slots 32 at a time, each the size of what it carries, for every room, idle or
+/// not, and 32 commands of 104 bytes were the largest part of an idle room (3.4 KiB, heaptrack;
+/// docs/performance.md, "Issue 17, third round").
 #[derive(Debug)]
 pub(crate) enum Command {
     Join {
@@ -88,7 +90,7 @@ pub(crate) enum Command {
 #[derive(Debug, Clone)]
 pub struct RoomHandle {
     pub(crate) id: RoomId,
-    pub(crate) tx: mpsc::Sender<Command>,
+    pub(crate) tx: mpsc::Sender<Box<Command>>,
 }
 
 impl RoomHandle {
@@ -109,7 +111,7 @@ impl RoomHandle {
     ) -> Result<T, ServerError> {
         let (reply, answer) = oneshot::channel();
         self.tx
-            .send(make(reply))
+            .send(Box::new(make(reply)))
             .await
             .map_err(|_| ServerError::Unavailable)?;
         answer.await.map_err(|_| ServerError::Unavailable)?
@@ -152,15 +154,15 @@ impl RoomHandle {
     pub async fn attach(&self, member: Member) {
         let _ = self
             .tx
-            .send(Command::Attach {
+            .send(Box::new(Command::Attach {
                 member: Box::new(member),
-            })
+            }))
             .await;
     }
 
     /// Tells the room that connection `conn` of `player` closed.
     pub async fn detach(&self, player: PlayerId, conn: u64) {
-        let _ = self.tx.send(Command::Detach { player, conn }).await;
+        let _ = self.tx.send(Box::new(Command::Detach { player, conn })).await;
     }
 
     /// Leaves the room (see `leave_room` in the protocol).
@@ -230,7 +232,7 @@ impl RoomHandle {
         refereed: &Histogram,
     ) -> Result<(), ServerError> {
         self.tx
-            .send(Command::Act {
+            .send(Box::new(Command::Act {
                 player,
                 seat,
                 action,
@@ -238,7 +240,7 @@ impl RoomHandle {
                 outbox: outbox.clone(),
                 received,
                 refereed: refereed.clone(),
-            })
+            }))
             .await
             .map_err(|_| ServerError::Unavailable)
     }

@@ -32,14 +32,14 @@ fn rooms_subject(node: &str) -> String {
 /// A handle to room `id` of another node: its commands go over the bus to whichever node owns
 /// the room now (the directory says), in order.
 pub(super) fn forward(cluster: Cluster, id: RoomId) -> RoomHandle {
-    let (tx, mut rx) = mpsc::channel::<Command>(FORWARD_QUEUE);
+    let (tx, mut rx) = mpsc::channel::<Box<Command>>(FORWARD_QUEUE);
     tokio::spawn(async move {
         while let Some(command) = rx.recv().await {
             let owner = {
                 let cache = cluster.0.cache.lock().expect("not poisoned");
                 cache.rooms.get(&id).map(|r| Arc::clone(&r.node))
             };
-            let (wire, replier) = to_wire(&cluster, command);
+            let (wire, replier) = to_wire(&cluster, *command);
             let Some(owner) = owner else {
                 replier.answer(Err(ServerError::NoSuchRoom(id)));
                 continue;
@@ -355,7 +355,7 @@ async fn deliver(
         },
     };
     room.tx
-        .send(command)
+        .send(Box::new(command))
         .await
         .map_err(|_| ServerError::Unavailable)?;
     Ok(rx)

@@ -136,7 +136,7 @@ pub const MATCH_OWNER: PlayerId = PlayerId(uuid::Uuid::nil());
 /// Runs a match room's actor until the match is over, `cancel` abandons it, or the server stops.
 fn run_match(
     room: Room,
-    inbox: mpsc::Receiver<Command>,
+    inbox: mpsc::Receiver<Box<Command>>,
     handle: &RoomHandle,
     cancel: CancellationToken,
     shutdown: CancellationToken,

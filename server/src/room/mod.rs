@@ -188,7 +188,7 @@ pub fn restore(
 }
 
 /// A room's command channel: its sending and receiving ends.
-type Channel = (mpsc::Sender<Command>, mpsc::Receiver<Command>);
+type Channel = (mpsc::Sender<Box<Command>>, mpsc::Receiver<Box<Command>>);
 
 impl Room {
     fn new(
@@ -238,7 +238,7 @@ impl Room {
     /// The actor's loop. The room comes boxed: an `async fn` keeps its argument and the local
     /// it moves into, and the room inline (1,376 bytes) sat twice in every room's task
     /// (docs/performance.md, "Idle memory").
-    async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<Command>, shutdown: CancellationToken) {
+    async fn run(mut self: Box<Self>, mut rx: mpsc::Receiver<Box<Command>>, shutdown: CancellationToken) {
         info!(config = ?self.config, "room opened");
         // One wait for the shutdown for the actor's life, on a token of the room's own: a wait
         // made at every command on the server's token, which every room and session shares,
@@ -258,7 +258,7 @@ impl Room {
             tokio::select! {
                 () = &mut stopped => break,
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd),
+                    Some(cmd) => self.handle(*cmd),
                     None => break,
                 },
                 () = sleep_until_some(next_deadline) => self.on_deadline(),

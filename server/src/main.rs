@@ -79,6 +79,13 @@ struct Args {
         help_heading = "Cluster"
     )]
     node_id: Option<String>,
+    /// Threads that run the server's tasks (sessions, rooms, the journal's writer). By default
+    /// one fewer than the machine's cores, at least one: the storage's own thread (SQLite's,
+    /// on the path of every move's commit) and the kernel's network work get the last core. On
+    /// the 2-core machine of docs/performance.md this was 15% less CPU per move and 16% more
+    /// moves a second than two workers ("Issue 17, third round").
+    #[arg(long, env = "SKIRMISH_WORKER_THREADS")]
+    worker_threads: Option<std::num::NonZeroUsize>,
     #[command(flatten)]
     limits: skirmish_server::Limits,
     /// Log format: text for people, or json for one JSON object per line.
@@ -128,10 +135,29 @@ async fn stop_signal() -> anyhow::Result<()> {
     Ok(())
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     init_logs(args.log_format, &args.log)?;
+    let workers = args
+        .worker_threads
+        .map_or_else(default_workers, std::num::NonZeroUsize::get);
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers)
+        .enable_all()
+        .build()
+        .context("starting the runtime")?
+        .block_on(serve(args))
+}
+
+/// One fewer than the machine's cores, at least one ([`Args::worker_threads`]).
+fn default_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .saturating_sub(1)
+        .max(1)
+}
+
+async fn serve(args: Args) -> anyhow::Result<()> {
     // The built-in pool connects over plain ws; skirmish-bots has no TLS client yet.
     anyhow::ensure!(
         args.limits.tls_cert.is_none() || args.bots == 0,

@@ -12,6 +12,7 @@ pub mod bayes;
 pub mod belief;
 mod deploy;
 pub mod exhaustive;
+pub mod habits;
 pub mod opening;
 pub mod optimal;
 pub mod points;
@@ -19,6 +20,7 @@ pub mod random;
 pub mod rivals;
 pub mod rollout;
 pub mod seed_cv;
+mod weighted;
 
 use rand::RngCore;
 use skirmish_games::Seat;

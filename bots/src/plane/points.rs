@@ -42,7 +42,7 @@ use super::PlaneStrategy;
 use super::bayes::Bayes;
 use super::belief::{Knowledge, Universe};
 use super::seed_cv::{argmax_cells, cube_values};
-use super::{rivals, rollout};
+use super::{habits, rivals, rollout};
 
 /// Random deployments drawn to choose the least exposed one from (48 and 200 scored alike, so
 /// the smaller keeps the choice less predictable).
@@ -117,11 +117,13 @@ impl PlaneStrategy for Points {
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell) {
         let started = Instant::now();
         self.bayes.start_decision();
+        let weights = habits::weights_by_seat(view);
+        let prior = |seat: Seat| weights.get(seat.index()).and_then(|w| w.as_deref());
         if super::targets(view).len() == 1 {
             let seat = super::targets(view)[0].seat;
-            return (seat, self.bayes.cell_at(view, seat, rng));
+            return (seat, self.bayes.cell_at_weighted(view, seat, prior(seat), rng));
         }
-        let best = rollout::search(view, rng, self.rollouts, started, ROLLOUT_BUDGET)
+        let best = rollout::search(view, rng, self.rollouts, started, ROLLOUT_BUDGET, &weights)
             .and_then(|search| search.best());
         if let Some(best) = best {
             let universe = Universe::of(view.config.variant);
@@ -131,7 +133,11 @@ impl PlaneStrategy for Points {
                 // The likeliest head won: fire there (a plane, or a knockout, now).
                 return (best.target, universe.cell(best.cell));
             }
-            return (best.target, self.bayes.cell_at(view, best.target, rng));
+            return (
+                best.target,
+                self.bayes
+                    .cell_at_weighted(view, best.target, prior(best.target), rng),
+            );
         }
         let rates = self.bayes.rates(view);
         let me = super::me(view);
@@ -140,7 +146,10 @@ impl PlaneStrategy for Points {
             return shot;
         }
         let target = divert(view, &boards, me, &rates);
-        (target, self.bayes.cell_at(view, target, rng))
+        (
+            target,
+            self.bayes.cell_at_weighted(view, target, prior(target), rng),
+        )
     }
 }
 

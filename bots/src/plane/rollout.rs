@@ -214,15 +214,62 @@ impl Sim {
         })
     }
 
-    /// Redraws the opponents' hidden deployments (the public state is kept).
-    pub fn redraw(&mut self, rng: &mut dyn RngCore) {
+    /// Redraws the opponents' hidden deployments (the public state is kept): uniformly among the
+    /// consistent ones, or in proportion to a board's prior weights when `priors` has them (per
+    /// seat, [`Priors::of`] this simulation).
+    pub fn redraw(&mut self, rng: &mut dyn RngCore, priors: &Priors) {
         for (i, b) in self.boards.iter_mut().enumerate() {
-            if i != self.me.index() && !b.alive.is_empty() {
-                b.truth = self.universe.deployments[usize::from(b.alive[rng.random_range(0..b.alive.len())])];
+            if i == self.me.index() || b.alive.is_empty() {
+                continue;
             }
+            let k = match priors.cumulative.get(i).filter(|c| !c.is_empty()) {
+                Some(cumulative) => {
+                    let total = cumulative[cumulative.len() - 1];
+                    let x = rng.random::<f64>() * total;
+                    cumulative.partition_point(|&c| c <= x).min(cumulative.len() - 1)
+                }
+                None => rng.random_range(0..b.alive.len()),
+            };
+            b.truth = self.universe.deployments[usize::from(b.alive[k])];
         }
     }
+}
 
+/// Prior weights of the opponents' consistent deployments at a simulation's start, for
+/// [`Sim::redraw`]: per seat, the running sums of the weights over that board's consistent
+/// deployments (empty: uniform).
+#[derive(Clone, Debug, Default)]
+pub struct Priors {
+    cumulative: Vec<Vec<f64>>,
+}
+
+impl Priors {
+    /// The priors of `sim`'s boards from `weights` (per seat, per deployment of the universe, as
+    /// [`super::habits::weights_by_seat`] gives them; None or missing: uniform).
+    pub fn of(sim: &Sim, weights: &[Option<Vec<f64>>]) -> Priors {
+        let cumulative = sim
+            .boards
+            .iter()
+            .enumerate()
+            .map(|(i, b)| match weights.get(i) {
+                Some(Some(w)) if i != sim.me.index() => {
+                    let mut acc = 0.0;
+                    b.alive
+                        .iter()
+                        .map(|&d| {
+                            acc += w[usize::from(d)];
+                            acc
+                        })
+                        .collect()
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        Priors { cumulative }
+    }
+}
+
+impl Sim {
     /// The boards the seat may fire at now (in round, not its own), in seat order.
     pub fn targets(&self, shooter: Seat) -> Vec<Seat> {
         (0..3)
@@ -453,6 +500,21 @@ impl Sim {
     }
 }
 
+/// Per cell, the prior weight (`weights`, per deployment, scaled to integers: 1.0 is 1,000) of
+/// the consistent deployments `alive` with a standing head there.
+fn weighted_heads(universe: &Universe, know: &Knowledge, alive: &[u16], weights: &[f64]) -> Vec<u32> {
+    let mut heads = vec![0.0f64; universe.cells];
+    for &i in alive {
+        let d = &universe.deployments[usize::from(i)];
+        for (k, &p) in d.planes.iter().enumerate() {
+            if (k == 0 || p != d.planes[0]) && !know.downed.contains(&p) {
+                heads[usize::from(universe.placement_head[usize::from(p)])] += weights[usize::from(i)];
+            }
+        }
+    }
+    heads.iter().map(|&h| (h * 1000.0).round() as u32).collect()
+}
+
 /// A candidate first shot and what the rollouts gave it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Candidate {
@@ -493,6 +555,7 @@ pub fn search(
     max_rollouts: usize,
     started: Instant,
     budget: Duration,
+    weights: &[Option<Vec<f64>>],
 ) -> Option<Search> {
     if max_rollouts == 0 {
         return None;
@@ -505,21 +568,26 @@ pub fn search(
     }
     let universe = root.universe;
     let (initial, _, _) = cube_values(universe, &Knowledge::default());
+    let priors = Priors::of(&root, weights);
     let mut scratch = Vec::new();
     let mut firsts: Vec<(Seat, usize)> = Vec::new();
     for &t in &targets {
         let b = &root.boards[t.index()];
         best_cells(&b.cv, b.know.public, &mut scratch);
         firsts.push((t, scratch[0]));
-        best_cells(&b.heads, b.know.public, &mut scratch);
-        if b.heads.iter().any(|&h| h > 0) && !firsts.contains(&(t, scratch[0])) {
+        let heads = match weights.get(t.index()) {
+            Some(Some(w)) => weighted_heads(universe, &b.know, &b.alive, w),
+            _ => b.heads.clone(),
+        };
+        best_cells(&heads, b.know.public, &mut scratch);
+        if heads.iter().any(|&h| h > 0) && !firsts.contains(&(t, scratch[0])) {
             firsts.push((t, scratch[0]));
         }
     }
     let mut sums = vec![0u64; firsts.len()];
     let mut rollouts = 0;
     while rollouts < max_rollouts && (rollouts < 2 || started.elapsed() < budget) {
-        root.redraw(rng);
+        root.redraw(rng, &priors);
         let seed = rng.next_u64();
         for (k, &(t, c)) in firsts.iter().enumerate() {
             let mut r = SmallRng::seed_from_u64(seed);
@@ -630,6 +698,36 @@ pub(super) mod tests {
         assert_eq!(sim.gained, 4, "1 for the first plane, 3 for the knockout");
     }
 
+    /// The rollouts draw an opponent's hidden planes in proportion to its prior weights: one
+    /// deployment weighing 1,000 times the others is drawn about 1,000 / (1,000 + 2,351) of the
+    /// time, against 1 / 2,352 uniformly; an unweighted seat stays uniform.
+    #[test]
+    fn draws_follow_the_learned_prior() {
+        let (view, planes) = three_player_view(5);
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut sim = Sim::draw(&view, &mut rng).unwrap();
+        let universe = sim.universe;
+        let favourite = universe.deployments[100];
+        let mut weights = vec![1.0; universe.deployments.len()];
+        weights[100] = 1000.0;
+        let priors = Priors::of(&sim, &[None, Some(weights), None]);
+        let (mut seat1, mut seat2) = (0, 0);
+        for _ in 0..2000 {
+            sim.redraw(&mut rng, &priors);
+            seat1 += usize::from(sim.boards[1].truth == favourite);
+            seat2 += usize::from(sim.boards[2].truth == favourite);
+        }
+        // Expected 2000 x 0.298 = 597 and 2000 / 2352 < 1.
+        assert!((500..700).contains(&seat1), "{seat1}");
+        assert!(seat2 < 10, "{seat2}");
+        let mine = &sim.boards[0].truth;
+        assert!(
+            planes[0]
+                .iter()
+                .all(|p| mine.planes.contains(&universe.placement_index(*p).unwrap()))
+        );
+    }
+
     /// With seat 1's last plane found but for its head (a knockout, 3 points, for whoever fires
     /// there first), the search fires at that head: every rollout of it scores at least 3, more
     /// than any other first shot.
@@ -640,7 +738,7 @@ pub(super) mod tests {
         hit_body(&mut view.boards[1], planes[1][1], Seat(2));
         let mut rng = SmallRng::seed_from_u64(1);
         let started = Instant::now();
-        let search = search(&view, &mut rng, 64, started, Duration::from_secs(10)).unwrap();
+        let search = search(&view, &mut rng, 64, started, Duration::from_secs(10), &[]).unwrap();
         assert_eq!(search.rollouts, 64);
         let best = search.best().unwrap();
         assert_eq!((best.target, best.cell), (Seat(1), planes[1][1].head.index(9)));

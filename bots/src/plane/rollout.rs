@@ -19,12 +19,13 @@
 //! placements after each shot). The search reads the clock
 //! after every rollout and stops at its time budget.
 
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use skirmish_games::Seat;
-use skirmish_games::plane::{ShotResult, View};
+use skirmish_games::plane::{ShotResult, Variant, View};
 
 use super::belief::{Deployment, Knowledge, Universe};
 use super::seed_cv::{HEAD_WEIGHT, PROBES, RISKY_PROBABILITY, cube_values};
@@ -32,6 +33,81 @@ use super::seed_cv::{HEAD_WEIGHT, PROBES, RISKY_PROBABILITY, cube_values};
 /// The head probability from which the seat's own rollout policy fires at a last plane's
 /// likeliest head (`points::SNIPE_HEAD`, repeated here so both stay one rule).
 pub const SNIPE_HEAD: f64 = super::points::SNIPE_HEAD;
+
+/// Words of a deployment set: 2,352 deployments of `double` in 37 words of 64 bits.
+const WORDS: usize = 37;
+
+/// Placements of the largest universe (9x9: 120).
+const MAX_PLACEMENTS: usize = 120;
+
+/// A set of deployments of a universe: bit `i` (word `i / 64`) is `universe.deployments[i]`.
+type Bits = [u64; WORDS];
+
+/// Per variant, deployment sets by cell and by placement, so that a shot's result filters the
+/// consistent deployments 64 at a time.
+struct Masks {
+    /// Per cell: the deployments covering it.
+    cover: Vec<Bits>,
+    /// Per cell: the deployments with a head on it.
+    head: Vec<Bits>,
+    /// Per placement: the deployments holding it.
+    has: Vec<Bits>,
+    /// Per deployment: its planes (`Deployment::planes`, kept apart from the masks so that the
+    /// filter's walk over dropped deployments stays in the first-level cache).
+    planes: Vec<[u8; 2]>,
+}
+
+impl Masks {
+    fn of(universe: &Universe) -> &'static Masks {
+        static CLASSIC: OnceLock<Masks> = OnceLock::new();
+        static DOUBLE: OnceLock<Masks> = OnceLock::new();
+        let cell = match universe.variant {
+            Variant::Classic => &CLASSIC,
+            Variant::Double => &DOUBLE,
+        };
+        cell.get_or_init(|| {
+            let universe = Universe::of(universe.variant);
+            assert!(
+                universe.deployments.len() <= WORDS * 64,
+                "deployment sets fit in {WORDS} words"
+            );
+            assert!(
+                universe.placements.len() <= MAX_PLACEMENTS,
+                "at most {MAX_PLACEMENTS} placements"
+            );
+            let mut masks = Masks {
+                cover: vec![[0; WORDS]; universe.cells],
+                head: vec![[0; WORDS]; universe.cells],
+                has: vec![[0; WORDS]; universe.placements.len()],
+                planes: universe.deployments.iter().map(|d| d.planes).collect(),
+            };
+            for (i, d) in universe.deployments.iter().enumerate() {
+                let (w, bit) = (i / 64, 1u64 << (i % 64));
+                for c in 0..universe.cells {
+                    if d.occupied & (1u128 << c) != 0 {
+                        masks.cover[c][w] |= bit;
+                    }
+                    if d.heads & (1u128 << c) != 0 {
+                        masks.head[c][w] |= bit;
+                    }
+                }
+                for p in d.planes {
+                    masks.has[usize::from(p)][w] |= bit;
+                }
+            }
+            masks
+        })
+    }
+}
+
+/// The set of deployment indices `list`.
+fn bits_of(list: &[u16]) -> Bits {
+    let mut bits = [0; WORDS];
+    for &i in list {
+        bits[usize::from(i) / 64] |= 1u64 << (i % 64);
+    }
+    bits
+}
 
 /// One board in a simulated round.
 #[derive(Clone, Debug)]
@@ -42,8 +118,10 @@ struct SimBoard {
     truth: Deployment,
     /// What is public about it.
     know: Knowledge,
-    /// Consistent deployments (indices into the universe).
-    alive: Vec<u16>,
+    /// Consistent deployments: bit `i` is `universe.deployments[i]`.
+    alive: Bits,
+    /// How many deployments are consistent (the bits set in `alive`).
+    live: u32,
     /// Per placement: the consistent deployments holding it standing (0 for a downed one); the
     /// CV and head counts are sums of these over each cell's placements.
     count: Vec<u32>,
@@ -59,42 +137,106 @@ impl SimBoard {
     /// Largest head probability (`seed-cv`'s "safety").
     fn safety(&self) -> f64 {
         let top = self.heads.iter().copied().max().unwrap_or(0);
-        f64::from(top) / self.alive.len().max(1) as f64
+        f64::from(top) / f64::from(self.live.max(1))
     }
 
     fn planes_left(&self, universe: &Universe) -> usize {
         self.know.planes_left(universe)
     }
 
-    /// After a `miss` or `hit` (already recorded): drops the deployments it refutes from
-    /// `alive` and takes them out of the placement counts.
-    fn forget_refuted(&mut self, universe: &Universe) {
-        let know = &self.know;
-        let count = &mut self.count;
-        self.alive.retain(|&i| {
-            let d = &universe.deployments[usize::from(i)];
-            if know.admits(d) {
-                return true;
+    /// The consistent deployments, as indices into the universe, in order.
+    fn alive_list(&self) -> Vec<u16> {
+        let mut out = Vec::with_capacity(self.live as usize);
+        for (w, &word) in self.alive.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                out.push((w * 64 + bits.trailing_zeros() as usize) as u16);
+                bits &= bits - 1;
             }
-            for (k, &p) in d.planes.iter().enumerate() {
-                // A downed plane is counted 0 (every consistent deployment holds it).
-                if (k == 0 || p != d.planes[0]) && !know.downed.contains(&p) {
-                    count[usize::from(p)] -= 1;
-                }
-            }
-            false
-        });
+        }
+        out
     }
 
-    /// Recounts the placements from `alive` (after a `down`, which reveals a plane).
+    /// Keeps in `alive` only the deployments agreeing with the result just recorded of a shot at
+    /// `cell` (`plane`: the placement a `down` revealed), one word of 64 deployments at a time;
+    /// after a `miss` or `hit` takes the dropped ones out of the placement counts, after a `down`
+    /// recounts (the revealed plane's count goes to 0).
+    fn keep_consistent(&mut self, universe: &Universe, cell: usize, result: ShotResult, plane: Option<u8>) {
+        let masks = Masks::of(universe);
+        let (cover, head) = (&masks.cover[cell], &masks.head[cell]);
+        let mut live = 0;
+        // Per placement: how many of the deployments dropped held it standing.
+        let mut dropped_of = [0u32; MAX_PLACEMENTS];
+        let check_downed = !self.know.downed.is_empty();
+        for w in 0..WORDS {
+            let keep = match (result, plane) {
+                (ShotResult::Miss, _) => !cover[w],
+                (ShotResult::Hit, _) => cover[w] & !head[w],
+                (ShotResult::Down, Some(p)) => masks.has[usize::from(p)][w],
+                (ShotResult::Down, None) => head[w],
+            };
+            let mut dropped = self.alive[w] & !keep;
+            self.alive[w] &= keep;
+            live += self.alive[w].count_ones();
+            if result == ShotResult::Down {
+                continue;
+            }
+            while dropped != 0 {
+                let i = w * 64 + dropped.trailing_zeros() as usize;
+                dropped &= dropped - 1;
+                let [a, b] = masks.planes[i];
+                // A downed plane is counted 0 (every consistent deployment holds it).
+                if !(check_downed && self.know.downed.contains(&a)) {
+                    dropped_of[usize::from(a)] += 1;
+                }
+                if b != a && !(check_downed && self.know.downed.contains(&b)) {
+                    dropped_of[usize::from(b)] += 1;
+                }
+            }
+        }
+        self.live = live;
+        if result == ShotResult::Down {
+            self.recount(universe);
+            self.refresh(universe);
+            return;
+        }
+        // The CV and head counts lose what the dropped deployments gave them; the shot cell is
+        // public now (its CV 0, no standing head there).
+        let public = self.know.public;
+        for (p, &n) in dropped_of.iter().enumerate().take(universe.placements.len()) {
+            if n == 0 {
+                continue;
+            }
+            self.count[p] -= n;
+            let mut cells = universe.placement_cells[p] & !public;
+            while cells != 0 {
+                let c = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                self.cv[c] -= n;
+            }
+            let h = usize::from(universe.placement_head[p]);
+            if public & (1u128 << h) == 0 {
+                self.cv[h] -= n * (HEAD_WEIGHT - 1);
+                self.heads[h] -= n;
+            }
+        }
+        self.cv[cell] = 0;
+        self.heads[cell] = 0;
+    }
+
+    /// Recounts the placements from `alive` (at the start, and after a `down`, which reveals a
+    /// plane).
     fn recount(&mut self, universe: &Universe) {
-        let universe_deployments = &universe.deployments;
         self.count.iter_mut().for_each(|v| *v = 0);
-        for &i in &self.alive {
-            let d = &universe_deployments[usize::from(i)];
-            self.count[usize::from(d.planes[0])] += 1;
-            if d.planes[1] != d.planes[0] {
-                self.count[usize::from(d.planes[1])] += 1;
+        for (w, &word) in self.alive.iter().enumerate() {
+            let mut bits = word;
+            while bits != 0 {
+                let d = &universe.deployments[w * 64 + bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+                self.count[usize::from(d.planes[0])] += 1;
+                if d.planes[1] != d.planes[0] {
+                    self.count[usize::from(d.planes[1])] += 1;
+                }
             }
         }
         for &p in &self.know.downed {
@@ -194,7 +336,8 @@ impl Sim {
                 in_round: b.playing && !b.knocked_out,
                 truth,
                 know,
-                alive,
+                alive: bits_of(&alive),
+                live: alive.len() as u32,
                 count: vec![0; universe.placements.len()],
                 cv: vec![0; universe.cells],
                 heads: vec![0; universe.cells],
@@ -215,11 +358,14 @@ impl Sim {
     }
 
     /// Redraws the opponents' hidden deployments (the public state is kept): uniformly among the
-    /// consistent ones, or in proportion to a board's prior weights when `priors` has them (per
-    /// seat, [`Priors::of`] this simulation).
+    /// consistent ones, or in proportion to a board's prior weights when `priors` has them
+    /// (`priors` is [`Priors::of`] this simulation, whose consistent deployments it lists).
     pub fn redraw(&mut self, rng: &mut dyn RngCore, priors: &Priors) {
         for (i, b) in self.boards.iter_mut().enumerate() {
-            if i == self.me.index() || b.alive.is_empty() {
+            let Some(list) = priors.alive.get(i) else {
+                continue;
+            };
+            if i == self.me.index() || list.is_empty() {
                 continue;
             }
             let k = match priors.cumulative.get(i).filter(|c| !c.is_empty()) {
@@ -228,18 +374,18 @@ impl Sim {
                     let x = rng.random::<f64>() * total;
                     cumulative.partition_point(|&c| c <= x).min(cumulative.len() - 1)
                 }
-                None => rng.random_range(0..b.alive.len()),
+                None => rng.random_range(0..list.len()),
             };
-            b.truth = self.universe.deployments[usize::from(b.alive[k])];
+            b.truth = self.universe.deployments[usize::from(list[k])];
         }
     }
 }
 
-/// Prior weights of the opponents' consistent deployments at a simulation's start, for
-/// [`Sim::redraw`]: per seat, the running sums of the weights over that board's consistent
-/// deployments (empty: uniform).
+/// What a simulation's draws are made from, for [`Sim::redraw`]: per seat, the board's consistent
+/// deployments at the start and the running sums of their prior weights (empty: uniform).
 #[derive(Clone, Debug, Default)]
 pub struct Priors {
+    alive: Vec<Vec<u16>>,
     cumulative: Vec<Vec<f64>>,
 }
 
@@ -247,15 +393,14 @@ impl Priors {
     /// The priors of `sim`'s boards from `weights` (per seat, per deployment of the universe, as
     /// [`super::habits::weights_by_seat`] gives them; None or missing: uniform).
     pub fn of(sim: &Sim, weights: &[Option<Vec<f64>>]) -> Priors {
-        let cumulative = sim
-            .boards
+        let alive: Vec<Vec<u16>> = sim.boards.iter().map(SimBoard::alive_list).collect();
+        let cumulative = alive
             .iter()
             .enumerate()
-            .map(|(i, b)| match weights.get(i) {
+            .map(|(i, list)| match weights.get(i) {
                 Some(Some(w)) if i != sim.me.index() => {
                     let mut acc = 0.0;
-                    b.alive
-                        .iter()
+                    list.iter()
                         .map(|&d| {
                             acc += w[usize::from(d)];
                             acc
@@ -265,7 +410,7 @@ impl Priors {
                 _ => Vec::new(),
             })
             .collect();
-        Priors { cumulative }
+        Priors { alive, cumulative }
     }
 }
 
@@ -304,16 +449,7 @@ impl Sim {
         };
         board.know.record(universe, cell, result, plane);
         board.shots_by[shooter.index()] += 1;
-        if plane.is_some() {
-            let know = &board.know;
-            board
-                .alive
-                .retain(|&i| know.admits(&universe.deployments[usize::from(i)]));
-            board.recount(universe);
-        } else {
-            board.forget_refuted(universe);
-        }
-        board.refresh(universe);
+        board.keep_consistent(universe, cell, result, plane);
         if result == ShotResult::Down {
             let out = board.planes_left(universe) == 0;
             let points = if out { 3 } else { 1 };
@@ -576,7 +712,7 @@ pub fn search(
         best_cells(&b.cv, b.know.public, &mut scratch);
         firsts.push((t, scratch[0]));
         let heads = match weights.get(t.index()) {
-            Some(Some(w)) => weighted_heads(universe, &b.know, &b.alive, w),
+            Some(Some(w)) => weighted_heads(universe, &b.know, &b.alive_list(), w),
             _ => b.heads.clone(),
         };
         best_cells(&heads, b.know.public, &mut scratch);
@@ -687,12 +823,13 @@ pub(super) mod tests {
             sim.fire(Seat(0), target, cell);
             let b = &sim.boards[1];
             assert!(
-                b.alive
+                b.alive_list()
                     .iter()
                     .any(|&i| universe.deployments[usize::from(i)] == b.truth)
             );
             let (cv, heads, alive) = cube_values(universe, &b.know);
-            assert_eq!((&b.cv, &b.heads, b.alive.len()), (&cv, &heads, alive));
+            assert_eq!((&b.cv, &b.heads, b.live as usize), (&cv, &heads, alive));
+            assert_eq!(b.alive_list(), b.know.consistent(universe));
         }
         assert!(!sim.boards[1].in_round, "40 largest-CV shots clear a board");
         assert_eq!(sim.gained, 4, "1 for the first plane, 3 for the knockout");

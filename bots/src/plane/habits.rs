@@ -113,7 +113,7 @@ impl Habits {
             let Some(planes) = round.deployments.0.get(seat.index()) else {
                 continue;
             };
-            if planes.len() == usize::from(view.config.variant.planes()) {
+            if planes.len() == view.config.variant.planes() {
                 counts[class_of(planes, side)] += 1;
             }
         }
@@ -255,6 +255,13 @@ mod tests {
         }
         // (6 x 0.547 + 8) / 14 = 0.80, up from the uniform 0.547.
         assert!(close_weight / total > 0.75, "{}", close_weight / total);
+        // No consistent deployment is ever ruled out by a habit: an opponent that changes its
+        // ways costs the filter shots, never the truth.
+        assert!(
+            w.iter().all(|&wd| wd > 0.2),
+            "{:?}",
+            w.iter().copied().reduce(f64::min)
+        );
         // Before any round is revealed nothing is learned.
         assert!(weights_by_seat(&view_after(0, close))[1].is_none());
     }

@@ -12,6 +12,7 @@ pub mod arena;
 pub mod bayes;
 pub mod belief;
 mod deploy;
+mod deployset;
 pub mod exhaustive;
 pub mod habits;
 pub mod opening;

@@ -23,95 +23,20 @@
 //! filtered one by one and the CV summed anew after every shot). The search reads the clock
 //! after every rollout and stops at its time budget.
 
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 use skirmish_games::Seat;
-use skirmish_games::plane::{ShotResult, Variant, View};
+use skirmish_games::plane::{ShotResult, View};
 
 use super::belief::{Deployment, Knowledge, Universe};
+use super::deployset::{Bits, MAX_PLACEMENTS, Masks, WORDS, bits_of};
 use super::seed_cv::{HEAD_WEIGHT, PROBES, RISKY_PROBABILITY, cube_values};
 
 /// The head probability from which the seat's own rollout policy fires at a last plane's
 /// likeliest head (`points::SNIPE_HEAD`, repeated here so both stay one rule).
 pub const SNIPE_HEAD: f64 = super::points::SNIPE_HEAD;
-
-/// Words of a deployment set: 2,352 deployments of `double` in 37 words of 64 bits.
-const WORDS: usize = 37;
-
-/// Placements of the largest universe (9x9: 120).
-const MAX_PLACEMENTS: usize = 120;
-
-/// A set of deployments of a universe: bit `i` (word `i / 64`) is `universe.deployments[i]`.
-type Bits = [u64; WORDS];
-
-/// Per variant, deployment sets by cell and by placement, so that a shot's result filters the
-/// consistent deployments 64 at a time.
-struct Masks {
-    /// Per cell: the deployments covering it.
-    cover: Vec<Bits>,
-    /// Per cell: the deployments with a head on it.
-    head: Vec<Bits>,
-    /// Per placement: the deployments holding it.
-    has: Vec<Bits>,
-    /// Per deployment: its planes (`Deployment::planes`, kept apart from the masks so that the
-    /// filter's walk over dropped deployments stays in the first-level cache).
-    planes: Vec<[u8; 2]>,
-}
-
-impl Masks {
-    fn of(universe: &Universe) -> &'static Masks {
-        static CLASSIC: OnceLock<Masks> = OnceLock::new();
-        static DOUBLE: OnceLock<Masks> = OnceLock::new();
-        let cell = match universe.variant {
-            Variant::Classic => &CLASSIC,
-            Variant::Double => &DOUBLE,
-        };
-        cell.get_or_init(|| {
-            let universe = Universe::of(universe.variant);
-            assert!(
-                universe.deployments.len() <= WORDS * 64,
-                "deployment sets fit in {WORDS} words"
-            );
-            assert!(
-                universe.placements.len() <= MAX_PLACEMENTS,
-                "at most {MAX_PLACEMENTS} placements"
-            );
-            let mut masks = Masks {
-                cover: vec![[0; WORDS]; universe.cells],
-                head: vec![[0; WORDS]; universe.cells],
-                has: vec![[0; WORDS]; universe.placements.len()],
-                planes: universe.deployments.iter().map(|d| d.planes).collect(),
-            };
-            for (i, d) in universe.deployments.iter().enumerate() {
-                let (w, bit) = (i / 64, 1u64 << (i % 64));
-                for c in 0..universe.cells {
-                    if d.occupied & (1u128 << c) != 0 {
-                        masks.cover[c][w] |= bit;
-                    }
-                    if d.heads & (1u128 << c) != 0 {
-                        masks.head[c][w] |= bit;
-                    }
-                }
-                for p in d.planes {
-                    masks.has[usize::from(p)][w] |= bit;
-                }
-            }
-            masks
-        })
-    }
-}
-
-/// The set of deployment indices `list`.
-fn bits_of(list: &[u16]) -> Bits {
-    let mut bits = [0; WORDS];
-    for &i in list {
-        bits[usize::from(i) / 64] |= 1u64 << (i % 64);
-    }
-    bits
-}
 
 /// One board in a simulated round.
 #[derive(Clone, Debug)]

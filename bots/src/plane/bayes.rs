@@ -430,6 +430,44 @@ impl Bayes {
     }
 }
 
+impl Bayes {
+    /// The cell on `target`'s board under prior `weights` over its deployments (per deployment
+    /// of the variant's [`Universe`], as [`super::habits::Habits::weights`] gives them):
+    /// [`super::weighted`]'s search, best cell, ties at random. `None`: [`Bayes::cell_at`]
+    /// (the uniform prior, the book and the search unchanged).
+    ///
+    /// # Panics
+    /// When `target` is not a board of `view`, or `weights` is shorter than the universe's
+    /// deployments.
+    pub(crate) fn cell_at_weighted(
+        &mut self,
+        view: &View,
+        target: Seat,
+        weights: Option<&[f64]>,
+        rng: &mut dyn RngCore,
+    ) -> Cell {
+        let Some(weights) = weights else {
+            return self.cell_at(view, target, rng);
+        };
+        let board = &view.boards[target.index()];
+        let state = BoardState::new(view.config.variant, board);
+        let deadline = self.deadline;
+        let solver = self.solver(state.universe);
+        let ranked = super::weighted::ranked(solver, deadline, &state.knowledge, &state.alive, weights);
+        let choices: Vec<usize> = match ranked.first() {
+            Some(&(_, best)) => ranked
+                .iter()
+                .take_while(|(_, v)| *v <= best + 1e-9)
+                .map(|(c, _)| *c)
+                .collect(),
+            None => (0..state.universe.cells)
+                .filter(|c| state.knowledge.public & (1u128 << c) == 0)
+                .collect(),
+        };
+        state.universe.cell(pick(&choices, rng))
+    }
+}
+
 impl PlaneStrategy for Bayes {
     fn deploy(&mut self, view: &View, rng: &mut dyn RngCore) -> Vec<Placement> {
         random_deployment(view.config.variant, rng)

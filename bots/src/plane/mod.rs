@@ -1,7 +1,8 @@
 //! Plane battle strategies (docs/rules.md, plane battle): how a seat deploys its planes and where it fires.
 //!
 //! Four strategies, strongest first ([`STRATEGIES`]): `points` (`bayes`'s search, a 3-player
-//! attack that plays the rest of the round out against modelled `seed-cv` attackers, deployments that hide from the CV prior), `bayes` (exact Bayesian filtering over every
+//! attack that plays the rest of the round out against modelled `seed-cv` attackers, each
+//! opponent's deployment habits learned from its revealed boards, deployments that hide from the CV prior), `bayes` (exact Bayesian filtering over every
 //! deployment consistent with the public results, and shots chosen to minimise the expected number
 //! of shots to clear a board), `seed-cv` (the seed paper's "cube value" heuristic with its two
 //! probe shots and its 3-player safe/risky mix) and `random`. Each works from the seat's own
@@ -11,7 +12,9 @@ pub mod arena;
 pub mod bayes;
 pub mod belief;
 mod deploy;
+mod deployset;
 pub mod exhaustive;
+pub mod habits;
 pub mod opening;
 pub mod optimal;
 pub mod points;
@@ -19,6 +22,7 @@ pub mod random;
 pub mod rivals;
 pub mod rollout;
 pub mod seed_cv;
+mod weighted;
 
 use rand::RngCore;
 use skirmish_games::Seat;

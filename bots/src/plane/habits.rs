@@ -173,6 +173,18 @@ pub fn weights_by_seat(view: &View) -> Vec<Option<Vec<f64>>> {
         .collect()
 }
 
+/// A uniformly drawn 9x9 deployment whose planes' boxes intersect (the seed paper's
+/// "close together"): what the tests' opponents with a habit deploy.
+#[cfg(test)]
+pub(crate) fn close_deployment(rng: &mut (impl rand::Rng + ?Sized)) -> Vec<Placement> {
+    loop {
+        let planes = skirmish_games::plane::random_deployment(Variant::Double, rng);
+        if close_together(planes[0], planes[1], 9) {
+            return planes;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use rand::SeedableRng;
@@ -232,13 +244,7 @@ mod tests {
     /// less; the viewer's own seat and a seat with uniform deployments stay unweighted or near 1.
     #[test]
     fn learns_an_opponent_that_deploys_close_together() {
-        let close = |rng: &mut SmallRng| loop {
-            let planes = random_deployment(Variant::Double, rng);
-            if close_together(planes[0], planes[1], 9) {
-                return planes;
-            }
-        };
-        let view = view_after(8, close);
+        let view = view_after(8, close_deployment);
         let u = Universe::of(Variant::Double);
         let weights = weights_by_seat(&view);
         assert!(weights[0].is_none(), "no weights for the viewer's own board");
@@ -263,7 +269,7 @@ mod tests {
             w.iter().copied().reduce(f64::min)
         );
         // Before any round is revealed nothing is learned.
-        assert!(weights_by_seat(&view_after(0, close))[1].is_none());
+        assert!(weights_by_seat(&view_after(0, close_deployment))[1].is_none());
     }
 
     /// Against the seed paper's 80/20 mix the learned probability of "close" approaches 0.8 from
@@ -294,13 +300,7 @@ mod tests {
     /// whose box meets the downed plane's than the uniform filter says.
     #[test]
     fn learned_weights_move_the_head_probabilities_towards_close_partners() {
-        let close = |rng: &mut SmallRng| loop {
-            let planes = random_deployment(Variant::Double, rng);
-            if close_together(planes[0], planes[1], 9) {
-                return planes;
-            }
-        };
-        let view = view_after(8, close);
+        let view = view_after(8, close_deployment);
         let u = Universe::of(Variant::Double);
         let w = Habits::learn(&view, Seat(1)).weights(Variant::Double).unwrap();
         let downed = u.placement_index(u.placements[40]).unwrap();

@@ -303,12 +303,7 @@ mod tests {
         assert!(habits::weights_by_seat(&view).iter().all(Option::is_none));
         let mut rng = SmallRng::seed_from_u64(3);
         for round in 0..8 {
-            let close = loop {
-                let p = random_deployment(Variant::Double, &mut rng);
-                if crate::plane::deploy::close_together(p[0], p[1], 9) {
-                    break p;
-                }
-            };
+            let close = habits::close_deployment(&mut rng);
             let others = random_deployment(Variant::Double, &mut rng);
             view.history.push(RoundResult {
                 round,

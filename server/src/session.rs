@@ -73,8 +73,10 @@ pub fn close_for(err: &(dyn std::error::Error + 'static)) -> Option<(u16, &'stat
     None
 }
 
-/// How long a client closed for being too slow has to take its close frame (30 s) before the
-/// connection is dropped without it. A client that does not read at all holds its seat no longer.
+/// How long a write outside the outbox's (a ping, a close frame, the rate limit's error) may wait
+/// on a client that does not read (30 s) before the connection is dropped without it. A client
+/// that does not read at all holds its seat no longer: while such a write waits, the session
+/// notices neither a kick nor the idle timer.
 pub const SLOW_CLOSE_WAIT: Duration = Duration::from_secs(30);
 
 /// The read buffer each WebSocket gets, in bytes (1 KiB). tungstenite's default, 128 KiB, is
@@ -130,14 +132,13 @@ pub struct Peer {
 
 /// Runs one connection from `peer` to its end; `socket` comes boxed so that it lives on the heap,
 /// not in this future's state (which every idle connection's task would carry).
-pub async fn run<S, E>(socket: Box<S>, state: AppState, peer: Peer)
+pub async fn run<S, E>(mut socket: Box<S>, state: AppState, peer: Peer)
 where
     S: Stream<Item = Result<Message, E>> + Sink<Message> + Unpin,
     E: std::error::Error + 'static,
 {
     // Not split: the session reads and writes from one task, and a split's lock was taken at
     // every read and write (some 1% of the server's CPU at 1,000 busy rooms, docs/performance.md).
-    let mut socket = socket;
     let (outbox, inbox) = Outbox::with_capacity_under(state.limits.outbox_capacity, &state.shutdown);
     let hello_timeout = Duration::from_millis(state.limits.hello_timeout_ms);
     let _counted = state.metrics.connection();
@@ -159,7 +160,7 @@ where
     let mut session = match session {
         Ok(session) => session,
         Err((code, reason)) => {
-            let _ = socket.send(close(code, reason)).await;
+            let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
             return;
         }
     };
@@ -575,7 +576,8 @@ impl Session {
                     } else if quiet >= idle / 2 {
                         // A ping the client's WebSocket answers by itself: quiet clients stay.
                         check.as_mut().reset(now + idle / 2);
-                        if socket.send(Message::Ping(Default::default())).await.is_err() {
+                        let ping = socket.send(Message::Ping(Default::default()));
+                        if !matches!(tokio::time::timeout(SLOW_CLOSE_WAIT, ping).await, Ok(Ok(()))) {
                             return;
                         }
                         Next::Continue
@@ -619,7 +621,8 @@ impl Session {
                             "more than {} messages a second on average: reconnect and slow down",
                             self.rate
                         );
-                        send(socket, &ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message }, &self.state.metrics).await;
+                        let refusal = ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message };
+                        let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, send(socket, &refusal, &self.state.metrics)).await;
                         Next::Close(CLOSE_RATE_LIMITED, "too many messages")
                     }
                     Some(Ok(Message::Text(text))) => {
@@ -649,7 +652,7 @@ impl Session {
             };
             if let Next::Close(code, reason) = next {
                 info!(code, reason, "closing connection");
-                let _ = socket.send(close(code, reason)).await;
+                let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
                 return;
             }
         }

@@ -12,8 +12,8 @@ use clap::{Parser, ValueEnum};
 use tokio_util::sync::CancellationToken;
 use tracing::info;
 
-/// mimalloc, not glibc's allocator: less CPU per move and a steadier idle memory per
-/// connection (docs/performance.md, "Issue 17, third round").
+/// mimalloc, not glibc's allocator: 3 to 4% less CPU per move, and no more idle memory
+/// (docs/performance.md, "Issue 17, third round").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -82,8 +82,8 @@ struct Args {
     /// Threads that run the server's tasks (sessions, rooms, the journal's writer). By default
     /// one fewer than the machine's cores, at least one: the storage's own thread (SQLite's,
     /// on the path of every move's commit) and the kernel's network work get the last core. On
-    /// the 2-core machine of docs/performance.md this was 15% less CPU per move and 16% more
-    /// moves a second than two workers ("Issue 17, third round").
+    /// the 2-core machine of docs/performance.md this was 15% less CPU per move and 8 to 17%
+    /// more moves a second than two workers ("Issue 17, third round").
     #[arg(long, env = "SKIRMISH_WORKER_THREADS")]
     worker_threads: Option<std::num::NonZeroUsize>,
     #[command(flatten)]

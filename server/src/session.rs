@@ -73,10 +73,11 @@ pub fn close_for(err: &(dyn std::error::Error + 'static)) -> Option<(u16, &'stat
     None
 }
 
-/// How long a write outside the outbox's (a ping, a close frame, the rate limit's error) may wait
-/// on a client that does not read (30 s) before the connection is dropped without it. A client
-/// that does not read at all holds its seat no longer: while such a write waits, the session
-/// notices neither a kick nor the idle timer.
+/// How long any one write to the socket may wait on a client that does not read (30 s) before
+/// the connection is dropped without it: the outbox's writes ([`write_within`]), a ping, a close
+/// frame, the rate limit's error. A client that does not read at all holds its seat no longer:
+/// while such a write waits, the session notices neither the idle timer nor (outside the
+/// outbox's writes) a kick.
 pub const SLOW_CLOSE_WAIT: Duration = Duration::from_secs(30);
 
 /// The read buffer each WebSocket gets, in bytes (1 KiB). tungstenite's default, 128 KiB, is
@@ -217,6 +218,26 @@ async fn write_queued<K: Sink<Message> + Unpin>(
         }
     }
     sink.flush().await.is_ok()
+}
+
+/// [`write_queued`], given at most [`SLOW_CLOSE_WAIT`] once it has to wait on the socket:
+/// `None` when that ran out. A client that stops reading fills the socket's buffers, and its
+/// outbox overflows and kicks it only if more frames come; when none do, the write would wait, and
+/// hold the session and its seats, for as long as the client keeps the socket open. The usual
+/// write completes at its first poll, which sets up no timer (a timer per frame was some 4% of
+/// the server's CPU, docs/performance.md).
+async fn write_within<K: Sink<Message> + Unpin>(
+    sink: &mut K,
+    first: Frame,
+    inbox: &mut Inbox,
+    metrics: &Metrics,
+) -> Option<bool> {
+    let write = write_queued(sink, first, inbox, metrics);
+    tokio::pin!(write);
+    if let std::task::Poll::Ready(written) = futures_util::poll!(&mut write) {
+        return Some(written);
+    }
+    tokio::time::timeout(SLOW_CLOSE_WAIT, write).await.ok()
 }
 
 /// The answer to a binary frame, which the protocol does not use: an `error` with
@@ -594,15 +615,21 @@ impl Session {
                 }
                 Some(frame) = inbox.rx.recv() => {
                     // A client that stops reading blocks this write once the socket's buffers
-                    // are full; its outbox then overflows and kicks it. Stop waiting on the write
-                    // then, or the connection (and the seat it holds) would hang on forever.
-                    // Biased, the write first: a write that completes at once (the usual case)
-                    // does not set up a wait on the token at all.
+                    // are full. Its outbox then overflows and kicks it, if more frames come; if
+                    // none do, the write gives up after SLOW_CLOSE_WAIT. Either way the
+                    // connection (and the seat it holds) does not hang on forever. Biased, the
+                    // write first: a write that completes at once (the usual case) does not set
+                    // up a wait on the token at all.
                     tokio::select! {
                         biased;
-                        written = write_queued(socket, frame, &mut inbox, &self.state.metrics) => {
-                            if written { Next::Continue } else { return }
-                        }
+                        written = write_within(socket, frame, &mut inbox, &self.state.metrics) => match written {
+                            Some(true) => Next::Continue,
+                            Some(false) => return,
+                            None => {
+                                info!("a write waited too long on the socket: the client stopped reading");
+                                return;
+                            }
+                        },
                         () = closing.cancelled() => {
                             let (code, reason) = close_code(inbox.close_reason());
                             info!(code, reason, "closing connection during a write");
@@ -890,3 +917,6 @@ fn check_room_config(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,200 @@
+//! A session over a socket whose peer stops reading: every write it then makes gives up after
+//! [`SLOW_CLOSE_WAIT`], so the connection, and the seats it holds, end (a hostile peer's way to
+//! hold a session open for ever). The socket is a stand-in that accepts writes until told to
+//! stop and then never again, as a socket whose buffers are full; the clock is tokio's paused
+//! clock, so the waits take no real time.
+
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use axum::extract::ws::Message;
+use futures_util::{Sink, Stream};
+use skirmish_protocol::{ClientFrame, ClientMsg, PROTOCOL_VERSION};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::{Peer, SLOW_CLOSE_WAIT, run};
+use crate::journal::Journal;
+use crate::lobby::Lobby;
+use crate::store::Store;
+use crate::tournament::Tournaments;
+use crate::{Addresses, AppState, Limits, SharedState};
+
+/// What the session wrote, and how many writes the stand-in still takes.
+#[derive(Default)]
+struct Written {
+    texts: Vec<String>,
+    /// Writes taken before the socket counts as full (and stays so).
+    room_for: usize,
+}
+
+/// A socket: frames in from a channel the test feeds, writes out to [`Written`] until it is full.
+struct StuckSocket {
+    incoming: mpsc::UnboundedReceiver<Message>,
+    written: Arc<Mutex<Written>>,
+}
+
+impl Stream for StuckSocket {
+    type Item = Result<Message, std::io::Error>;
+
+    fn poll_next(mut self: std::pin::Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.incoming.poll_recv(cx).map(|m| m.map(Ok))
+    }
+}
+
+impl Sink<Message> for StuckSocket {
+    type Error = std::io::Error;
+
+    fn poll_ready(self: std::pin::Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        let written = self.written.lock().unwrap();
+        // Full: never ready again, and no waker kept (no reader will ever make room).
+        if written.room_for == 0 {
+            Poll::Pending
+        } else {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn start_send(self: std::pin::Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
+        let mut written = self.written.lock().unwrap();
+        written.room_for -= 1;
+        if let Message::Text(text) = item {
+            written.texts.push(text.to_string());
+        }
+        Ok(())
+    }
+
+    fn poll_flush(self: std::pin::Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn poll_close(self: std::pin::Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+}
+
+/// A server's state as `serve_node` makes it, with `limits` and a database in memory.
+async fn state(limits: Limits) -> AppState {
+    let store = Store::in_memory().await.expect("a database in memory");
+    let lobby = Lobby::default();
+    let journal = Journal::start(store.clone());
+    let shutdown = CancellationToken::new();
+    let tournaments = Tournaments::restore(
+        store.clone(),
+        lobby.clone(),
+        journal.clone(),
+        shutdown.clone(),
+        Vec::new(),
+    )
+    .await
+    .expect("no tournaments to restore");
+    AppState::new(SharedState {
+        limits,
+        metrics: Arc::default(),
+        addresses: Addresses::default(),
+        unwelcomed: Addresses::default(),
+        lobby,
+        shutdown,
+        sessions: TaskTracker::new(),
+        tournaments,
+        journal,
+        store,
+        cluster: None,
+    })
+}
+
+/// A client frame as text.
+fn text(req: u64, msg: ClientMsg) -> Message {
+    let frame = ClientFrame { req: Some(req), msg };
+    Message::Text(serde_json::to_string(&frame).expect("a frame serializes").into())
+}
+
+/// Starts a session on a [`StuckSocket`] that takes one write (the `welcome`), says hello, and
+/// waits in real time for the welcome; then pauses the clock. Returns the session's task, the
+/// channel of frames in and what was written.
+async fn welcomed(
+    limits: Limits,
+) -> (
+    tokio::task::JoinHandle<()>,
+    mpsc::UnboundedSender<Message>,
+    Arc<Mutex<Written>>,
+) {
+    let state = state(limits).await;
+    let (tx, incoming) = mpsc::unbounded_channel();
+    let written = Arc::new(Mutex::new(Written {
+        texts: Vec::new(),
+        room_for: 1,
+    }));
+    let socket = StuckSocket {
+        incoming,
+        written: written.clone(),
+    };
+    let session = tokio::spawn(run(Box::new(socket), state, Peer::default()));
+    let hello = ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        name: "reader".to_owned(),
+        bot: None,
+        resume: None,
+        key: None,
+        token: None,
+        turn_view: None,
+    };
+    tx.send(text(1, hello)).expect("the session reads");
+    // The handshake reads the database (is the name an account's?): in real time, so that the
+    // paused clock does not jump to the hello timeout while it waits on the database's thread.
+    for _ in 0..500 {
+        if !written.lock().unwrap().texts.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let first = written.lock().unwrap().texts.first().cloned().unwrap_or_default();
+    assert!(first.contains("\"welcome\""), "no welcome: {first:?}");
+    tokio::time::pause();
+    (session, tx, written)
+}
+
+/// The peer stops reading after the welcome and asks for one answer: the outbox's write of it
+/// waits on the full socket, and gives up after SLOW_CLOSE_WAIT. No more frames come, so no
+/// outbox overflow would ever kick this connection; without the bound it would hang on.
+#[tokio::test]
+async fn a_write_to_a_peer_that_stopped_reading_gives_up() {
+    let (session, tx, written) = welcomed(Limits::default()).await;
+    let started = tokio::time::Instant::now();
+    // Not a request the server knows: its answer is an `error` through the outbox.
+    tx.send(Message::Text("{\"req\":2,\"type\":\"no_such_request\"}".into()))
+        .expect("the session reads");
+    let ended = tokio::time::timeout(SLOW_CLOSE_WAIT * 3, session).await;
+    assert!(ended.is_ok(), "the session still waits on its write");
+    let waited = started.elapsed();
+    assert!(
+        waited >= SLOW_CLOSE_WAIT && waited < SLOW_CLOSE_WAIT + Duration::from_secs(1),
+        "ended after {waited:?}"
+    );
+    assert_eq!(written.lock().unwrap().texts.len(), 1, "only the welcome got out");
+    drop(tx);
+}
+
+/// The peer sends nothing and reads nothing after the welcome: the idle check's ping waits on
+/// the full socket and gives up after SLOW_CLOSE_WAIT (it had no bound before).
+#[tokio::test]
+async fn a_ping_to_a_peer_that_stopped_reading_gives_up() {
+    let idle = Duration::from_secs(10);
+    let limits = Limits {
+        idle_timeout_ms: 10_000,
+        ..Limits::default()
+    };
+    let (session, tx, _) = welcomed(limits).await;
+    let started = tokio::time::Instant::now();
+    let ended = tokio::time::timeout(SLOW_CLOSE_WAIT * 3, session).await;
+    assert!(ended.is_ok(), "the session still waits on its ping");
+    let waited = started.elapsed();
+    // The ping goes at half the idle time after the last frame heard, then waits its bound.
+    assert!(
+        waited >= SLOW_CLOSE_WAIT + idle / 2 - Duration::from_secs(1) && waited < SLOW_CLOSE_WAIT + idle,
+        "ended after {waited:?}"
+    );
+    drop(tx);
+}

@@ -11,14 +11,11 @@
 //!   exact or fitted children).
 //! - **Two planes left** (`double`): positions at the top of the tree take their cell from the
 //!   opening book ([`opening`](super::opening), chosen offline by policy improvement against exact
-//!   values). Elsewhere an expectimax search [`LOOKAHEAD_DEPTH`] shots deep: one step over every
-//!   cell, `1 + sum_o p_o E(S_o)` over the outcomes (`down` with each possible plane revealed,
-//!   valued exactly by the one-plane solver over its consistent partners; `miss` and `hit` by
-//!   [`two_plane_estimate`], a fit of the expected shots left against the number of consistent
-//!   pairs); then the [`LOOKAHEAD_WIDTH`] best cells get their `miss` and `hit` outcomes valued by
-//!   the same search one step shallower, whose own best [`DEEP_WIDTH`] cells are searched again,
-//!   and so on. This prefers informative shots over likeliest-head shots whenever the information
-//!   pays for itself.
+//!   values). Elsewhere the expectimax search of [`search`](super::search) under the uniform
+//!   prior, [`LOOKAHEAD_DEPTH`] shots deep: every cell valued one step ahead (`down` outcomes
+//!   exactly by the one-plane solver, `miss` and `hit` by [`two_plane_estimate`]), the
+//!   [`LOOKAHEAD_WIDTH`] best searched deeper. `points` runs the same search under learned
+//!   weights ([`Bayes::cell_at_weighted`]).
 //! - **Target** (two opponents left): the board with the best rate of points per expected shot to
 //!   its next downed plane, counting 3 points for a knockout (docs/rules.md, plane battle, "Scoring"); a tie
 //!   goes to the opponent with the higher match total.
@@ -37,35 +34,18 @@ use skirmish_games::plane::{BoardView, Cell, Placement, Variant, View, random_de
 
 use std::sync::Arc;
 
-use super::belief::{Knowledge, PlacementSet, Universe, last_plane_set};
+use super::belief::{Knowledge, Universe};
 use super::opening::Book;
 use super::optimal::Solver;
+use super::search::{self, Prior, Uniform};
+pub use super::search::{DEEP_WIDTH, LOOKAHEAD_DEPTH, LOOKAHEAD_WIDTH, two_plane_estimate};
+use super::weighted::Weights;
 use super::{PlaneStrategy, pick, targets};
 
 /// Exact single-plane solving on 9x9 up to this many placements (beyond: fitted estimates).
 /// Measured with `eval --exhaustive` (depth-2 search, no book): 24 gave 8.6901 shots, 32 8.6854,
 /// 40 8.6765, and 60 or 120 no better than 40.
 pub const DOUBLE_EXACT_CAP: u32 = 40;
-
-/// How many of the best one-step cells get searched deeper with two planes standing.
-pub const LOOKAHEAD_WIDTH: usize = 8;
-
-/// How many cells of each deeper position of the search are searched deeper still.
-pub const DEEP_WIDTH: usize = 3;
-
-/// Shots of look-ahead with two planes standing (the top one included). Measured with `eval
-/// --exhaustive` (no book): 1: 8.7526, 2: 8.6765, 3: 8.6722, 4: 8.6603, 5: 8.6586, 6: 8.6586.
-pub const LOOKAHEAD_DEPTH: usize = 5;
-
-/// The fitted expected number of shots to clear two planes when `n` pairs are consistent:
-/// `2 + 0.6 log2 n` (a least-squares fit of the shots `bayes` still needed against `log2 n` over
-/// 2,000 boards gives `1.5 + 0.63 log2 n`; this form is exact at `n = 1` and did as well in the
-/// benchmark; a fit over the exact values of the positions of `bayes`'s own tree, adding the
-/// entropy of the head cells, matched those values better but chose worse cells: 8.695 against
-/// 8.677 with the depth-2 search).
-pub fn two_plane_estimate(n: usize) -> f64 {
-    2.0 + 0.6 * (n.max(1) as f64).log2()
-}
 
 /// The longest one decision of [`Bayes::default`] takes, in wall time: its search stops at
 /// [`TIME_SHARE`] of it. Plane battle rooms have no per-move think time for bots to share, so
@@ -166,136 +146,18 @@ impl Bayes {
         self.solver.as_mut().expect("just set")
     }
 
-    /// Every informative cell of a board with its expected shots to clear (this shot included),
-    /// best first. Empty when no deployment is consistent (which the referee never allows).
+    /// Every informative cell of a board with its expected shots to clear (this shot included)
+    /// under the uniform prior, best first. Empty when no deployment is consistent (which the
+    /// referee never allows).
     fn ranked(&mut self, state: &BoardState) -> Vec<(usize, f64)> {
-        let u = state.universe;
-        if state.alive.is_empty() {
-            return Vec::new();
-        }
-        if state.knowledge.planes_left(u) <= 1 {
-            let set = last_plane_set(u, &state.knowledge, &state.alive);
-            let solver = self.solver(u);
-            if set.count_ones() == 1 {
-                return vec![solver.best(set)];
-            }
-            return solver.ranked(set);
-        }
-        let public = state.knowledge.public;
-        let ranked = match self.search(&state.alive, public, LOOKAHEAD_DEPTH, LOOKAHEAD_WIDTH) {
-            Some(ranked) => ranked,
-            // Out of time: a half-finished search is not comparable; one step with the estimates.
-            None => self.ranked_two(&state.alive, public),
-        };
-        ranked.into_iter().map(|(c, v, _)| (c, v)).collect()
+        self.ranked_under(state, &Uniform)
     }
 
-    /// An expectimax search `depth` shots deep over consistent deployments `alive` (`public`: the
-    /// cells not to fire at): every cell valued one step ahead ([`Bayes::ranked_two`]), then the
-    /// `width` best with their `miss` and `hit` outcomes valued by a search one shot shallower
-    /// ([`DEEP_WIDTH`] wide). Returns those `width` cells best first, as from `ranked_two`; `None`
-    /// once the decision's time is up.
-    fn search(
-        &mut self,
-        alive: &[u16],
-        public: u128,
-        depth: usize,
-        width: usize,
-    ) -> Option<Vec<(usize, f64, f64)>> {
-        let u = Universe::of(Variant::Double);
-        let mut ranked = self.ranked_two(alive, public);
-        if depth <= 1 || alive.len() <= 1 {
-            return Some(ranked);
-        }
-        let n = alive.len() as f64;
-        for entry in ranked.iter_mut().take(width) {
-            if self.out_of_time() {
-                return None;
-            }
-            let c = entry.0;
-            let bit = 1u128 << c;
-            let public = public | bit;
-            let mut miss = Vec::new();
-            let mut hit = Vec::new();
-            for &i in alive {
-                let d = &u.deployments[usize::from(i)];
-                if d.occupied & bit == 0 {
-                    miss.push(i);
-                } else if d.heads & bit == 0 {
-                    hit.push(i);
-                }
-            }
-            // The down outcomes' share of the one-step value, kept as it was.
-            let down_part = (entry.1 - 1.0) * n - entry.2;
-            let mut deeper = 0.0;
-            for set in [&miss, &hit] {
-                if !set.is_empty() {
-                    let best = self
-                        .search(set, public, depth - 1, DEEP_WIDTH)?
-                        .first()
-                        .map_or(0.0, |x| x.1);
-                    deeper += set.len() as f64 * best;
-                }
-            }
-            entry.2 = deeper;
-            entry.1 = 1.0 + (down_part + deeper) / n;
-        }
-        let width = width.min(ranked.len());
-        ranked[..width].sort_by(|a, b| a.1.total_cmp(&b.1));
-        ranked.truncate(width.max(1));
-        Some(ranked)
-    }
-
-    /// One step of look-ahead with two planes standing, over consistent deployments `alive`:
-    /// (cell, expected shots to clear with this shot, the `miss` and `hit` outcomes' part of it
-    /// times `alive.len()`), best first.
-    fn ranked_two(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64, f64)> {
-        let u = Universe::of(Variant::Double);
-        let n = alive.len();
-        let mut cover = vec![0u32; u.cells];
-        let mut partners: Vec<PlacementSet> = vec![0; u.placements.len()];
-        for &i in alive {
-            let d = &u.deployments[usize::from(i)];
-            let mut cells = d.occupied;
-            while cells != 0 {
-                let c = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                cover[c] += 1;
-            }
-            let [a, b] = d.planes;
-            partners[usize::from(a)] |= 1u128 << b;
-            partners[usize::from(b)] |= 1u128 << a;
-        }
-        let solver = self.solver(u);
-        let nf = n as f64;
-        let mut out = Vec::new();
-        for (c, &covered) in cover.iter().enumerate() {
-            if public & (1u128 << c) != 0 || covered == 0 {
-                continue;
-            }
-            let mut heads = 0usize;
-            let mut down_total = 0.0;
-            let mut at = u.headed[c];
-            while at != 0 {
-                let p = at.trailing_zeros() as usize;
-                at &= at - 1;
-                let set = partners[p];
-                let k = set.count_ones() as usize;
-                if k > 0 {
-                    heads += k;
-                    down_total += k as f64 * solver.child(set);
-                }
-            }
-            let hits = covered as usize - heads;
-            let misses = n - covered as usize;
-            if hits == n {
-                continue;
-            }
-            let fitted = hits as f64 * two_plane_estimate(hits) + misses as f64 * two_plane_estimate(misses);
-            out.push((c, 1.0 + (down_total + fitted) / nf, fitted));
-        }
-        out.sort_by(|a, b| a.1.total_cmp(&b.1));
-        out
+    /// [`search::ranked`] on a board under `prior`, with this strategy's solver and clock.
+    fn ranked_under<P: Prior>(&mut self, state: &BoardState, prior: &P) -> Vec<(usize, f64)> {
+        let deadline = self.deadline;
+        let solver = self.solver(state.universe);
+        search::ranked(solver, deadline, prior, &state.knowledge, &state.alive)
     }
 
     /// The cells (bit indices) `bayes` chooses among, uniformly, on one board: the best ones,
@@ -314,17 +176,7 @@ impl Bayes {
                 return open;
             }
         }
-        let ranked = self.ranked(state);
-        match ranked.first() {
-            Some(&(_, best)) => ranked
-                .iter()
-                .take_while(|(_, v)| *v <= best + 1e-9)
-                .map(|(c, _)| *c)
-                .collect(),
-            None => (0..u.cells)
-                .filter(|c| state.knowledge.public & (1u128 << c) == 0)
-                .collect(),
-        }
+        best_cells(state, &self.ranked(state))
     }
 
     /// The cell to fire at on one board: a best cell, ties at random.
@@ -433,7 +285,7 @@ impl Bayes {
 impl Bayes {
     /// The cell on `target`'s board under prior `weights` over its deployments (per deployment
     /// of the variant's [`Universe`], as [`super::habits::Habits::weights`] gives them):
-    /// [`super::weighted`]'s search, best cell, ties at random. `None`: [`Bayes::cell_at`]
+    /// [`search::ranked`] under [`Weights`], best cell, ties at random. `None`: [`Bayes::cell_at`]
     /// (the uniform prior, the book and the search unchanged).
     ///
     /// # Panics
@@ -451,20 +303,23 @@ impl Bayes {
         };
         let board = &view.boards[target.index()];
         let state = BoardState::new(view.config.variant, board);
-        let deadline = self.deadline;
-        let solver = self.solver(state.universe);
-        let ranked = super::weighted::ranked(solver, deadline, &state.knowledge, &state.alive, weights);
-        let choices: Vec<usize> = match ranked.first() {
-            Some(&(_, best)) => ranked
-                .iter()
-                .take_while(|(_, v)| *v <= best + 1e-9)
-                .map(|(c, _)| *c)
-                .collect(),
-            None => (0..state.universe.cells)
-                .filter(|c| state.knowledge.public & (1u128 << c) == 0)
-                .collect(),
-        };
-        state.universe.cell(pick(&choices, rng))
+        let ranked = self.ranked_under(&state, &Weights(weights));
+        state.universe.cell(pick(&best_cells(&state, &ranked), rng))
+    }
+}
+
+/// The best cells of a board's ranking `ranked` (ties within 1e-9 shots); every open cell when
+/// the ranking is empty (no deployment consistent).
+fn best_cells(state: &BoardState, ranked: &[(usize, f64)]) -> Vec<usize> {
+    match ranked.first() {
+        Some(&(_, best)) => ranked
+            .iter()
+            .take_while(|(_, v)| *v <= best + 1e-9)
+            .map(|(c, _)| *c)
+            .collect(),
+        None => (0..state.universe.cells)
+            .filter(|c| state.knowledge.public & (1u128 << c) == 0)
+            .collect(),
     }
 }
 

@@ -24,6 +24,19 @@ pub struct Deployment {
     pub heads: CellSet,
 }
 
+impl Deployment {
+    /// The result a shot at the cell whose bit is `bit` (one bit set) gets on this deployment.
+    pub fn result_at(&self, bit: CellSet) -> ShotResult {
+        if self.occupied & bit == 0 {
+            ShotResult::Miss
+        } else if self.heads & bit == 0 {
+            ShotResult::Hit
+        } else {
+            ShotResult::Down
+        }
+    }
+}
+
 /// Every deployment of a variant, with per-placement and per-cell lookup tables.
 ///
 /// 48 deployments for `classic`, 2,352 unordered non-overlapping pairs for `double` (docs/rules.md

@@ -56,19 +56,19 @@ fn split(u: &Universe, knowledge: &Knowledge, alive: &[u16], c: usize) -> Vec<(K
     let mut down: Vec<(u8, Vec<u16>)> = Vec::new();
     for &i in alive {
         let d = &u.deployments[usize::from(i)];
-        if d.occupied & bit == 0 {
-            miss.push(i);
-        } else if d.heads & bit == 0 {
-            hit.push(i);
-        } else {
-            let p = *d
-                .planes
-                .iter()
-                .find(|&&p| usize::from(u.placement_head[usize::from(p)]) == c)
-                .expect("a head at the cell");
-            match down.iter_mut().find(|(q, _)| *q == p) {
-                Some((_, set)) => set.push(i),
-                None => down.push((p, vec![i])),
+        match d.result_at(bit) {
+            ShotResult::Miss => miss.push(i),
+            ShotResult::Hit => hit.push(i),
+            ShotResult::Down => {
+                let p = *d
+                    .planes
+                    .iter()
+                    .find(|&&p| usize::from(u.placement_head[usize::from(p)]) == c)
+                    .expect("a head at the cell");
+                match down.iter_mut().find(|(q, _)| *q == p) {
+                    Some((_, set)) => set.push(i),
+                    None => down.push((p, vec![i])),
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ pub mod random;
 pub mod rivals;
 pub mod rollout;
 pub mod seed_cv;
+mod search;
 mod weighted;
 
 use rand::RngCore;

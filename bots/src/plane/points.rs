@@ -210,6 +210,7 @@ mod tests {
     use skirmish_games::{Game, Viewer};
 
     use super::*;
+    use crate::plane::weighted::Weights;
 
     /// A 3-player view for seat 0 after every seat deployed (seed 5): the view and the deployments.
     fn three_player_view() -> (View, Vec<Vec<Placement>>) {
@@ -319,8 +320,9 @@ mod tests {
         let alive = know.consistent(u);
         let mut solver = crate::plane::optimal::Solver::new(u, crate::plane::bayes::DOUBLE_EXACT_CAP);
         let ones = vec![1.0; weights.len()];
-        let learned = crate::plane::weighted::ranked(&mut solver, None, &know, &alive, &weights);
-        let uniform = crate::plane::weighted::ranked(&mut solver, None, &know, &alive, &ones);
+        let (learned, uniform) = (Weights(&weights), Weights(&ones));
+        let learned = crate::plane::search::ranked(&mut solver, None, &learned, &know, &alive);
+        let uniform = crate::plane::search::ranked(&mut solver, None, &uniform, &know, &alive);
         assert!(
             learned[0].1 < uniform[0].1 - 0.2,
             "{:?} vs {:?}",

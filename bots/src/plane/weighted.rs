@@ -1,112 +1,134 @@
-//! `bayes`'s search under a non-uniform prior over an opponent's deployments (the learned habits
-//! of [`super::habits`]): the same expectimax as `bayes` with every outcome's probability the
-//! weight of its consistent deployments instead of their number (issue 19).
+//! The learned-weights prior of the search ([`super::search`]): an opponent's deployments
+//! weighted by its learned habits ([`super::habits`]), every outcome's probability the weight of
+//! its consistent deployments instead of their number (issue 19). `points` fires by it.
 //!
-//! What takes the weights and what does not, to stay within the decision's budget:
-//! - **Two planes standing**: the one-step values and the [`LOOKAHEAD_DEPTH`]-deep search of
-//!   `bayes`, with outcome probabilities by weight; a `down` outcome's remaining plane is valued
-//!   by the exact one-plane solver as if uniform over its partners ([`Solver`] assumes a uniform
-//!   set) less 0.6 shots for every bit the weights take off (`bayes`'s fits' slope), and `miss`/`hit` outcomes by `bayes`'s fit at the outcome's effective number of
+//! How the estimates read the weights, to stay within the decision's budget:
+//! - **Two planes standing**: the search's one-step values and its [`LOOKAHEAD_DEPTH`]-deep
+//!   look-ahead with outcome probabilities by weight; a `down` outcome's remaining plane is
+//!   valued by the exact one-plane solver as if uniform over its partners ([`Solver`] assumes a
+//!   uniform set) less 0.6 shots for every bit the weights take off (`bayes`'s fits' slope), and
+//!   `miss`/`hit` outcomes by [`two_plane_estimate`] at the outcome's effective number of
 //!   deployments (`W^2 / sum w^2`, which is the count when the weights are equal). The opening
 //!   book, chosen for the uniform prior, is not used.
 //! - **One plane standing**: one step over every informative cell, the `hit` and `miss`
 //!   outcomes' probabilities by weight and their values from the exact uniform solver, corrected
 //!   the same way.
 //!
-//! With every weight equal both give `bayes`'s own values (but for the book), so a weight close
-//! to 1 costs close to nothing.
+//! With every weight equal the search gives `bayes`'s own values exactly (but for the book), so a
+//! weight close to 1 costs close to nothing.
 
-use std::time::Instant;
-
-use super::bayes::{DEEP_WIDTH, LOOKAHEAD_DEPTH, LOOKAHEAD_WIDTH, two_plane_estimate};
-use super::belief::{Knowledge, PlacementSet, Universe};
+use super::belief::{Knowledge, PlacementSet};
 use super::optimal::Solver;
+use super::search::{Mass, Prior, two_plane_estimate};
+#[cfg(doc)]
+use super::search::LOOKAHEAD_DEPTH;
 
-/// Every informative cell of the board with its expected shots to clear (this shot included) under
-/// prior `weights` (per deployment of the universe), best first; `alive` are the consistent
-/// deployments. Stops searching deeper at `deadline` (one step then).
-pub(crate) fn ranked(
-    solver: &mut Solver,
-    deadline: Option<Instant>,
-    knowledge: &Knowledge,
-    alive: &[u16],
-    weights: &[f64],
-) -> Vec<(usize, f64)> {
-    let u = solver.universe();
-    if alive.is_empty() {
-        return Vec::new();
-    }
-    if knowledge.planes_left(u) <= 1 {
-        return one_plane(solver, knowledge, alive, weights);
-    }
-    let mut search = Search {
-        solver,
-        deadline,
-        weights,
-    };
-    let public = knowledge.public;
-    let ranked = match search.search(alive, public, LOOKAHEAD_DEPTH, LOOKAHEAD_WIDTH) {
-        Some(r) => r,
-        None => search.one_step(alive, public),
-    };
-    ranked.into_iter().map(|(c, v, _)| (c, v)).collect()
+/// Prior weights per deployment of the solver's universe (as
+/// [`Habits::weights`](super::habits::Habits::weights) gives them), for [`super::search::ranked`].
+pub(crate) struct Weights<'a>(pub(crate) &'a [f64]);
+
+/// The sum of a set's weights and of their squares.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Moments {
+    w: f64,
+    w2: f64,
 }
 
-/// One plane left: the standing plane's placements weighted by the deployments holding them,
-/// one step over each informative cell with exact uniform children.
-fn one_plane(
-    solver: &mut Solver,
-    knowledge: &Knowledge,
-    alive: &[u16],
-    weights: &[f64],
-) -> Vec<(usize, f64)> {
-    let u = solver.universe();
-    let mut weight = vec![0.0; u.placements.len()];
-    let mut set: PlacementSet = 0;
-    for &i in alive {
-        let d = &u.deployments[usize::from(i)];
-        for p in d.planes {
-            if !knowledge.downed.contains(&p) {
-                weight[usize::from(p)] += weights[usize::from(i)];
-                set |= 1u128 << p;
-                break;
+impl Mass for Moments {
+    fn plus(self, other: Moments) -> Moments {
+        Moments {
+            w: self.w + other.w,
+            w2: self.w2 + other.w2,
+        }
+    }
+
+    fn minus(self, other: Moments) -> Moments {
+        Moments {
+            w: self.w - other.w,
+            w2: self.w2 - other.w2,
+        }
+    }
+}
+
+impl Prior for Weights<'_> {
+    type Mass = Moments;
+
+    /// # Panics
+    /// When `i` is past the weights.
+    fn mass(&self, i: u16) -> Moments {
+        let w = self.0[usize::from(i)];
+        Moments { w, w2: w * w }
+    }
+
+    fn weight(_: usize, mass: Moments) -> f64 {
+        mass.w
+    }
+
+    /// The weight times the fit at the effective number of deployments `W^2 / sum w^2`.
+    fn fitted(count: usize, m: Moments) -> f64 {
+        if count == 0 || m.w <= 0.0 || m.w2 <= 0.0 {
+            0.0
+        } else {
+            m.w * two_plane_estimate(((m.w * m.w / m.w2).round() as usize).clamp(1, count))
+        }
+    }
+
+    fn last_value(value: f64, count: u32, m: Moments) -> f64 {
+        skewed(value, count, m.w, m.w2)
+    }
+
+    /// The standing plane's placements weighted by the deployments holding them, one step over
+    /// each informative cell with exact uniform children ([`skewed`]).
+    fn last_plane(&self, solver: &mut Solver, knowledge: &Knowledge, alive: &[u16]) -> Vec<(usize, f64)> {
+        let weights = self.0;
+        let u = solver.universe();
+        let mut weight = vec![0.0; u.placements.len()];
+        let mut set: PlacementSet = 0;
+        for &i in alive {
+            let d = &u.deployments[usize::from(i)];
+            for p in d.planes {
+                if !knowledge.downed.contains(&p) {
+                    weight[usize::from(p)] += weights[usize::from(i)];
+                    set |= 1u128 << p;
+                    break;
+                }
             }
         }
-    }
-    if set.count_ones() == 1 {
-        return vec![solver.best(set)];
-    }
-    let total: f64 = weight.iter().sum();
-    // (sum of weights, sum of squares) over a set of placements.
-    let sum = |s: PlacementSet| {
-        let mut s = s;
-        let (mut w, mut w2) = (0.0, 0.0);
-        while s != 0 {
-            let x = weight[s.trailing_zeros() as usize];
-            w += x;
-            w2 += x * x;
-            s &= s - 1;
+        if set.count_ones() == 1 {
+            return vec![solver.best(set)];
         }
-        (w, w2)
-    };
-    let mut support = solver.support(set);
-    let mut out = Vec::new();
-    while support != 0 {
-        let c = support.trailing_zeros() as usize;
-        support &= support - 1;
-        let (hit, miss) = solver.split(set, c);
-        if hit == set || miss == set {
-            continue;
+        let total: f64 = weight.iter().sum();
+        // (sum of weights, sum of squares) over a set of placements.
+        let sum = |s: PlacementSet| {
+            let mut s = s;
+            let (mut w, mut w2) = (0.0, 0.0);
+            while s != 0 {
+                let x = weight[s.trailing_zeros() as usize];
+                w += x;
+                w2 += x * x;
+                s &= s - 1;
+            }
+            (w, w2)
+        };
+        let mut support = solver.support(set);
+        let mut out = Vec::new();
+        while support != 0 {
+            let c = support.trailing_zeros() as usize;
+            support &= support - 1;
+            let (hit, miss) = solver.split(set, c);
+            if hit == set || miss == set {
+                continue;
+            }
+            let ((w_hit, w2_hit), (w_miss, w2_miss)) = (sum(hit), sum(miss));
+            let v = 1.0
+                + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
+                    + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
+                    / total.max(f64::MIN_POSITIVE);
+            out.push((c, v));
         }
-        let ((w_hit, w2_hit), (w_miss, w2_miss)) = (sum(hit), sum(miss));
-        let v = 1.0
-            + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
-                + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
-                / total.max(f64::MIN_POSITIVE);
-        out.push((c, v));
+        out.sort_by(|a, b| a.1.total_cmp(&b.1));
+        out
     }
-    out.sort_by(|a, b| a.1.total_cmp(&b.1));
-    out
 }
 
 /// Shots per bit of information in `bayes`'s fits (`two_plane_estimate`'s and
@@ -125,150 +147,14 @@ fn skewed(value: f64, count: u32, w: f64, w2: f64) -> f64 {
     (value - SHOTS_PER_BIT * (f64::from(count) / n_eff).log2()).max(1.0)
 }
 
-/// The weighted two-plane search's state.
-struct Search<'a> {
-    solver: &'a mut Solver,
-    deadline: Option<Instant>,
-    weights: &'a [f64],
-}
-
-impl Search<'_> {
-    fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// `bayes`'s search (`Bayes::search`) with weights: the `width` best cells, each (cell,
-    /// expected shots, the `miss`/`hit` part of it times the total weight), best first; None once
-    /// out of time.
-    fn search(
-        &mut self,
-        alive: &[u16],
-        public: u128,
-        depth: usize,
-        width: usize,
-    ) -> Option<Vec<(usize, f64, f64)>> {
-        let u = self.solver.universe();
-        let mut ranked = self.one_step(alive, public);
-        if depth <= 1 || alive.len() <= 1 {
-            return Some(ranked);
-        }
-        let total: f64 = alive.iter().map(|&i| self.weights[usize::from(i)]).sum();
-        for entry in ranked.iter_mut().take(width) {
-            if self.out_of_time() {
-                return None;
-            }
-            let bit = 1u128 << entry.0;
-            let public = public | bit;
-            let (mut miss, mut hit) = (Vec::new(), Vec::new());
-            let (mut w_miss, mut w_hit) = (0.0, 0.0);
-            for &i in alive {
-                let d = &u.deployments[usize::from(i)];
-                let w = self.weights[usize::from(i)];
-                if d.occupied & bit == 0 {
-                    miss.push(i);
-                    w_miss += w;
-                } else if d.heads & bit == 0 {
-                    hit.push(i);
-                    w_hit += w;
-                }
-            }
-            let down_part = (entry.1 - 1.0) * total - entry.2;
-            let mut deeper = 0.0;
-            for (set, w) in [(&miss, w_miss), (&hit, w_hit)] {
-                if !set.is_empty() {
-                    let best = self
-                        .search(set, public, depth - 1, DEEP_WIDTH)?
-                        .first()
-                        .map_or(0.0, |x| x.1);
-                    deeper += w * best;
-                }
-            }
-            entry.2 = deeper;
-            entry.1 = 1.0 + (down_part + deeper) / total;
-        }
-        let width = width.min(ranked.len());
-        ranked[..width].sort_by(|a, b| a.1.total_cmp(&b.1));
-        ranked.truncate(width.max(1));
-        Some(ranked)
-    }
-
-    /// `Bayes::ranked_two` with weights: one step over every cell.
-    fn one_step(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64, f64)> {
-        let u: &Universe = self.solver.universe();
-        let mut cover = vec![(0u32, 0.0f64, 0.0f64); u.cells];
-        let mut partners: Vec<PlacementSet> = vec![0; u.placements.len()];
-        let mut held = vec![(0.0f64, 0.0f64); u.placements.len()];
-        let mut total = (0.0, 0.0);
-        for &i in alive {
-            let d = &u.deployments[usize::from(i)];
-            let w = self.weights[usize::from(i)];
-            total.0 += w;
-            total.1 += w * w;
-            let mut cells = d.occupied;
-            while cells != 0 {
-                let c = cells.trailing_zeros() as usize;
-                cells &= cells - 1;
-                cover[c].0 += 1;
-                cover[c].1 += w;
-                cover[c].2 += w * w;
-            }
-            let [a, b] = d.planes;
-            partners[usize::from(a)] |= 1u128 << b;
-            partners[usize::from(b)] |= 1u128 << a;
-            for p in [a, b] {
-                held[usize::from(p)].0 += w;
-                held[usize::from(p)].1 += w * w;
-            }
-        }
-        let n = alive.len();
-        // The weight of an outcome times the fit at its effective number of deployments.
-        let estimate = |count: usize, w: f64, w2: f64| {
-            if count == 0 || w <= 0.0 || w2 <= 0.0 {
-                0.0
-            } else {
-                w * two_plane_estimate(((w * w / w2).round() as usize).clamp(1, count))
-            }
-        };
-        let mut out = Vec::new();
-        for (c, &(covered, w_cover, w2_cover)) in cover.iter().enumerate() {
-            if public & (1u128 << c) != 0 || covered == 0 {
-                continue;
-            }
-            let (mut heads, mut w_heads, mut w2_heads, mut down_total) = (0usize, 0.0, 0.0, 0.0);
-            let mut at = u.headed[c];
-            while at != 0 {
-                let p = at.trailing_zeros() as usize;
-                at &= at - 1;
-                let set = partners[p];
-                let k = set.count_ones() as usize;
-                if k > 0 {
-                    heads += k;
-                    w_heads += held[p].0;
-                    w2_heads += held[p].1;
-                    let value = skewed(self.solver.child(set), set.count_ones(), held[p].0, held[p].1);
-                    down_total += held[p].0 * value;
-                }
-            }
-            let hits = covered as usize - heads;
-            if hits == n {
-                continue;
-            }
-            let misses = n - covered as usize;
-            let fitted = estimate(hits, w_cover - w_heads, w2_cover - w2_heads)
-                + estimate(misses, total.0 - w_cover, total.1 - w2_cover);
-            out.push((c, 1.0 + (down_total + fitted) / total.0, fitted));
-        }
-        out.sort_by(|a, b| a.1.total_cmp(&b.1));
-        out
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use skirmish_games::plane::{ShotResult, Variant};
 
     use super::*;
     use crate::plane::bayes::{Bayes, DOUBLE_EXACT_CAP};
+    use crate::plane::belief::Universe;
+    use crate::plane::search::ranked;
     use crate::plane::deploy::close_together;
 
     /// A 9x9 position with two planes standing: three misses and a hit (30 consistent pairs).
@@ -298,7 +184,7 @@ mod tests {
         let (mut know, alive) = position();
         assert!(alive.len() > 20, "{}", alive.len());
         let mut solver = Solver::new(u, DOUBLE_EXACT_CAP);
-        let weighted = ranked(&mut solver, None, &know, &alive, &ones);
+        let weighted = ranked(&mut solver, None, &Weights(&ones), &know, &alive);
         let plain = Bayes::with_budget(None).ranking(u, &know, &alive);
         assert_eq!(weighted.len(), plain.len());
         for (a, b) in weighted.iter().zip(&plain) {
@@ -314,7 +200,7 @@ mod tests {
             Some(p),
         );
         let alive = know.consistent(u);
-        let weighted = ranked(&mut solver, None, &know, &alive, &ones);
+        let weighted = ranked(&mut solver, None, &Weights(&ones), &know, &alive);
         let plain = Bayes::with_budget(None).ranking(u, &know, &alive);
         assert!(
             (weighted[0].1 - plain[0].1).abs() < 1e-9,
@@ -341,8 +227,8 @@ mod tests {
         let ones = vec![1.0; u.deployments.len()];
         let (know, alive) = position();
         let mut solver = Solver::new(u, DOUBLE_EXACT_CAP);
-        let skewed = ranked(&mut solver, None, &know, &alive, &weights);
-        let plain = ranked(&mut solver, None, &know, &alive, &ones);
+        let skewed = ranked(&mut solver, None, &Weights(&weights), &know, &alive);
+        let plain = ranked(&mut solver, None, &Weights(&ones), &know, &alive);
         assert!(
             skewed[0].1 < plain[0].1 - 0.05,
             "{:?} vs {:?}",

@@ -124,11 +124,6 @@ impl Bayes {
         }
     }
 
-    /// Whether the current decision's time is up.
-    fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
     fn solver(&mut self, universe: &'static Universe) -> &mut Solver {
         if self
             .solver

@@ -31,7 +31,8 @@
 //! **Deployment habits** ([`habits`]): from the boards every seat's view shows at each round's
 //! end, `points` learns each opponent's deployment habits (a Dirichlet over 6 classes: boxes
 //! intersecting or not, 0 to 2 boxes on the edge, starting from the uniform prior) and weighs
-//! that opponent's consistent deployments by them: in `bayes`'s search ([`super::weighted`]),
+//! that opponent's consistent deployments by them: in `bayes`'s search ([`super::search`] under
+//! [`super::weighted`]'s prior),
 //! in the search's likeliest-head candidate and in the rollouts' draws. With nothing learned yet
 //! (the first round) it plays the uniform `bayes`, book and all. Against two `seed-cv` with dealt boards (54 matches) the search took
 //! the share of the points from 38.8% (the rules alone) to 41.5% at 300 rollouts; the rules alone
@@ -288,8 +289,7 @@ mod tests {
     /// weighted.
     #[test]
     fn the_learned_habits_reach_the_search() {
-        use skirmish_games::PerSeat;
-        use skirmish_games::plane::{RoundResult, ShotRecord, ShotResult};
+        use skirmish_games::plane::{ShotRecord, ShotResult};
         let (mut view, planes) = three_player_view();
         view.boards[2].knocked_out = true;
         let miss = (0..81)
@@ -302,18 +302,7 @@ mod tests {
             result: ShotResult::Miss,
         });
         assert!(habits::weights_by_seat(&view).iter().all(Option::is_none));
-        let mut rng = SmallRng::seed_from_u64(3);
-        for round in 0..8 {
-            let close = habits::close_deployment(&mut rng);
-            let others = random_deployment(Variant::Double, &mut rng);
-            view.history.push(RoundResult {
-                round,
-                extra: false,
-                survivor: Seat(0),
-                points: PerSeat(vec![0; 3]),
-                deployments: PerSeat(vec![others.clone(), close, others]),
-            });
-        }
+        learn_close_habit(&mut view, 8);
         let u = Universe::of(Variant::Double);
         let weights = habits::weights_by_seat(&view)[1].clone().expect("seat 1 learned");
         let know = Knowledge::of_board(u, &view.boards[1]);
@@ -335,21 +324,11 @@ mod tests {
         assert!(view.boards[1].shots.iter().all(|s| s.cell != cell));
     }
 
-    /// A duel (seat 2 knocked out) against a seat 1 that deployed its planes close together (boxes
-    /// intersecting) in `rounds` revealed rounds, seat 1's first plane down: the view, the downed
-    /// plane.
-    fn duel_against_a_habit(rounds: u32) -> (View, Placement) {
+    /// `rounds` revealed rounds in which seat 1 deployed its planes close together (boxes
+    /// intersecting) and the others at random.
+    fn learn_close_habit(view: &mut View, rounds: u32) {
         use skirmish_games::PerSeat;
-        use skirmish_games::plane::{RoundResult, ShotRecord, ShotResult};
-        let (mut view, planes) = three_player_view();
-        view.boards[2].knocked_out = true;
-        let first = planes[1][0];
-        view.boards[1].shots.push(ShotRecord {
-            by: Seat(0),
-            cell: first.head,
-            result: ShotResult::Down,
-        });
-        view.boards[1].downed.push(first);
+        use skirmish_games::plane::RoundResult;
         let mut rng = SmallRng::seed_from_u64(3);
         for round in 0..rounds {
             let close = habits::close_deployment(&mut rng);
@@ -362,7 +341,6 @@ mod tests {
                 deployments: PerSeat(vec![others.clone(), close, others]),
             });
         }
-        (view, first)
     }
 
     /// `points`'s own decision fires by what it learned: in a duel against a seat that deployed
@@ -375,7 +353,17 @@ mod tests {
     fn fires_by_the_learned_habits() {
         use crate::plane::belief::last_plane_set;
         use crate::plane::deploy::close_together;
-        let (view, first) = duel_against_a_habit(30);
+        use skirmish_games::plane::{ShotRecord, ShotResult};
+        let (mut view, planes) = three_player_view();
+        view.boards[2].knocked_out = true;
+        let first = planes[1][0];
+        view.boards[1].shots.push(ShotRecord {
+            by: Seat(0),
+            cell: first.head,
+            result: ShotResult::Down,
+        });
+        view.boards[1].downed.push(first);
+        learn_close_habit(&mut view, 30);
         let u = Universe::of(Variant::Double);
         let know = Knowledge::of_board(u, &view.boards[1]);
         let alive = know.consistent(u);

@@ -21,8 +21,8 @@ pub mod points;
 pub mod random;
 pub mod rivals;
 pub mod rollout;
-pub mod seed_cv;
 mod search;
+pub mod seed_cv;
 mod weighted;
 
 use rand::RngCore;

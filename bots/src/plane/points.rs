@@ -211,6 +211,7 @@ mod tests {
     use skirmish_games::{Game, Viewer};
 
     use super::*;
+    use crate::plane::rollout::tests::down;
     use crate::plane::weighted::Weights;
 
     /// A 3-player view for seat 0 after every seat deployed (seed 5): the view and the deployments.
@@ -249,16 +250,9 @@ mod tests {
     /// head, though the board choice alone would turn it on seat 2.
     #[test]
     fn takes_a_knockout_within_reach() {
-        use skirmish_games::plane::{ShotRecord, ShotResult};
         let (mut view, planes) = three_player_view();
         pressured(&mut view, &planes);
-        let first = planes[1][0];
-        view.boards[1].shots.push(ShotRecord {
-            by: Seat(2),
-            cell: first.head,
-            result: ShotResult::Down,
-        });
-        view.boards[1].downed.push(first);
+        down(&mut view.boards[1], planes[1][0], Seat(2));
         let mut rng = SmallRng::seed_from_u64(1);
         let shot = Points::default().fire(&view, &mut rng);
         assert_eq!(shot, (Seat(1), planes[1][1].head));
@@ -353,16 +347,10 @@ mod tests {
     fn fires_by_the_learned_habits() {
         use crate::plane::belief::last_plane_set;
         use crate::plane::deploy::close_together;
-        use skirmish_games::plane::{ShotRecord, ShotResult};
         let (mut view, planes) = three_player_view();
         view.boards[2].knocked_out = true;
         let first = planes[1][0];
-        view.boards[1].shots.push(ShotRecord {
-            by: Seat(0),
-            cell: first.head,
-            result: ShotResult::Down,
-        });
-        view.boards[1].downed.push(first);
+        down(&mut view.boards[1], first, Seat(0));
         learn_close_habit(&mut view, 30);
         let u = Universe::of(Variant::Double);
         let know = Knowledge::of_board(u, &view.boards[1]);
@@ -390,7 +378,10 @@ mod tests {
         };
         let learned = truth(cell);
         let plain: Vec<f64> = uniform.iter().map(|&c| truth(c)).collect();
-        assert!(plain.iter().all(|&v| learned < v - 0.02), "{learned} vs {plain:?}");
+        assert!(
+            plain.iter().all(|&v| learned < v - 0.02),
+            "{learned} vs {plain:?}"
+        );
     }
 
     /// Its deployments are legal and less exposed to the CV prior than uniformly random ones.

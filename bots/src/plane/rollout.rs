@@ -707,7 +707,7 @@ pub(super) mod tests {
     }
 
     /// `by` downs `plane` on `board` (its head shot, the plane revealed).
-    fn down(board: &mut BoardView, plane: Placement, by: Seat) {
+    pub(in crate::plane) fn down(board: &mut BoardView, plane: Placement, by: Seat) {
         board.shots.push(ShotRecord {
             by,
             cell: plane.head,

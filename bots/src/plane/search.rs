@@ -243,11 +243,8 @@ impl<P: Prior> Search<'_, P> {
             let [a, b] = d.planes;
             partners[usize::from(a)] |= 1u128 << b;
             partners[usize::from(b)] |= 1u128 << a;
-            // A zero-sized mass (the uniform prior's) adds up nothing: skip even the indexing.
-            if size_of::<P::Mass>() != 0 {
-                for p in [a, b] {
-                    held[usize::from(p)] = held[usize::from(p)].plus(m);
-                }
+            for p in [a, b] {
+                held[usize::from(p)] = held[usize::from(p)].plus(m);
             }
         }
         let n = alive.len();

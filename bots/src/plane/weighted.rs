@@ -3,13 +3,14 @@
 //! its consistent deployments instead of their number (issue 19). `points` fires by it.
 //!
 //! How the estimates read the weights, to stay within the decision's budget:
-//! - **Two planes standing**: the search's one-step values and its [`LOOKAHEAD_DEPTH`]-deep
-//!   look-ahead with outcome probabilities by weight; a `down` outcome's remaining plane is
-//!   valued by the exact one-plane solver as if uniform over its partners ([`Solver`] assumes a
-//!   uniform set) less 0.6 shots for every bit the weights take off (`bayes`'s fits' slope), and
-//!   `miss`/`hit` outcomes by [`two_plane_estimate`] at the outcome's effective number of
-//!   deployments (`W^2 / sum w^2`, which is the count when the weights are equal). The opening
-//!   book, chosen for the uniform prior, is not used.
+//! - **Two planes standing**: the search's one-step values and its look-ahead
+//!   ([`LOOKAHEAD_DEPTH`](super::search::LOOKAHEAD_DEPTH) shots) with outcome probabilities by
+//!   weight; a `down` outcome's remaining plane is valued by the exact one-plane solver as if
+//!   uniform over its partners ([`Solver`] assumes a uniform set) less 0.6 shots for every bit
+//!   the weights take off (`bayes`'s fits' slope), and `miss`/`hit` outcomes by
+//!   [`two_plane_estimate`] at the outcome's effective number of deployments (`W^2 / sum w^2`,
+//!   which is the count when the weights are equal). The opening book, chosen for the uniform
+//!   prior, is not used.
 //! - **One plane standing**: one step over every informative cell, the `hit` and `miss`
 //!   outcomes' probabilities by weight and their values from the exact uniform solver, corrected
 //!   the same way.
@@ -20,8 +21,6 @@
 use super::belief::{Knowledge, PlacementSet};
 use super::optimal::Solver;
 use super::search::{Mass, Prior, two_plane_estimate};
-#[cfg(doc)]
-use super::search::LOOKAHEAD_DEPTH;
 
 /// Prior weights per deployment of the solver's universe (as
 /// [`Habits::weights`](super::habits::Habits::weights) gives them), for [`super::search::ranked`].
@@ -110,24 +109,12 @@ impl Prior for Weights<'_> {
             }
             (w, w2)
         };
-        let mut support = solver.support(set);
-        let mut out = Vec::new();
-        while support != 0 {
-            let c = support.trailing_zeros() as usize;
-            support &= support - 1;
-            let (hit, miss) = solver.split(set, c);
-            if hit == set || miss == set {
-                continue;
-            }
+        solver.ranked_by(set, |solver, hit, miss| {
             let ((w_hit, w2_hit), (w_miss, w2_miss)) = (sum(hit), sum(miss));
-            let v = 1.0
-                + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
-                    + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
-                    / total.max(f64::MIN_POSITIVE);
-            out.push((c, v));
-        }
-        out.sort_by(|a, b| a.1.total_cmp(&b.1));
-        out
+            1.0 + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
+                + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
+                / total.max(f64::MIN_POSITIVE)
+        })
     }
 }
 
@@ -154,8 +141,8 @@ mod tests {
     use super::*;
     use crate::plane::bayes::{Bayes, DOUBLE_EXACT_CAP};
     use crate::plane::belief::Universe;
-    use crate::plane::search::ranked;
     use crate::plane::deploy::close_together;
+    use crate::plane::search::ranked;
 
     /// A 9x9 position with two planes standing: three misses and a hit (30 consistent pairs).
     fn position() -> (Knowledge, Vec<u16>) {

@@ -164,22 +164,6 @@ impl Solver {
     /// ties in cell order. Empty only for a set of at most one placement with no cell to learn.
     pub fn ranked(&mut self, set: PlacementSet) -> Vec<(usize, f64)> {
         let n = f64::from(set.count_ones());
-        self.ranked_by(set, |solver, hit, miss| {
-            1.0 + (f64::from(hit.count_ones()) * solver.child(hit)
-                + f64::from(miss.count_ones()) * solver.child(miss))
-                / n
-        })
-    }
-
-    /// Every informative cell of `set` (one whose shot splits it) with its expected shots by
-    /// `value(self, hit, miss)` given the `hit` and `miss` outcomes' placements, best first, ties
-    /// in cell order: [`Solver::ranked`] with the placements equally likely, the learned-weights
-    /// prior's last plane (`plane::weighted`) with them weighted.
-    pub(crate) fn ranked_by(
-        &mut self,
-        set: PlacementSet,
-        mut value: impl FnMut(&mut Solver, PlacementSet, PlacementSet) -> f64,
-    ) -> Vec<(usize, f64)> {
         let mut support = self.support(set);
         let mut out = Vec::new();
         while support != 0 {
@@ -189,7 +173,11 @@ impl Solver {
             if hit == set || miss == set {
                 continue;
             }
-            out.push((c, value(self, hit, miss)));
+            let v = 1.0
+                + (f64::from(hit.count_ones()) * self.child(hit)
+                    + f64::from(miss.count_ones()) * self.child(miss))
+                    / n;
+            out.push((c, v));
         }
         out.sort_by(|a, b| a.1.total_cmp(&b.1));
         out

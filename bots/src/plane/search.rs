@@ -66,6 +66,9 @@ impl Mass for () {
 pub(crate) trait Prior {
     /// What the prior adds up over a set of deployments.
     type Mass: Mass;
+    /// Whether the search must add up masses at all (false: every mass is the default, and the
+    /// search skips their bookkeeping).
+    const WEIGHED: bool;
     /// The mass of deployment `i`.
     fn mass(&self, i: u16) -> Self::Mass;
     /// The (unnormalised) probability of `count` deployments of mass `mass`.
@@ -87,6 +90,7 @@ pub(crate) struct Uniform;
 
 impl Prior for Uniform {
     type Mass = ();
+    const WEIGHED: bool = false;
 
     fn mass(&self, _: u16) -> Self::Mass {}
 
@@ -224,36 +228,58 @@ impl<P: Prior> Search<'_, P> {
     fn one_step(&mut self, alive: &[u16], public: u128) -> Vec<(usize, f64, f64)> {
         let u = self.solver.universe();
         // Per cell: the deployments covering it, and their mass.
-        let mut cover = vec![(0u32, P::Mass::default()); u.cells];
+        let mut cover = vec![0u32; u.cells];
+        let masses = |len: usize| {
+            if P::WEIGHED {
+                vec![P::Mass::default(); len]
+            } else {
+                Vec::new()
+            }
+        };
+        let mut cover_mass = masses(u.cells);
         let mut partners: Vec<PlacementSet> = vec![0; u.placements.len()];
         // Per placement: the mass of the deployments holding it.
-        let mut held = vec![P::Mass::default(); u.placements.len()];
+        let mut held = masses(u.placements.len());
         let mut all = P::Mass::default();
+        // The cells some consistent deployment covers.
+        let mut covered_cells = 0u128;
         for &i in alive {
             let d = &u.deployments[usize::from(i)];
             let m = self.prior.mass(i);
             all = all.plus(m);
+            covered_cells |= d.occupied;
             let mut cells = d.occupied;
             while cells != 0 {
                 let c = cells.trailing_zeros() as usize;
                 cells &= cells - 1;
-                cover[c].0 += 1;
-                cover[c].1 = cover[c].1.plus(m);
+                cover[c] += 1;
+                if P::WEIGHED {
+                    cover_mass[c] = cover_mass[c].plus(m);
+                }
             }
             let [a, b] = d.planes;
             partners[usize::from(a)] |= 1u128 << b;
             partners[usize::from(b)] |= 1u128 << a;
-            for p in [a, b] {
-                held[usize::from(p)] = held[usize::from(p)].plus(m);
+            if P::WEIGHED {
+                for p in [a, b] {
+                    held[usize::from(p)] = held[usize::from(p)].plus(m);
+                }
             }
         }
+        // The mass at `i` of `masses` (the default when the prior weighs nothing: none kept).
+        let mass_at = |masses: &[P::Mass], i: usize| {
+            if P::WEIGHED { masses[i] } else { P::Mass::default() }
+        };
         let n = alive.len();
         let total = P::weight(n, all);
         let mut out = Vec::new();
-        for (c, &(covered, m_cover)) in cover.iter().enumerate() {
-            if public & (1u128 << c) != 0 || covered == 0 {
-                continue;
-            }
+        // Every open cell some deployment covers, in cell order.
+        let mut open = covered_cells & !public;
+        while open != 0 {
+            let c = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let covered = cover[c];
+            let m_cover = mass_at(&cover_mass, c);
             let (mut heads, mut m_heads, mut down_total) = (0usize, P::Mass::default(), 0.0);
             let mut at = u.headed[c];
             while at != 0 {
@@ -263,9 +289,10 @@ impl<P: Prior> Search<'_, P> {
                 let k = set.count_ones();
                 if k > 0 {
                     heads += k as usize;
-                    m_heads = m_heads.plus(held[p]);
-                    let value = P::last_value(self.solver.child(set), k, held[p]);
-                    down_total += P::weight(k as usize, held[p]) * value;
+                    let m = mass_at(&held, p);
+                    m_heads = m_heads.plus(m);
+                    let value = P::last_value(self.solver.child(set), k, m);
+                    down_total += P::weight(k as usize, m) * value;
                 }
             }
             let hits = covered as usize - heads;

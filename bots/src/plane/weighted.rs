@@ -51,6 +51,7 @@ impl Mass for Moments {
 
 impl Prior for Weights<'_> {
     type Mass = Moments;
+    const WEIGHED: bool = true;
 
     /// # Panics
     /// When `i` is past the weights.
@@ -109,12 +110,24 @@ impl Prior for Weights<'_> {
             }
             (w, w2)
         };
-        solver.ranked_by(set, |solver, hit, miss| {
+        let mut support = solver.support(set);
+        let mut out = Vec::new();
+        while support != 0 {
+            let c = support.trailing_zeros() as usize;
+            support &= support - 1;
+            let (hit, miss) = solver.split(set, c);
+            if hit == set || miss == set {
+                continue;
+            }
             let ((w_hit, w2_hit), (w_miss, w2_miss)) = (sum(hit), sum(miss));
-            1.0 + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
-                + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
-                / total.max(f64::MIN_POSITIVE)
-        })
+            let v = 1.0
+                + (w_hit * skewed(solver.child(hit), hit.count_ones(), w_hit, w2_hit)
+                    + w_miss * skewed(solver.child(miss), miss.count_ones(), w_miss, w2_miss))
+                    / total.max(f64::MIN_POSITIVE);
+            out.push((c, v));
+        }
+        out.sort_by(|a, b| a.1.total_cmp(&b.1));
+        out
     }
 }
 

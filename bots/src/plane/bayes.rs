@@ -6,16 +6,16 @@
 //! the referee's random deployment draws). Then:
 //!
 //! - **One plane left** (all of `classic`; `double` after the first plane is down): the plane is one
-//!   of a set of at most 120 placements and [`optimal::Solver`] plays the exact optimum, a memoised
-//!   search over sets (for sets above [`DOUBLE_EXACT_CAP`] on 9x9: one step of look-ahead over
+//!   of a set of at most 120 placements and [`Solver`] plays the exact optimum, a memoised search
+//!   over sets (for sets above [`DOUBLE_EXACT_CAP`] on 9x9: one step of look-ahead over
 //!   exact or fitted children).
 //! - **Two planes left** (`double`): positions at the top of the tree take their cell from the
 //!   opening book ([`opening`](super::opening), chosen offline by policy improvement against exact
-//!   values). Elsewhere the expectimax search of [`search`](super::search) under the uniform
-//!   prior, [`LOOKAHEAD_DEPTH`] shots deep: every cell valued one step ahead (`down` outcomes
+//!   values). Elsewhere the expectimax search of `plane::search` under the uniform prior,
+//!   [`LOOKAHEAD_DEPTH`] shots deep: every cell valued one step ahead (`down` outcomes
 //!   exactly by the one-plane solver, `miss` and `hit` by [`two_plane_estimate`]), the
 //!   [`LOOKAHEAD_WIDTH`] best searched deeper. `points` runs the same search under learned
-//!   weights ([`Bayes::cell_at_weighted`]).
+//!   weights (`Bayes::cell_at_weighted`).
 //! - **Target** (two opponents left): the board with the best rate of points per expected shot to
 //!   its next downed plane, counting 3 points for a knockout (docs/rules.md, plane battle, "Scoring"); a tie
 //!   goes to the opponent with the higher match total.

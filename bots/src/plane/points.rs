@@ -31,9 +31,8 @@
 //! **Deployment habits** ([`habits`]): from the boards every seat's view shows at each round's
 //! end, `points` learns each opponent's deployment habits (a Dirichlet over 6 classes: boxes
 //! intersecting or not, 0 to 2 boxes on the edge, starting from the uniform prior) and weighs
-//! that opponent's consistent deployments by them: in `bayes`'s search ([`super::search`] under
-//! [`super::weighted`]'s prior),
-//! in the search's likeliest-head candidate and in the rollouts' draws. With nothing learned yet
+//! that opponent's consistent deployments by them: in `bayes`'s search (`plane::search` under
+//! `plane::weighted`'s prior), in the search's likeliest-head candidate and in the rollouts' draws. With nothing learned yet
 //! (the first round) it plays the uniform `bayes`, book and all. Against two `seed-cv` with dealt boards (54 matches) the search took
 //! the share of the points from 38.8% (the rules alone) to 41.5% at 300 rollouts; the rules alone
 //! had taken it from 39.7% to 42.5% with its own deployments (72 matches); every variant is in

@@ -252,6 +252,12 @@ impl Inbox {
         self.closing.clone()
     }
 
+    /// Whether the connection was kicked or replaced: one atomic load, which a session reads at
+    /// every turn of its loop (a server shutting down shows in [`Inbox::closing`] alone).
+    pub fn reason_given(&self) -> bool {
+        self.reason.load(Ordering::Acquire) != REASON_NONE
+    }
+
     /// Why the connection is to close, once [`Inbox::closing`] is cancelled (before, or for a
     /// server shutting down: [`Closing::ShuttingDown`]).
     pub fn close_reason(&self) -> Closing {

@@ -1,3 +1,5 @@
+//! A session whose peer never stops sending is still closed at once by a takeover.
+//!
 //! A session over a socket whose peer stops reading: every write it then makes gives up after
 //! [`SLOW_CLOSE_WAIT`], so the connection, and the seats it holds, end (a hostile peer's way to
 //! hold a session open for ever). The socket is a stand-in that accepts writes until told to
@@ -26,6 +28,8 @@ use crate::{Addresses, AppState, Limits, SharedState};
 #[derive(Default)]
 struct Written {
     texts: Vec<String>,
+    /// The close code the session sent, if it sent one.
+    closed: Option<u16>,
     /// Writes taken before the socket counts as full (and stays so).
     room_for: usize,
 }
@@ -60,8 +64,10 @@ impl Sink<Message> for StuckSocket {
     fn start_send(self: std::pin::Pin<&mut Self>, item: Message) -> Result<(), Self::Error> {
         let mut written = self.written.lock().unwrap();
         written.room_for -= 1;
-        if let Message::Text(text) = item {
-            written.texts.push(text.to_string());
+        match item {
+            Message::Text(text) => written.texts.push(text.to_string()),
+            Message::Close(frame) => written.closed = frame.map(|f| f.code),
+            _ => {}
         }
         Ok(())
     }
@@ -125,6 +131,7 @@ async fn welcomed(
     let (tx, incoming) = mpsc::unbounded_channel();
     let written = Arc::new(Mutex::new(Written {
         texts: Vec::new(),
+        closed: None,
         room_for: 1,
     }));
     let socket = StuckSocket {
@@ -197,4 +204,87 @@ async fn a_ping_to_a_peer_that_stopped_reading_gives_up() {
         "ended after {waited:?}"
     );
     drop(tx);
+}
+
+/// Says hello on a new [`StuckSocket`] with room for every write, in real time; returns the
+/// session, its frames in, what it wrote, and the welcome's resume token.
+async fn open(
+    state: &AppState,
+    resume: Option<skirmish_protocol::ResumeToken>,
+) -> (
+    tokio::task::JoinHandle<()>,
+    mpsc::UnboundedSender<Message>,
+    Arc<Mutex<Written>>,
+    skirmish_protocol::ResumeToken,
+) {
+    let (tx, incoming) = mpsc::unbounded_channel();
+    let written = Arc::new(Mutex::new(Written {
+        texts: Vec::new(),
+        closed: None,
+        room_for: usize::MAX,
+    }));
+    let socket = StuckSocket {
+        incoming,
+        written: written.clone(),
+    };
+    let session = tokio::spawn(run(Box::new(socket), state.clone(), Peer::default()));
+    let hello = ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        name: "flooder".to_owned(),
+        bot: None,
+        resume,
+        key: None,
+        token: None,
+        turn_view: None,
+    };
+    tx.send(text(1, hello)).expect("the session reads");
+    for _ in 0..500 {
+        if !written.lock().unwrap().texts.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let first = written.lock().unwrap().texts.first().cloned().unwrap_or_default();
+    let welcome: serde_json::Value = serde_json::from_str(&first).expect("a JSON welcome");
+    assert_eq!(welcome["type"], "welcome", "no welcome: {first:?}");
+    let token = serde_json::from_value(welcome["resume"].clone()).expect("a resume token");
+    (session, tx, written, token)
+}
+
+/// A hostile peer keeps its socket full of frames, so that its session always has one to read
+/// (and an answer to write). Another connection resumes its player: the flooding connection is
+/// closed with `CLOSE_REPLACED` at once, long before it would have worked through its frames.
+/// The session reads its reason to close at every turn of its loop; a loop that looked at it
+/// only when idle (the biased `select!` alone) would answer all of them first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeover_reaches_a_connection_that_never_stops_sending() {
+    const FLOOD: usize = 200_000;
+    let state = state(Limits {
+        messages_per_second: 1_000_000,
+        message_burst: 1_000_000,
+        ..Limits::default()
+    })
+    .await;
+    let (flooder, flood, written, token) = open(&state, None).await;
+    for req in 0..FLOOD {
+        flood
+            .send(Message::Text(
+                format!("{{\"req\":{},\"type\":\"no_such_request\"}}", req + 2).into(),
+            ))
+            .expect("the session reads");
+    }
+    let (_taker, _taker_in, _, _) = open(&state, Some(token)).await;
+    let ended = tokio::time::timeout(Duration::from_secs(30), flooder).await;
+    assert!(ended.is_ok(), "the flooding connection is still open");
+    let written = written.lock().unwrap();
+    assert_eq!(
+        written.closed,
+        Some(super::CLOSE_REPLACED),
+        "closed without the takeover's code"
+    );
+    assert!(
+        written.texts.len() < FLOOD / 2,
+        "answered {} of {FLOOD} frames before it closed",
+        written.texts.len()
+    );
 }

@@ -70,25 +70,22 @@ const ROOM_BROKEN: &str = "broken";
 
 /// A room journal write as the columns it binds, made before a transaction opens (so that JSON
 /// that does not serialize fails before anything is written).
+/// `Open` is boxed: a batch holds one row per move, nearly all `Append`, and the rare room
+/// opening would otherwise size every row of it at twice an entry's.
 enum JournalRow {
-    Open {
-        id: String,
-        config: String,
-        owner: String,
-        seed: String,
-        created_ms: i64,
-    },
-    Append {
-        room: String,
-        n: i64,
-        entry: String,
-    },
-    Close {
-        room: String,
-    },
-    Discard {
-        room: String,
-    },
+    Open(Box<OpenRow>),
+    Append { room: String, n: i64, entry: String },
+    Close { room: String },
+    Discard { room: String },
+}
+
+/// The columns of a room's row as [`JournalRow::Open`] writes them.
+struct OpenRow {
+    id: String,
+    config: String,
+    owner: String,
+    seed: String,
+    created_ms: i64,
 }
 
 /// The most entries one statement writes: 3 parameters each, within SQLite's 32,766 and
@@ -133,13 +130,13 @@ impl JournalRow {
 
     fn of(write: &JournalWrite) -> Result<JournalRow, StoreError> {
         Ok(match write {
-            JournalWrite::Open { room, created_ms } => JournalRow::Open {
+            JournalWrite::Open { room, created_ms } => JournalRow::Open(Box::new(OpenRow {
                 id: room.id.to_string(),
                 config: serde_json::to_string(&room.config)?,
                 owner: room.owner.to_string(),
                 seed: hex::encode(room.seed),
                 created_ms: db_int(*created_ms),
-            },
+            })),
             JournalWrite::Append { room, n, entry } => JournalRow::Append {
                 room: room.to_string(),
                 n: db_int(*n),
@@ -165,7 +162,12 @@ impl Store {
     /// batch may be written again (an entry written twice is read as its last row, every other
     /// statement replaces what an earlier try wrote).
     pub async fn write_journal(&self, writes: Arc<Vec<JournalWrite>>) -> Result<(), StoreError> {
-        let rows = writes.iter().map(JournalRow::of).collect::<Result<Vec<_>, _>>()?;
+        // Sized once: collecting through `Result` grows the vector by doubling, and a batch of a
+        // thousand rows then takes fresh pages (zeroed by the kernel) at every step.
+        let mut rows = Vec::with_capacity(writes.len());
+        for write in writes.iter() {
+            rows.push(JournalRow::of(write)?);
+        }
         if let Engine::Sqlite(db) = self.engine() {
             Arc::clone(db)
                 .lock_owned()
@@ -192,13 +194,14 @@ impl Store {
                 let mut rows = rows.into_iter().peekable();
                 while let Some(row) = rows.next() {
                     match row {
-                        JournalRow::Open {
-                            id,
-                            config,
-                            owner,
-                            seed,
-                            created_ms,
-                        } => {
+                        JournalRow::Open(open) => {
+                            let OpenRow {
+                                id,
+                                config,
+                                owner,
+                                seed,
+                                created_ms,
+                            } = *open;
                             sqlx::query(
                                 // log_from: every entry of the room is written after this
                                 // and has a larger `seq` (it never goes back); a room opened

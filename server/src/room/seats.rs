@@ -248,25 +248,23 @@ impl Room {
         seat: Option<Seat>,
     ) -> Result<Seat, ServerError> {
         // Only the connection holding the seat now: one that a resume replaced acts no more.
-        let held: Vec<Seat> = self
-            .seats_of(player)
-            .into_iter()
-            .filter(|s| {
-                self.seats[s.index()]
-                    .as_ref()
-                    .is_some_and(|h| h.member.outbox.conn() == conn)
-            })
-            .collect();
+        // Read in place, without collecting: this runs at every move.
+        let holds = |s: &Seat| {
+            self.seats
+                .get(s.index())
+                .and_then(Option::as_ref)
+                .is_some_and(|h| h.member.id == player && h.member.outbox.conn() == conn)
+        };
+        let held = || Seat::all(self.seats.len()).filter(holds);
         Ok(match seat {
-            Some(seat) if held.contains(&seat) => seat,
+            Some(seat) if holds(&seat) => seat,
             Some(_) => return Err(ServerError::NotSeated),
             // A client with several seats here acts in the one whose turn it is.
             None => {
                 let to_act = self.table.to_act();
-                *held
-                    .iter()
+                held()
                     .find(|s| to_act.contains(s))
-                    .or(held.first())
+                    .or_else(|| held().next())
                     .ok_or(ServerError::NotSeated)?
             }
         })

@@ -71,15 +71,13 @@ async fn haproxy(port: u16, nodes: &[String], folder: &Path) -> Child {
 /// # Panics
 /// If it still has some after 10 s.
 async fn wait_for_no_connections(host_port: &str) {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     for _ in 0..200 {
-        let mut stream = tokio::net::TcpStream::connect(host_port).await.unwrap();
-        stream
-            .write_all(format!("GET /metrics HTTP/1.0\r\nHost: {host_port}\r\n\r\n").as_bytes())
+        let text = reqwest::get(format!("http://{host_port}/metrics"))
             .await
-            .unwrap();
-        let mut text = String::new();
-        stream.read_to_string(&mut text).await.unwrap();
+            .expect("the node answers /metrics")
+            .text()
+            .await
+            .expect("the metrics are text");
         let open = text.lines().find_map(|line| {
             line.strip_prefix("skirmish_connections ")?
                 .trim()

@@ -221,13 +221,22 @@ impl Room {
                 };
                 self.deadlines[seat.index()] = limit.map(|limit| now + limit);
                 self.turn_started[seat.index()] = Some(now);
-                self.send_your_turn(seat);
+                self.your_turn_to(seat);
             }
         }
     }
 
+    /// Sends `seat` its `your_turn` if it is to act, the match is on and its holder connected.
     pub(super) fn send_your_turn(&self, seat: Seat) {
-        if !self.table.to_act().contains(&seat) || self.status != RoomStatus::Playing {
+        if self.table.to_act().contains(&seat) {
+            self.your_turn_to(seat);
+        }
+    }
+
+    /// [`Room::send_your_turn`] for a seat the caller knows is to act (the move's path has the
+    /// seats to act at hand: asking the engine again allocated them once more per move).
+    fn your_turn_to(&self, seat: Seat) {
+        if self.status != RoomStatus::Playing {
             return;
         }
         if let Some(h) = self.seats[seat.index()].as_ref().filter(|h| h.connected) {

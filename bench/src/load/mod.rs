@@ -247,6 +247,11 @@ pub struct Memory {
     pub per_connection_kib: f64,
     /// (rooms - connected) / rooms, in KiB.
     pub per_room_kib: f64,
+    /// (rooms - baseline) / rooms, in KiB: a room with its connections. The steadiest of the
+    /// three: which of the two phases holds the connections' transient memory (freed, but not
+    /// yet given back by the allocator when the first reading is taken) moves from run to run
+    /// (docs/performance.md, "Issue 17, fifth round"), and it counts here either way.
+    pub per_seated_room_kib: f64,
 }
 
 /// Where the echo phase connects: a URL and, when known, the echo server's pid.
@@ -402,6 +407,7 @@ async fn phase(
                 rooms: started,
                 per_connection_kib: kib(conn.rss_kib(), base.rss_kib(), connections),
                 per_room_kib: kib(seated.rss_kib(), conn.rss_kib(), started),
+                per_seated_room_kib: kib(seated.rss_kib(), base.rss_kib(), started),
             });
         }
     }
@@ -526,14 +532,15 @@ pub fn table(report: &Report) -> String {
     }
     if let Some(m) = &report.memory {
         out.push_str(&format!(
-            "idle memory: baseline {} KiB, {} connections {} KiB ({:.2} KiB each), {} rooms started {} KiB ({:.2} KiB each)\n",
+            "idle memory: baseline {} KiB, {} connections {} KiB ({:.2} KiB each), {} rooms started {} KiB ({:.2} KiB each); a room with its connections {:.2} KiB\n",
             m.baseline_rss_kib,
             m.connections,
             m.connected_rss_kib,
             m.per_connection_kib,
             m.rooms,
             m.rooms_rss_kib,
-            m.per_room_kib
+            m.per_room_kib,
+            m.per_seated_room_kib
         ));
     }
     out

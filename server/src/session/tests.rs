@@ -117,40 +117,44 @@ fn text(req: u64, msg: ClientMsg) -> Message {
     Message::Text(serde_json::to_string(&frame).expect("a frame serializes").into())
 }
 
-/// Starts a session on a [`StuckSocket`] that takes one write (the `welcome`), says hello, and
-/// waits in real time for the welcome; then pauses the clock. Returns the session's task, the
-/// channel of frames in and what was written.
-async fn welcomed(
-    limits: Limits,
-) -> (
+/// A session's task, the channel of frames into it, and what it wrote.
+type Greeted = (
     tokio::task::JoinHandle<()>,
     mpsc::UnboundedSender<Message>,
     Arc<Mutex<Written>>,
-) {
-    let state = state(limits).await;
+);
+
+/// Starts a session on a [`StuckSocket`] that takes `room_for` writes, says hello as `name`
+/// (with `resume`, if given), and waits in real time for the welcome, which it returns parsed.
+/// The handshake reads the database (is the name an account's?): in real time, so that a paused
+/// clock does not jump to the hello timeout while it waits on the database's thread.
+async fn greet(
+    state: &AppState,
+    name: &str,
+    resume: Option<skirmish_protocol::ResumeToken>,
+    room_for: usize,
+) -> (Greeted, serde_json::Value) {
     let (tx, incoming) = mpsc::unbounded_channel();
     let written = Arc::new(Mutex::new(Written {
         texts: Vec::new(),
         closed: None,
-        room_for: 1,
+        room_for,
     }));
     let socket = StuckSocket {
         incoming,
         written: written.clone(),
     };
-    let session = tokio::spawn(run(Box::new(socket), state, Peer::default()));
+    let session = tokio::spawn(run(Box::new(socket), state.clone(), Peer::default()));
     let hello = ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
-        name: "reader".to_owned(),
+        name: name.to_owned(),
         bot: None,
-        resume: None,
+        resume,
         key: None,
         token: None,
         turn_view: None,
     };
     tx.send(text(1, hello)).expect("the session reads");
-    // The handshake reads the database (is the name an account's?): in real time, so that the
-    // paused clock does not jump to the hello timeout while it waits on the database's thread.
     for _ in 0..500 {
         if !written.lock().unwrap().texts.is_empty() {
             break;
@@ -158,9 +162,17 @@ async fn welcomed(
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
     let first = written.lock().unwrap().texts.first().cloned().unwrap_or_default();
-    assert!(first.contains("\"welcome\""), "no welcome: {first:?}");
+    let welcome: serde_json::Value = serde_json::from_str(&first).unwrap_or_default();
+    assert_eq!(welcome["type"], "welcome", "no welcome: {first:?}");
+    ((session, tx, written), welcome)
+}
+
+/// [`greet`] on a socket that takes the `welcome` and no other write; then pauses the clock.
+async fn welcomed(limits: Limits) -> Greeted {
+    let state = state(limits).await;
+    let (greeted, _) = greet(&state, "reader", None, 1).await;
     tokio::time::pause();
-    (session, tx, written)
+    greeted
 }
 
 /// The peer stops reading after the welcome and asks for one answer: the outbox's write of it
@@ -206,51 +218,6 @@ async fn a_ping_to_a_peer_that_stopped_reading_gives_up() {
     drop(tx);
 }
 
-/// Says hello on a new [`StuckSocket`] with room for every write, in real time; returns the
-/// session, its frames in, what it wrote, and the welcome's resume token.
-async fn open(
-    state: &AppState,
-    resume: Option<skirmish_protocol::ResumeToken>,
-) -> (
-    tokio::task::JoinHandle<()>,
-    mpsc::UnboundedSender<Message>,
-    Arc<Mutex<Written>>,
-    skirmish_protocol::ResumeToken,
-) {
-    let (tx, incoming) = mpsc::unbounded_channel();
-    let written = Arc::new(Mutex::new(Written {
-        texts: Vec::new(),
-        closed: None,
-        room_for: usize::MAX,
-    }));
-    let socket = StuckSocket {
-        incoming,
-        written: written.clone(),
-    };
-    let session = tokio::spawn(run(Box::new(socket), state.clone(), Peer::default()));
-    let hello = ClientMsg::Hello {
-        protocol: PROTOCOL_VERSION,
-        name: "flooder".to_owned(),
-        bot: None,
-        resume,
-        key: None,
-        token: None,
-        turn_view: None,
-    };
-    tx.send(text(1, hello)).expect("the session reads");
-    for _ in 0..500 {
-        if !written.lock().unwrap().texts.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    let first = written.lock().unwrap().texts.first().cloned().unwrap_or_default();
-    let welcome: serde_json::Value = serde_json::from_str(&first).expect("a JSON welcome");
-    assert_eq!(welcome["type"], "welcome", "no welcome: {first:?}");
-    let token = serde_json::from_value(welcome["resume"].clone()).expect("a resume token");
-    (session, tx, written, token)
-}
-
 /// A hostile peer keeps its socket full of frames, so that its session always has one to read
 /// (and an answer to write). Another connection resumes its player: the flooding connection is
 /// closed with `CLOSE_REPLACED` at once, long before it would have worked through its frames.
@@ -265,7 +232,8 @@ async fn a_takeover_reaches_a_connection_that_never_stops_sending() {
         ..Limits::default()
     })
     .await;
-    let (flooder, flood, written, token) = open(&state, None).await;
+    let ((flooder, flood, written), welcome) = greet(&state, "flooder", None, usize::MAX).await;
+    let token = serde_json::from_value(welcome["resume"].clone()).expect("a resume token");
     for req in 0..FLOOD {
         flood
             .send(Message::Text(
@@ -273,7 +241,7 @@ async fn a_takeover_reaches_a_connection_that_never_stops_sending() {
             ))
             .expect("the session reads");
     }
-    let (_taker, _taker_in, _, _) = open(&state, Some(token)).await;
+    let (_taker, _) = greet(&state, "flooder", Some(token), usize::MAX).await;
     let ended = tokio::time::timeout(Duration::from_secs(30), flooder).await;
     assert!(ended.is_ok(), "the flooding connection is still open");
     let written = written.lock().unwrap();

@@ -250,6 +250,11 @@ fn binary_frame_error() -> ServerMsg {
     }
 }
 
+/// How often a session's loop reads the shutdown token even when it never waits: every 64
+/// turns (the token takes a lock to read; at every turn it cost CPU on every frame, and the
+/// server waits for every session to end before it exits).
+const SHUTDOWN_CHECK_EVERY: u32 = 64;
+
 /// The most frames written with one flush (64: enough for a burst of events from one move, small
 /// enough that the first of them is not held back long).
 const WRITE_BATCH: usize = 64;
@@ -588,7 +593,7 @@ impl Session {
         let ending = closing.cancelled();
         tokio::pin!(ending);
         // The loop's order: a kick or a takeover first (one atomic load, every turn, so a busy
-        // connection cannot miss it), then the outbox, the client's frames, the idle check, and
+        // connection cannot miss it; a shutdown every SHUTDOWN_CHECK_EVERY turns), then the outbox, the client's frames, the idle check, and
         // last the token, which needs a lock to poll. Biased: the timer and the token are polled
         // only when the connection has nothing to write or read, which a busy connection does
         // not reach at every frame (unbiased, polling all four at every wake-up was some 6% of the
@@ -597,9 +602,14 @@ impl Session {
         // of up to WRITE_BATCH of them takes (and when the socket cannot keep up, the outbox
         // overflows and kicks); the client's frames only while it sends, at its bucket's rate,
         // and a client that sends is not idle; a server shutting down is seen as soon as the
-        // connection waits, in a write (the inner select) or between frames.
+        // connection waits, in a write (the inner select) or between frames, and at the latest
+        // SHUTDOWN_CHECK_EVERY turns on.
+        let mut turn: u32 = 0;
         loop {
-            if inbox.reason_given() {
+            turn = turn.wrapping_add(1);
+            // The token (a server shutting down) every SHUTDOWN_CHECK_EVERY turns as well, so a
+            // connection whose limits let it keep its socket full still sees it.
+            if inbox.reason_given() || (turn.is_multiple_of(SHUTDOWN_CHECK_EVERY) && closing.is_cancelled()) {
                 let (code, reason) = close_code(inbox.close_reason());
                 info!(code, reason, "closing connection");
                 let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;

@@ -218,41 +218,64 @@ async fn a_ping_to_a_peer_that_stopped_reading_gives_up() {
     drop(tx);
 }
 
-/// A hostile peer keeps its socket full of frames, so that its session always has one to read
-/// (and an answer to write). Another connection resumes its player: the flooding connection is
-/// closed with `CLOSE_REPLACED` at once, long before it would have worked through its frames.
-/// The session reads its reason to close at every turn of its loop; a loop that looked at it
-/// only when idle (the biased `select!` alone) would answer all of them first.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_takeover_reaches_a_connection_that_never_stops_sending() {
-    const FLOOD: usize = 200_000;
+/// Frames a flooding peer queues at once.
+const FLOOD: usize = 200_000;
+
+/// A server whose limits let one connection send [`FLOOD`] frames at once, and a greeted
+/// connection that has queued them all (unknown requests: each is answered with an `error`):
+/// its session always has a frame to read and an answer to write. Returns the state, the
+/// session, what it wrote, and its welcome.
+async fn flooding() -> (AppState, Greeted, serde_json::Value) {
     let state = state(Limits {
         messages_per_second: 1_000_000,
         message_burst: 1_000_000,
         ..Limits::default()
     })
     .await;
-    let ((flooder, flood, written), welcome) = greet(&state, "flooder", None, usize::MAX).await;
-    let token = serde_json::from_value(welcome["resume"].clone()).expect("a resume token");
+    let (greeted, welcome) = greet(&state, "flooder", None, usize::MAX).await;
     for req in 0..FLOOD {
-        flood
+        greeted
+            .1
             .send(Message::Text(
                 format!("{{\"req\":{},\"type\":\"no_such_request\"}}", req + 2).into(),
             ))
             .expect("the session reads");
     }
-    let (_taker, _) = greet(&state, "flooder", Some(token), usize::MAX).await;
-    let ended = tokio::time::timeout(Duration::from_secs(30), flooder).await;
+    (state, greeted, welcome)
+}
+
+/// Waits (at most 30 s) for the flooding session to end, and checks it closed with `code`
+/// long before it would have answered every frame.
+async fn closed_early((session, _flood, written): Greeted, code: u16) {
+    let ended = tokio::time::timeout(Duration::from_secs(30), session).await;
     assert!(ended.is_ok(), "the flooding connection is still open");
     let written = written.lock().unwrap();
-    assert_eq!(
-        written.closed,
-        Some(super::CLOSE_REPLACED),
-        "closed without the takeover's code"
-    );
+    assert_eq!(written.closed, Some(code), "closed without {code}");
     assert!(
         written.texts.len() < FLOOD / 2,
         "answered {} of {FLOOD} frames before it closed",
         written.texts.len()
     );
+}
+
+/// A hostile peer keeps its socket full of frames ([`flooding`]). Another connection resumes
+/// its player: the flooding connection is closed with `CLOSE_REPLACED` at once. The session
+/// reads its reason to close at every turn of its loop; a loop that looked at it only when
+/// idle (the biased `select!` alone) would answer all the frames first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_takeover_reaches_a_connection_that_never_stops_sending() {
+    let (state, flooder, welcome) = flooding().await;
+    let token = serde_json::from_value(welcome["resume"].clone()).expect("a resume token");
+    let (_taker, _) = greet(&state, "flooder", Some(token), usize::MAX).await;
+    closed_early(flooder, super::CLOSE_REPLACED).await;
+}
+
+/// The same flood, and the server shuts down: the flooding connection is closed with 1001
+/// (going away), though with limits this high it never has to wait for a frame. The server
+/// waits for every session before it exits.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shutdown_reaches_a_connection_that_never_stops_sending() {
+    let (state, flooder, _) = flooding().await;
+    state.shutdown.cancel();
+    closed_early(flooder, super::CLOSE_GOING_AWAY).await;
 }

@@ -140,10 +140,11 @@ async fn one_whole_match_and_idle_memory() {
     let report = skirmish_bench::load::run(&idle, None).await.unwrap();
     let memory = report.memory.expect("idle memory");
     assert_eq!((memory.connections, memory.rooms), (4, 2));
-    let whole = (memory.rooms_rss_kib as f64 - memory.baseline_rss_kib as f64) / 2.0;
+    // A room with its connections: the room's own share and its two connections' together.
+    let parts = memory.per_room_kib + 2.0 * memory.per_connection_kib;
     assert!(
-        (memory.per_seated_room_kib - whole).abs() < 1e-9,
-        "a room with its connections is the growth from the baseline: {memory:?}"
+        (memory.per_seated_room_kib - parts).abs() < 1e-6,
+        "a room with its connections is its share and its two connections': {memory:?}"
     );
     let game = report.game_run.as_ref().unwrap();
     assert_eq!(game.round_trips, 0, "idle rooms do not move");

@@ -245,9 +245,10 @@ const REASON_REPLACED: u8 = 2;
 impl Inbox {
     /// A token cancelled when the connection is to close: kicked, replaced, or the server (the token the
     /// outbox was made under, [`Outbox::with_capacity_under`]) shutting down. One token per
-    /// connection, a child of the server's: a session polls it at every wake-up, and three
-    /// tokens, one of them shared by every connection (its lock contended), were some 2% of the
-    /// server's CPU at 1,000 busy rooms (docs/performance.md).
+    /// connection, a child of the server's: a session polls it when it has nothing to read or
+    /// write (a kick or a takeover it reads at every turn from [`Inbox::reason_given`]), and
+    /// three tokens, one of them shared by every connection (its lock contended), were some 2%
+    /// of the server's CPU at 1,000 busy rooms (docs/performance.md).
     pub fn closing(&self) -> CancellationToken {
         self.closing.clone()
     }

@@ -251,8 +251,8 @@ fn binary_frame_error() -> ServerMsg {
 }
 
 /// How often a session's loop reads the shutdown token even when it never waits: every 64
-/// turns (the token takes a lock to read; at every turn it cost CPU on every frame, and the
-/// server waits for every session to end before it exits).
+/// turns (reading the token takes a lock, which the loop keeps off most frames; the server
+/// waits for every session to end before it exits, so a session must see it).
 const SHUTDOWN_CHECK_EVERY: u32 = 64;
 
 /// The most frames written with one flush (64: enough for a burst of events from one move, small
@@ -588,35 +588,35 @@ impl Session {
         let check = tokio::time::sleep_until(last_heard + idle / 2);
         tokio::pin!(check);
         // One token per connection, a child of the server's shutdown ([`Inbox::closing`]): what
-        // the loop polls at every wake-up is this connection's alone.
+        // the loop polls is this connection's alone.
         let closing = inbox.closing();
         let ending = closing.cancelled();
         tokio::pin!(ending);
-        // The loop's order: a kick or a takeover first (one atomic load, every turn, so a busy
-        // connection cannot miss it; a shutdown every SHUTDOWN_CHECK_EVERY turns), then the outbox, the client's frames, the idle check, and
-        // last the token, which needs a lock to poll. Biased: the timer and the token are polled
-        // only when the connection has nothing to write or read, which a busy connection does
-        // not reach at every frame (unbiased, polling all four at every wake-up was some 6% of the
-        // server's CPU per move at 1,000 busy rooms, docs/performance.md). Nothing waits for
-        // long: the outbox is ready at every turn only while frames come faster than one write
-        // of up to WRITE_BATCH of them takes (and when the socket cannot keep up, the outbox
-        // overflows and kicks); the client's frames only while it sends, at its bucket's rate,
-        // and a client that sends is not idle; a server shutting down is seen as soon as the
-        // connection waits, in a write (the inner select) or between frames, and at the latest
-        // SHUTDOWN_CHECK_EVERY turns on.
+        // The loop's order: a kick or a takeover first (one atomic load at every turn, so that a
+        // busy connection cannot miss it; a shutdown every SHUTDOWN_CHECK_EVERY turns), then the
+        // outbox, the client's frames, the idle check, and last the token, which takes a lock to
+        // poll. Biased: the timer and the token are polled only when the connection has nothing
+        // to write or read (whether that saves CPU per move is below what the peers' duel
+        // resolves on the 2-core machine: docs/performance.md, "Issue 17, fifth round"). Nothing
+        // waits for long: the outbox is ready at every turn only while frames come faster than
+        // one write of up to WRITE_BATCH of them takes (and when the socket cannot keep up, the
+        // outbox overflows and kicks); the client's frames only while it sends, at its bucket's
+        // rate, and a client that sends is not idle; a server shutting down is seen as soon as
+        // the connection waits, in a write (the inner select) or between frames, and at the
+        // latest SHUTDOWN_CHECK_EVERY turns on.
         let mut turn: u32 = 0;
         loop {
             turn = turn.wrapping_add(1);
             // The token (a server shutting down) every SHUTDOWN_CHECK_EVERY turns as well, so a
             // connection whose limits let it keep its socket full still sees it.
-            if inbox.reason_given() || (turn.is_multiple_of(SHUTDOWN_CHECK_EVERY) && closing.is_cancelled()) {
-                let (code, reason) = close_code(inbox.close_reason());
-                info!(code, reason, "closing connection");
-                let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
-                return;
-            }
+            let told =
+                inbox.reason_given() || (turn.is_multiple_of(SHUTDOWN_CHECK_EVERY) && closing.is_cancelled());
             let next = tokio::select! {
                 biased;
+                () = std::future::ready(()), if told => {
+                    let (code, reason) = close_code(inbox.close_reason());
+                    Next::Close(code, reason)
+                }
                 Some(frame) = inbox.rx.recv() => {
                     // A client that stops reading blocks this write once the socket's buffers
                     // are full. Its outbox then overflows and kicks it, if more frames come; if

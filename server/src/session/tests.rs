@@ -1,4 +1,5 @@
-//! A session whose peer never stops sending is still closed at once by a takeover.
+//! A session whose peer never stops sending is still closed at once by a takeover or a server
+//! shutting down.
 //!
 //! A session over a socket whose peer stops reading: every write it then makes gives up after
 //! [`SLOW_CLOSE_WAIT`], so the connection, and the seats it holds, end (a hostile peer's way to

@@ -70,6 +70,7 @@ const ROOM_BROKEN: &str = "broken";
 
 /// A room journal write as the columns it binds, made before a transaction opens (so that JSON
 /// that does not serialize fails before anything is written).
+///
 /// `Open` is boxed: a batch holds one row per move, nearly all `Append`, and the rare room
 /// opening would otherwise size every row of it at twice an entry's.
 enum JournalRow {

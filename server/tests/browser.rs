@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use fantoccini::Client;
 use harness::{
     Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, gomoku_state,
-    junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones, type_into,
-    wait_gomoku, wait_junqi, wait_state,
+    junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones, text_of,
+    type_into, wait_gomoku, wait_junqi, wait_state,
 };
 use serde_json::{Value, json};
 use skirmish_bots::client::{BotOptions, run};
@@ -764,7 +764,7 @@ async fn a_gomoku_room_starts_from_a_named_opening() {
         "the kansei opening: {s}"
     );
     assert_eq!(drawn[3].1, "white", "{s}");
-    let first = find(&page, "#moves .opening").await.text().await.expect("text");
+    let first = text_of(&page, "#moves .opening").await;
     assert!(first.contains("h8") && first.contains("opening"), "{first}");
     let openings = page
         .execute(
@@ -1043,9 +1043,8 @@ async fn the_room_page_shows_a_bot_that_took_a_dropped_seat_over() {
     );
     wait_state(&page, "the match under way", |s| s["phase"] == "deploy").await;
     drop(bob);
-    let badge = find(&page, "[data-took-over-from]").await;
-    let text = badge.text().await.expect("the badge's text");
-    assert_eq!(text, "took over from Bob");
+    let badge = text_of(&page, "[data-took-over-from]").await;
+    assert_eq!(badge, "took over from Bob");
 }
 
 // ---------------------------------------------------------------- junqi
@@ -2113,12 +2112,11 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
 
     // The lobby lists the tournament, with a link to its page.
     open_as(&page, &base(&server), "viewer").await;
-    let row = find(
+    let text = text_of(
         &page,
         &format!("#tournaments [data-tournament-id=\"{id}\"][data-state=\"finished\"]"),
     )
     .await;
-    let text = row.text().await.expect("the row's text");
     assert!(
         text.contains("Browser cup") && text.contains("gomoku") && text.contains("6/6"),
         "{text}"

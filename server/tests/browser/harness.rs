@@ -316,6 +316,28 @@ pub async fn find(page: &Client, css: &str) -> Element {
         .unwrap_or_else(|e| panic!("no element `{css}`: {e}"))
 }
 
+/// Waits for an element to appear and returns its rendered text (`innerText`), read in the page
+/// in one step: the client redraws whole lists on each update, so an element found first and read
+/// afterwards may already have been replaced (a stale element).
+///
+/// # Panics
+/// After [`WAIT`].
+pub async fn text_of(page: &Client, css: &str) -> String {
+    let script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;";
+    let start = Instant::now();
+    loop {
+        let text = page
+            .execute(script, vec![json!(css)])
+            .await
+            .expect("the text script runs");
+        if let Value::String(text) = text {
+            return text;
+        }
+        assert!(start.elapsed() < WAIT, "no element `{css}`");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
 /// Waits for an element and clicks it.
 ///
 /// # Panics

@@ -12,7 +12,7 @@ use skirmish_server::testing::TestServer;
 use super::{Bots, SERIAL, base, cells_of, fire_somewhere, play_a_move, wait_for_bots, wait_for_bots_of};
 use crate::harness::{
     Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, my_turn, open_as,
-    state, wait_gomoku, wait_junqi, wait_state,
+    state, text_of, wait_gomoku, wait_junqi, wait_state,
 };
 
 /// Runs `script` (a function body) in the page and returns its value.
@@ -245,7 +245,7 @@ async fn a_phone_deploys_by_tapping() {
         &format!("{}[data-plane=\"own\"][data-facing=\"right\"]", cell("E5")),
     )
     .await;
-    let arrow = find(&page, &cell("E5")).await.text().await.expect("text");
+    let arrow = text_of(&page, &cell("E5")).await;
     assert_eq!(arrow, "▶", "the head's arrow points where the plane faces");
     // A shot from the phone (the cell brought to the middle of the screen, clear of the bar).
     let target = "[data-board=\"1\"] [data-cell=\"E5\"]";
@@ -521,7 +521,7 @@ async fn a_room_link_lets_a_visitor_watch_at_once() {
     page.goto(&format!("{}room/{room}", base(&server)))
         .await
         .expect("the room's link");
-    let text = find(&page, "#welcome").await.text().await.expect("text");
+    let text = text_of(&page, "#welcome").await;
     assert!(
         text.contains("watch"),
         "the page says there is a match to watch: {text}"

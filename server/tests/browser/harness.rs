@@ -338,16 +338,20 @@ pub async fn text_of(page: &Client, css: &str) -> String {
     }
 }
 
-/// Waits for an element and clicks it.
+/// Waits for an element and clicks it; an element redrawn between the finding and the click (a
+/// stale element) is found again.
 ///
 /// # Panics
 /// When it does not appear or cannot be clicked.
 pub async fn click(page: &Client, css: &str) {
-    find(page, css)
-        .await
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("cannot click `{css}`: {e}"));
+    let start = Instant::now();
+    loop {
+        match find(page, css).await.click().await {
+            Ok(()) => return,
+            Err(e) if e.is_stale_element_reference() && start.elapsed() < WAIT => {}
+            Err(e) => panic!("cannot click `{css}`: {e}"),
+        }
+    }
 }
 
 /// Replaces an input's text.

@@ -308,14 +308,11 @@ async fn one_person_plays_a_bot() {
     wait_for_bots(&page, &server).await;
     open_as(&page, &base(&server), "Dee").await;
     create_room(&page, 2, "classic", 1).await;
-    find(
+    click(
         &page,
         "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
     )
-    .await
-    .click()
-    .await
-    .expect("pick a strategy");
+    .await;
     click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
     wait_state(&page, "deployment", |s| s["phase"] == "deploy").await;
     deploy_random(&page).await;
@@ -628,14 +625,11 @@ async fn a_person_plays_gomoku_against_a_bot_and_resigns() {
     })
     .await;
     // White's seat offers gomoku strategies only; the bot takes it and the game starts.
-    find(
+    click(
         &page,
         "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
     )
-    .await
-    .click()
-    .await
-    .expect("pick a strategy");
+    .await;
     let offered: Value = page
         .execute(
             "return [...document.querySelectorAll('[data-seat-row=\"1\"] [data-bot-strategy] option')].map((o) => o.value)",
@@ -2121,8 +2115,7 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
         text.contains("Browser cup") && text.contains("gomoku") && text.contains("6/6"),
         "{text}"
     );
-    let href = find(&page, &format!("#tournaments a[href=\"/tournament/{id}\"]")).await;
-    href.click().await.expect("follow the link");
+    click(&page, &format!("#tournaments a[href=\"/tournament/{id}\"]")).await;
     wait_page(&page, TOURNAMENT_JS, "the tournament page again", |s| {
         s["state"] == "finished"
     })

@@ -42,14 +42,11 @@ async fn room_with_bot(page: &Client, server: &TestServer, variant: &str, rounds
     wait_for_bots(page, server).await;
     open_as(page, &base(server), "Pat").await;
     let room = create_room(page, 2, variant, rounds).await;
-    find(
+    click(
         page,
         "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
     )
-    .await
-    .click()
-    .await
-    .expect("pick a strategy");
+    .await;
     click(page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
     wait_state(page, "deployment", |s| s["phase"] == "deploy").await;
     room

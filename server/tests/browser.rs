@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 
 use fantoccini::Client;
 use harness::{
-    Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, gomoku_state,
-    junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones, text_of,
-    type_into, wait_gomoku, wait_junqi, wait_state,
+    Driver, attr_of, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find,
+    gomoku_state, junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones,
+    text_of, type_into, wait_gomoku, wait_junqi, wait_state,
 };
 use serde_json::{Value, json};
 use skirmish_bots::client::{BotOptions, run};
@@ -906,11 +906,7 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
     assert_eq!(stones(&after).len(), n, "no stone on a forbidden point: {after}");
     assert_eq!(after["to_move"], 0, "{after}");
     // But the page says why (issue 18: the click did nothing visible).
-    let notice = find(&page, "#gomoku-notice")
-        .await
-        .text()
-        .await
-        .expect("the notice");
+    let notice = text_of(&page, "#gomoku-notice").await;
     assert!(
         notice.contains(anchor.as_str()) && notice.contains("forbidden"),
         "the click on a forbidden point is explained: {notice}"
@@ -2369,14 +2365,7 @@ async fn the_lobby_and_every_room_link_to_the_rules_of_their_game() {
     open_as(&page, &base(&server), "Reader").await;
     let href = |css: &'static str| {
         let page = page.clone();
-        async move {
-            find(&page, css)
-                .await
-                .attr("href")
-                .await
-                .expect("the link's href")
-                .expect("an href")
-        }
+        async move { attr_of(&page, css, "href").await }
     };
     assert_eq!(href("#rules-link").await, "/rules", "the lobby's header");
     create_room(&page, 2, "classic", 1).await;
@@ -2391,11 +2380,7 @@ async fn the_lobby_and_every_room_link_to_the_rules_of_their_game() {
     page.goto(&format!("{}rules#3-junqi", base(&server)))
         .await
         .expect("the rules page loads");
-    let heading = find(&page, "h2[id='3-junqi']")
-        .await
-        .text()
-        .await
-        .expect("its text");
+    let heading = text_of(&page, "h2[id='3-junqi']").await;
     assert_eq!(heading, "3. Junqi");
     find(&page, "h3#forbidden-points-renju").await;
     page.close().await.expect("close the browser");

@@ -323,15 +323,34 @@ pub async fn find(page: &Client, css: &str) -> Element {
 /// # Panics
 /// After [`WAIT`].
 pub async fn text_of(page: &Client, css: &str) -> String {
-    let script = "const e = document.querySelector(arguments[0]); return e ? e.innerText : null;";
+    read_element(page, css, "e.innerText").await
+}
+
+/// Waits for an element to appear and returns its attribute `name`, read in the page in one
+/// step as [`text_of`] reads text.
+///
+/// # Panics
+/// After [`WAIT`], or when the element has no such attribute.
+pub async fn attr_of(page: &Client, css: &str, name: &str) -> String {
+    let value = read_element(page, css, &format!("e.getAttribute({})", json!(name))).await;
+    assert_ne!(value, "\u{0}", "`{css}` has no attribute `{name}`");
+    value
+}
+
+/// Polls `expr` (JavaScript over the element `e`, a string or null) on the first element that
+/// matches `css` until the element exists; null becomes `"\0"`.
+async fn read_element(page: &Client, css: &str, expr: &str) -> String {
+    let script = format!(
+        "const e = document.querySelector(arguments[0]); if (!e) return null; const v = {expr}; return v == null ? '\\0' : v;"
+    );
     let start = Instant::now();
     loop {
-        let text = page
-            .execute(script, vec![json!(css)])
+        let value = page
+            .execute(&script, vec![json!(css)])
             .await
-            .expect("the text script runs");
-        if let Value::String(text) = text {
-            return text;
+            .expect("the element script runs");
+        if let Value::String(value) = value {
+            return value;
         }
         assert!(start.elapsed() < WAIT, "no element `{css}`");
         tokio::time::sleep(Duration::from_millis(40)).await;

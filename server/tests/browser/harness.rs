@@ -323,7 +323,9 @@ pub async fn find(page: &Client, css: &str) -> Element {
 /// # Panics
 /// After [`WAIT`].
 pub async fn text_of(page: &Client, css: &str) -> String {
-    read_element(page, css, "e.innerText").await
+    read_element(page, css, "e.innerText")
+        .await
+        .unwrap_or_else(|| panic!("`{css}` has no text"))
 }
 
 /// Waits for an element to appear and returns its attribute `name`, read in the page in one
@@ -332,29 +334,20 @@ pub async fn text_of(page: &Client, css: &str) -> String {
 /// # Panics
 /// After [`WAIT`], or when the element has no such attribute.
 pub async fn attr_of(page: &Client, css: &str, name: &str) -> String {
-    let value = read_element(page, css, &format!("e.getAttribute({})", json!(name))).await;
-    assert_ne!(value, "\u{0}", "`{css}` has no attribute `{name}`");
-    value
+    read_element(page, css, &format!("e.getAttribute({})", json!(name)))
+        .await
+        .unwrap_or_else(|| panic!("`{css}` has no attribute `{name}`"))
 }
 
-/// Polls `expr` (JavaScript over the element `e`, a string or null) on the first element that
-/// matches `css` until the element exists; null becomes `"\0"`.
-async fn read_element(page: &Client, css: &str, expr: &str) -> String {
+/// Waits (as [`wait_script`]) for an element matching `css` and evaluates `expr`, JavaScript over
+/// the element `e`, in the same script; None when `expr` gave null.
+async fn read_element(page: &Client, css: &str, expr: &str) -> Option<String> {
     let script = format!(
-        "const e = document.querySelector(arguments[0]); if (!e) return null; const v = {expr}; return v == null ? '\\0' : v;"
+        "const e = document.querySelector({}); return e ? [{expr}] : null;",
+        json!(css)
     );
-    let start = Instant::now();
-    loop {
-        let value = page
-            .execute(&script, vec![json!(css)])
-            .await
-            .expect("the element script runs");
-        if let Value::String(value) = value {
-            return value;
-        }
-        assert!(start.elapsed() < WAIT, "no element `{css}`");
-        tokio::time::sleep(Duration::from_millis(40)).await;
-    }
+    let found = wait_script(page, &script, &format!("the element `{css}`"), Value::is_array).await;
+    found[0].as_str().map(str::to_owned)
 }
 
 /// Waits for an element and clicks it; an element redrawn between the finding and the click (a

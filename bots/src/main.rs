@@ -210,7 +210,7 @@ fn main() -> anyhow::Result<()> {
             serve(options, &connection)
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
-        Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args),
+        Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args).map(|_| ()),
         Command::JunqiBench(args) => skirmish_bots::junqi::bench::run(&args),
         Command::Account(args) => {
             tokio::runtime::Runtime::new()?.block_on(skirmish_bots::account::run(&args))

@@ -675,3 +675,48 @@ async fn a_crashing_engine_in_a_tournament_is_booked_as_an_engine_failure() {
     assert_eq!(crasher.forfeits_by.engine_failure, 2, "{crasher:?}");
     assert_eq!(crasher.board_losses, 0, "{crasher:?}");
 }
+
+/// `gomoku-bench`'s arguments for one opening at `think_ms`, A and B as given.
+fn bench_args(
+    a_engine: &Path,
+    b_engine: Option<PathBuf>,
+    opening: &str,
+    think_ms: u64,
+) -> skirmish_bots::gomoku::bench::BenchArgs {
+    skirmish_bots::gomoku::bench::BenchArgs {
+        a: "threat-search".into(),
+        b: "random".into(),
+        b_engine,
+        a_engine: Some(a_engine.to_path_buf()),
+        rule: "freestyle".into(),
+        think_ms,
+        openings: vec![opening.into()],
+        games_per_opening: 1,
+        seed: 1,
+        size: 15,
+        show: false,
+    }
+}
+
+/// `gomoku-bench --a-engine` plays the engine as A, not the strategy named by `--a`: an engine
+/// that refuses every move loses both games to `random` (which `threat-search` would beat).
+#[test]
+fn gomoku_bench_plays_an_outside_engine_as_a() {
+    let dir = scratch("bench-a");
+    let engine = fake_engine(
+        &dir,
+        "pbrain-refuses",
+        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('ERROR - no idea')",
+    );
+    let summary = skirmish_bots::gomoku::bench::run(&bench_args(&engine, None, "kagetsu", 300)).unwrap();
+    assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 2));
+}
+
+/// The reference run of issue 19's gomoku section: figrid against itself through the referee,
+/// one opening with each colour, to the end.
+#[test]
+fn gomoku_bench_plays_figrid_against_itself() {
+    let summary =
+        skirmish_bots::gomoku::bench::run(&bench_args(&figrid(), Some(figrid()), "kagetsu", 100)).unwrap();
+    assert_eq!(summary.wins + summary.draws + summary.losses, 2);
+}

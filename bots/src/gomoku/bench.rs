@@ -36,6 +36,11 @@ pub struct BenchArgs {
     /// An outside piskvork engine as B instead of a strategy (path to a pbrain-* program).
     #[arg(long)]
     pub b_engine: Option<std::path::PathBuf>,
+    /// An outside piskvork engine as A instead of a strategy: with `--b-engine` the same
+    /// program, a reference for what B's openings leave to either colour (an engine against
+    /// itself). A's nodes and time then count the driver's wall time only.
+    #[arg(long)]
+    pub a_engine: Option<std::path::PathBuf>,
     /// Rule set: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     pub rule: String,
@@ -178,13 +183,18 @@ pub fn play_game(
     ))
 }
 
-/// Runs the benchmark and prints per-opening results and a summary.
+/// Runs the benchmark, prints per-opening results and a summary, and returns the summary.
 ///
 /// # Errors
-/// Unknown strategies, rule or openings.
-pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+/// Unknown strategies, rule or openings; an engine path that does not exist.
+pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
     let rule = parse_rule(&args.rule)?;
-    let make_a = || strategy(&args.a).with_context(|| format!("unknown strategy `{}`", args.a));
+    let make_a = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
+        match &args.a_engine {
+            Some(path) => engine(path),
+            None => strategy(&args.a).with_context(|| format!("unknown strategy `{}`", args.a)),
+        }
+    };
     let make_b = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
         match &args.b_engine {
             Some(path) => engine(path),
@@ -192,6 +202,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         }
     };
     make_a()?;
+    let a_name = match &args.a_engine {
+        Some(path) => path.display().to_string(),
+        None => args.a.clone(),
+    };
     let b_name = match &args.b_engine {
         Some(path) => path.display().to_string(),
         None => args.b.clone(),
@@ -206,8 +220,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     let mut results = Vec::new();
     let mut costs = Costs::default();
     println!(
-        "gomoku-bench: A = {} vs B = {b_name}, rule {:?}, {} ms per move, {}x{}",
-        args.a, rule, args.think_ms, args.size, args.size
+        "gomoku-bench: A = {a_name} vs B = {b_name}, rule {:?}, {} ms per move, {}x{}",
+        rule, args.think_ms, args.size, args.size
     );
     println!(
         "{:<12} {:>6} {:>8} {:>8}  games (A's colour: result in stones)",
@@ -316,10 +330,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             nps
         );
     }
-    Ok(())
+    Ok(summary)
 }
 
-/// An outside piskvork brain as B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on
+/// An outside piskvork brain as A or B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on
 /// its first move, ended when the game's strategy is dropped).
 fn engine(path: &std::path::Path) -> anyhow::Result<Box<dyn GomokuStrategy>> {
     anyhow::ensure!(path.exists(), "no engine at {}", path.display());

@@ -273,14 +273,14 @@ fn an_engine_that_fails_to_start_resigns() {
     );
 }
 
+/// A fake engine's body that answers every request for a move with `ERROR`.
+const REFUSES: &str =
+    "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('ERROR - no idea')";
+
 #[test]
 fn an_engine_that_says_error_resigns() {
     let dir = scratch("error");
-    let engine = fake_engine(
-        &dir,
-        "pbrain-error",
-        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('ERROR - no idea')",
-    );
+    let engine = fake_engine(&dir, "pbrain-error", REFUSES);
     let mut strategy = PiskvorkStrategy::new(&engine);
     let reason = reason(strategy.act(&white_to_move(), budget(300), &mut SmallRng::seed_from_u64(12)));
     assert_eq!(reason, "pbrain-error: refused to move: `ERROR - no idea`");
@@ -703,11 +703,7 @@ fn bench_args(
 #[test]
 fn gomoku_bench_plays_an_outside_engine_as_a() {
     let dir = scratch("bench-a");
-    let engine = fake_engine(
-        &dir,
-        "pbrain-refuses",
-        "if cmd == 'START':\n    say('OK')\nelif cmd in ('DONE', 'TURN', 'BEGIN'):\n    say('ERROR - no idea')",
-    );
+    let engine = fake_engine(&dir, "pbrain-refuses", REFUSES);
     let summary = skirmish_bots::gomoku::bench::run(&bench_args(&engine, None, "kagetsu", 300)).unwrap();
     assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 2));
 }

@@ -706,6 +706,7 @@ fn gomoku_bench_plays_an_outside_engine_as_a() {
     let engine = fake_engine(&dir, "pbrain-refuses", REFUSES);
     let summary = skirmish_bots::gomoku::bench::run(&bench_args(&engine, None, "kagetsu", 300)).unwrap();
     assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 2));
+    assert!(!alive(&dir));
 }
 
 /// The reference run of issue 19's gomoku section: figrid against itself through the referee,

@@ -36,9 +36,10 @@ pub struct BenchArgs {
     /// An outside piskvork engine as B instead of a strategy (path to a pbrain-* program).
     #[arg(long)]
     pub b_engine: Option<std::path::PathBuf>,
-    /// An outside piskvork engine as A instead of a strategy: with `--b-engine` the same
-    /// program, a reference for what B's openings leave to either colour (an engine against
-    /// itself). A's nodes and time then count the driver's wall time only.
+    /// An outside piskvork engine as A instead of a strategy (path to a pbrain-* program). With
+    /// the same program as `--b-engine`, the engine plays itself: a reference for what the
+    /// openings leave to each colour. A's time per move is then the driver's wall time, and no
+    /// nodes are counted (the engine reports none).
     #[arg(long)]
     pub a_engine: Option<std::path::PathBuf>,
     /// Rule set: freestyle, standard or renju.

@@ -39,7 +39,7 @@ pub struct BenchArgs {
     /// An outside piskvork engine as A instead of a strategy (path to a pbrain-* program). With
     /// the same program as `--b-engine`, the engine plays itself: a reference for what the
     /// openings leave to each colour. A's time per move is then the driver's wall time, and no
-    /// nodes are counted (the engine reports none).
+    /// speed is printed (the engine reports no nodes).
     #[arg(long)]
     pub a_engine: Option<std::path::PathBuf>,
     /// Rule set: freestyle, standard or renju.
@@ -190,27 +190,11 @@ pub fn play_game(
 /// Unknown strategies, rule or openings; an engine path that does not exist.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
     let rule = parse_rule(&args.rule)?;
-    let make_a = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
-        match &args.a_engine {
-            Some(path) => engine(path),
-            None => strategy(&args.a).with_context(|| format!("unknown strategy `{}`", args.a)),
-        }
-    };
-    let make_b = || -> anyhow::Result<Box<dyn GomokuStrategy>> {
-        match &args.b_engine {
-            Some(path) => engine(path),
-            None => strategy(&args.b).with_context(|| format!("unknown strategy `{}`", args.b)),
-        }
-    };
+    let make_a = || player(&args.a, args.a_engine.as_deref());
+    let make_b = || player(&args.b, args.b_engine.as_deref());
     make_a()?;
-    let a_name = match &args.a_engine {
-        Some(path) => path.display().to_string(),
-        None => args.a.clone(),
-    };
-    let b_name = match &args.b_engine {
-        Some(path) => path.display().to_string(),
-        None => args.b.clone(),
-    };
+    let a_name = label(&args.a, args.a_engine.as_deref());
+    let b_name = label(&args.b, args.b_engine.as_deref());
     let openings: Vec<String> = if args.openings.is_empty() {
         DEFAULT_OPENINGS.iter().map(|s| (*s).to_owned()).collect()
     } else {
@@ -318,20 +302,36 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
     let mut times = costs.times.clone();
     times.sort();
     if !times.is_empty() {
-        let nps = if costs.searched.as_secs_f64() > 0.0 {
-            costs.nodes as f64 / costs.searched.as_secs_f64()
+        // An outside engine as A reports no nodes: no speed to print.
+        let speed = if costs.searched.as_secs_f64() > 0.0 {
+            format!(
+                "; A's speed {:.0} nodes/s",
+                costs.nodes as f64 / costs.searched.as_secs_f64()
+            )
         } else {
-            0.0
+            String::new()
         };
         println!(
-            "A's time per move: median {} ms, worst {} ms over {} moves; A's speed {:.0} nodes/s",
+            "A's time per move: median {} ms, worst {} ms over {} moves{speed}",
             times[times.len() / 2].as_millis(),
             times[times.len() - 1].as_millis(),
             times.len(),
-            nps
         );
     }
     Ok(summary)
+}
+
+/// One side of the bench: the outside engine at `engine_path` if given, else the strategy `name`.
+fn player(name: &str, engine_path: Option<&std::path::Path>) -> anyhow::Result<Box<dyn GomokuStrategy>> {
+    match engine_path {
+        Some(path) => engine(path),
+        None => strategy(name).with_context(|| format!("unknown strategy `{name}`")),
+    }
+}
+
+/// How the summary names a side: the engine's path, else the strategy's name.
+fn label(name: &str, engine_path: Option<&std::path::Path>) -> String {
+    engine_path.map_or_else(|| name.to_owned(), |path| path.display().to_string())
 }
 
 /// An outside piskvork brain as A or B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on

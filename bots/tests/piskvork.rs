@@ -676,9 +676,10 @@ async fn a_crashing_engine_in_a_tournament_is_booked_as_an_engine_failure() {
     assert_eq!(crasher.board_losses, 0, "{crasher:?}");
 }
 
-/// `gomoku-bench`'s arguments for one opening at `think_ms`, A and B as given.
+/// `gomoku-bench`'s arguments for one opening at `think_ms`: `threat-search` against `random`,
+/// unless an engine is named for a side.
 fn bench_args(
-    a_engine: &Path,
+    a_engine: Option<PathBuf>,
     b_engine: Option<PathBuf>,
     opening: &str,
     think_ms: u64,
@@ -687,7 +688,7 @@ fn bench_args(
         a: "threat-search".into(),
         b: "random".into(),
         b_engine,
-        a_engine: Some(a_engine.to_path_buf()),
+        a_engine,
         rule: "freestyle".into(),
         think_ms,
         openings: vec![opening.into()],
@@ -699,13 +700,44 @@ fn bench_args(
 }
 
 /// `gomoku-bench --a-engine` plays the engine as A, not the strategy named by `--a`: an engine
-/// that refuses every move loses both games to `random` (which `threat-search` would beat).
+/// that refuses every move voids both games (`threat-search` would have beaten `random` in both),
+/// and no process of it outlives the bench.
 #[test]
 fn gomoku_bench_plays_an_outside_engine_as_a() {
     let dir = scratch("bench-a");
     let engine = fake_engine(&dir, "pbrain-refuses", REFUSES);
-    let summary = skirmish_bots::gomoku::bench::run(&bench_args(&engine, None, "kagetsu", 300)).unwrap();
-    assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 2));
+    let report = skirmish_bots::gomoku::bench::run(&bench_args(Some(engine), None, "kagetsu", 300)).unwrap();
+    let summary = report.summary;
+    assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 0));
+    assert_eq!(report.void.len(), 2, "{:?}", report.void);
+    for line in &report.void {
+        assert!(line.contains("A's engine failed"), "{line}");
+        assert!(line.contains("refused to move: `ERROR - no idea`"), "{line}");
+    }
+    assert!(!alive(&dir));
+}
+
+/// Issue 19: a bench never counts an engine's failure as a win on the board. B's engine refuses
+/// every move; both games are left out of A's score and listed with the reason, where before
+/// they were booked as two wins for `threat-search`.
+#[test]
+fn gomoku_bench_leaves_a_failing_engine_out_of_the_score() {
+    let dir = scratch("bench-void");
+    let engine = fake_engine(&dir, "pbrain-refuses", REFUSES);
+    let report = skirmish_bots::gomoku::bench::run(&bench_args(None, Some(engine), "kagetsu", 300)).unwrap();
+    let summary = report.summary;
+    assert_eq!((summary.wins, summary.draws, summary.losses), (0, 0, 0));
+    assert_eq!(report.void.len(), 2, "{:?}", report.void);
+    assert!(
+        report.void[0].starts_with("kagetsu, A black: B's engine failed"),
+        "{:?}",
+        report.void
+    );
+    assert!(
+        report.void[1].starts_with("kagetsu, A white: B's engine failed"),
+        "{:?}",
+        report.void
+    );
     assert!(!alive(&dir));
 }
 
@@ -713,7 +745,14 @@ fn gomoku_bench_plays_an_outside_engine_as_a() {
 /// one opening with each colour, to the end.
 #[test]
 fn gomoku_bench_plays_figrid_against_itself() {
-    let summary =
-        skirmish_bots::gomoku::bench::run(&bench_args(&figrid(), Some(figrid()), "kagetsu", 100)).unwrap();
-    assert_eq!(summary.wins + summary.draws + summary.losses, 2);
+    let report =
+        skirmish_bots::gomoku::bench::run(&bench_args(Some(figrid()), Some(figrid()), "kagetsu", 100))
+            .unwrap();
+    let summary = report.summary;
+    assert_eq!(
+        summary.wins + summary.draws + summary.losses,
+        2,
+        "{:?}",
+        report.void
+    );
 }

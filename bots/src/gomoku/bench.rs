@@ -184,11 +184,12 @@ pub fn play_game(
     ))
 }
 
-/// Runs the benchmark, prints per-opening results and a summary, and returns the summary.
+/// Runs the benchmark, prints per-opening results and a summary, and returns the summary with the
+/// games an engine's failure voided.
 ///
 /// # Errors
 /// Unknown strategies, rule or openings; an engine path that does not exist.
-pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
+pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
     let rule = parse_rule(&args.rule)?;
     let make_a = || player(&args.a, args.a_engine.as_deref());
     let make_b = || player(&args.b, args.b_engine.as_deref());
@@ -203,6 +204,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
     let think = Duration::from_millis(args.think_ms);
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut results = Vec::new();
+    let mut void = Vec::new();
     let mut costs = Costs::default();
     println!(
         "gomoku-bench: A = {a_name} vs B = {b_name}, rule {:?}, {} ms per move, {}x{}",
@@ -253,6 +255,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
                     },
                     args.show,
                 )?;
+                let colour = if a_seat == 0 { "B" } else { "W" };
+                // An engine's failure is no result on the board (issue 19): the game is left out
+                // of the score and listed apart, whichever side's engine failed.
+                let failed = [("A", &a), ("B", &b)]
+                    .into_iter()
+                    .find(|(_, side)| side.engine_failed());
+                if let Some((side, _)) = failed {
+                    line.push(format!("{colour}:void {stones} ({end})"));
+                    let a_colour = if a_seat == 0 { "black" } else { "white" };
+                    void.push(format!("{name}, A {a_colour}: {side}'s engine failed: {end}"));
+                    continue;
+                }
                 let result = match winner {
                     None => GameResult::Draw,
                     Some(s) if usize::from(s.0) == a_seat => GameResult::Win,
@@ -264,7 +278,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
                     GameResult::Loss => 2,
                 }] += 1;
                 results.push(result);
-                let colour = if a_seat == 0 { "B" } else { "W" };
                 let r = match result {
                     GameResult::Win => "win",
                     GameResult::Draw => "draw",
@@ -288,17 +301,27 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
         );
     }
     let summary = Summary::of(&results);
-    println!(
-        "total: {} games, A {}W {}D {}L, score {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%)",
-        results.len(),
-        summary.wins,
-        summary.draws,
-        summary.losses,
-        summary.score * 100.0,
-        summary.elo,
-        summary.elo_low,
-        summary.elo_high
-    );
+    if results.is_empty() {
+        println!("total: no game reached a result on the board");
+    } else {
+        println!(
+            "total: {} games, A {}W {}D {}L, score {:.1}%, Elo {:+.0} [{:+.0}, {:+.0}] (95%)",
+            results.len(),
+            summary.wins,
+            summary.draws,
+            summary.losses,
+            summary.score * 100.0,
+            summary.elo,
+            summary.elo_low,
+            summary.elo_high
+        );
+    }
+    if !void.is_empty() {
+        println!(
+            "left out of the score, an engine failed: {} games (each shown above as `void`)",
+            void.len()
+        );
+    }
     let mut times = costs.times.clone();
     times.sort();
     if !times.is_empty() {
@@ -318,7 +341,17 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Summary> {
             times.len(),
         );
     }
-    Ok(summary)
+    Ok(Report { summary, void })
+}
+
+/// What [`run`] measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// The games played to a result on the board (win, draw or loss), from A's side.
+    pub summary: Summary,
+    /// The games an outside engine's failure ended (crash, timeout, refusal, illegal answer),
+    /// left out of `summary`: one line each, the opening, A's colour, whose engine and why.
+    pub void: Vec<String>,
 }
 
 /// One side of the bench: the outside engine at `engine_path` if given, else the strategy `name`.

@@ -1,0 +1,164 @@
+//! Reading a client's text frame: size and depth limits, the error a bad frame gets, and the
+//! JSON schemas generated from the message types.
+
+use crate::codes;
+use crate::messages::{ClientFrame, ServerMsg};
+
+/// The largest text frame the server reads, in bytes (64 KiB); a larger one is answered with
+/// [`codes::FRAME_TOO_LARGE`] and dropped.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// The deepest nesting of JSON arrays and objects the server reads by default (32; the deepest
+/// message of the protocol nests 5 levels); a deeper frame is answered with [`codes::TOO_DEEP`]
+/// and dropped.
+pub const MAX_JSON_DEPTH: usize = 32;
+/// Why a text frame could not be read as a [`ClientFrame`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameError {
+    /// The request number, when the frame was JSON with a numeric `req`.
+    pub req: Option<u64>,
+    /// [`codes::BAD_JSON`], [`codes::BAD_MESSAGE`], [`codes::UNKNOWN_TYPE`] or [`codes::FRAME_TOO_LARGE`].
+    pub code: &'static str,
+    /// What was wrong, for people.
+    pub message: String,
+}
+
+impl FrameError {
+    /// The `error` message that answers this frame.
+    pub fn to_msg(&self) -> ServerMsg {
+        ServerMsg::Error {
+            req: self.req,
+            code: self.code.to_owned(),
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// Reads one text frame from a client.
+///
+/// # Errors
+/// A [`FrameError`] with a stable code: the frame is too large, not JSON, has an unknown `type`, or
+/// does not match that type's fields. `req` is recovered whenever the frame is a JSON object.
+pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
+    parse_client_frame_within(text, MAX_FRAME_BYTES, MAX_JSON_DEPTH)
+}
+
+/// Reads one text frame from a client, refusing one over `max_bytes` bytes or nesting arrays and
+/// objects deeper than `max_depth` (a server's configured limits; [`MAX_FRAME_BYTES`] and
+/// [`MAX_JSON_DEPTH`] by default).
+///
+/// # Errors
+/// As [`parse_client_frame`], and [`codes::TOO_DEEP`].
+pub fn parse_client_frame_within(
+    text: &str,
+    max_bytes: usize,
+    max_depth: usize,
+) -> Result<ClientFrame, FrameError> {
+    if text.len() > max_bytes {
+        return Err(FrameError {
+            req: None,
+            code: codes::FRAME_TOO_LARGE,
+            message: format!(
+                "frames are limited to {max_bytes} bytes; this one has {}",
+                text.len()
+            ),
+        });
+    }
+    if json_depth(text) > max_depth {
+        return Err(FrameError {
+            req: None,
+            code: codes::TOO_DEEP,
+            message: format!("frames nest arrays and objects at most {max_depth} deep"),
+        });
+    }
+    // One parse on the way every good frame takes; only a frame that does not read is parsed
+    // again, as a JSON value, to say which request it was and what is wrong with it.
+    if let Ok(frame) = serde_json::from_str::<ClientFrame>(text) {
+        return Ok(frame);
+    }
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
+        req: None,
+        code: codes::BAD_JSON,
+        message: format!("not JSON: {e}"),
+    })?;
+    let req = value.get("req").and_then(serde_json::Value::as_u64);
+    let Some(kind) = value.get("type").and_then(serde_json::Value::as_str) else {
+        return Err(FrameError {
+            req,
+            code: codes::BAD_MESSAGE,
+            message: "a message is a JSON object with a string `type`".to_owned(),
+        });
+    };
+    let kind = kind.to_owned();
+    serde_json::from_value(value).map_err(|e| {
+        let unknown = e.to_string().starts_with("unknown variant") && !CLIENT_TYPES.contains(&kind.as_str());
+        FrameError {
+            req,
+            code: if unknown {
+                codes::UNKNOWN_TYPE
+            } else {
+                codes::BAD_MESSAGE
+            },
+            message: if unknown {
+                format!("unknown message type `{kind}`")
+            } else {
+                format!("bad `{kind}`: {e}")
+            },
+        }
+    })
+}
+
+/// The `type` tags of [`ClientMsg`](crate::ClientMsg); kept in step by a test.
+pub const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "list_rooms",
+    "create_room",
+    "join_room",
+    "leave_room",
+    "spectate",
+    "add_bot",
+    "start",
+    "act",
+    "chat",
+    "forfeit",
+    "list_bots",
+    "ping",
+];
+
+/// The JSON Schema of every client frame ([`ClientFrame`]), as committed in `schema/client.json`.
+pub fn client_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ClientFrame)).expect("a schema is JSON")
+}
+
+/// The JSON Schema of every server message ([`ServerMsg`]), as committed in `schema/server.json`.
+pub fn server_schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ServerMsg)).expect("a schema is JSON")
+}
+
+/// The deepest nesting of arrays and objects in `text`, counted before parsing (so that a deeply
+/// nested frame costs one linear scan and no recursion). Brackets inside strings do not count.
+fn json_depth(text: &str) -> usize {
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for byte in text.bytes() {
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
+}

@@ -10,7 +10,7 @@ use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::time::Duration;
 
-use axum::extract::ws::{CloseFrame, Message, Utf8Bytes};
+use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
     ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, clean_name, codes,
@@ -21,64 +21,19 @@ use tracing::{Instrument, debug, info};
 use crate::AppState;
 use crate::error::ServerError;
 use crate::lobby::ResumeRefused;
-use crate::metrics::Metrics;
-use crate::outbox::{Closing, Frame, Inbox, Outbox};
+use crate::outbox::{Inbox, Outbox};
 use crate::room::{self, Member};
 
-/// Close codes: the connection did not say `hello` in time.
-pub const CLOSE_NO_HELLO: u16 = 4001;
-/// Close code: `hello` named a protocol version this server does not speak.
-pub const CLOSE_VERSION: u16 = 4002;
-/// Close code: the client did not read its messages fast enough.
-pub const CLOSE_TOO_SLOW: u16 = 4008;
-/// Close code: the connection sent nothing (not even a pong) for the idle timeout.
-pub const CLOSE_IDLE: u16 = 4000;
-/// Close code: the connection sent frames faster than its limit allows.
-pub const CLOSE_RATE_LIMITED: u16 = 4029;
-/// Close code: a newer connection took this one's player (a resume) or bot account over, or the
-/// account's token was rotated or revoked; this connection can no longer act
-/// ([`skirmish_protocol::CLOSE_REPLACED`]).
-pub const CLOSE_REPLACED: u16 = skirmish_protocol::CLOSE_REPLACED;
-/// Close code: the server is shutting down.
-pub const CLOSE_GOING_AWAY: u16 = 1001;
-/// Close code (RFC 6455, section 7.4.1): the client broke the WebSocket protocol (reserved bits
-/// set, an unmasked frame, a bad opcode, a fragmented control frame...).
-pub const CLOSE_PROTOCOL_ERROR: u16 = 1002;
-/// Close code (RFC 6455): a text message that is not UTF-8.
-pub const CLOSE_INVALID_DATA: u16 = 1007;
-/// Close code (RFC 6455): a message over the transport's limit ([`crate::MAX_TRANSPORT_BYTES`]).
-pub const CLOSE_TOO_BIG: u16 = 1009;
+mod close;
+mod identity;
+mod room_config;
+mod write;
 
-/// The close code that answers an error reading the socket: [`CLOSE_INVALID_DATA`] for a text
-/// message that is not UTF-8, [`CLOSE_TOO_BIG`] for a message or frame over the transport's
-/// limit, [`CLOSE_PROTOCOL_ERROR`] for any other breach of RFC 6455, and `None` when the
-/// connection itself failed (an IO error: no close frame can go out). `err` is the error the
-/// socket gave (axum's, which wraps tungstenite's; its sources are searched).
-pub fn close_for(err: &(dyn std::error::Error + 'static)) -> Option<(u16, &'static str)> {
-    use tungstenite::Error;
-    let mut cause = Some(err);
-    while let Some(err) = cause {
-        if let Some(ws) = err.downcast_ref::<Error>() {
-            return match ws {
-                Error::Utf8(_) => Some((CLOSE_INVALID_DATA, "text frames must be UTF-8")),
-                Error::Capacity(_) => Some((CLOSE_TOO_BIG, "message too big")),
-                Error::Protocol(_) | Error::AttackAttempt => {
-                    Some((CLOSE_PROTOCOL_ERROR, "WebSocket protocol error"))
-                }
-                _ => None,
-            };
-        }
-        cause = err.source();
-    }
-    None
-}
-
-/// How long any one write to the socket may wait on a client that does not read (30 s) before
-/// the connection is dropped without it: the outbox's writes ([`write_within`]), a ping, a close
-/// frame, the rate limit's error. A client that does not read at all holds its seat no longer:
-/// while such a write waits, the session notices neither the idle timer nor (outside the
-/// outbox's writes) a kick.
-pub const SLOW_CLOSE_WAIT: Duration = Duration::from_secs(30);
+pub use close::*;
+use identity::{account_of, check_name};
+use room_config::check_room_config;
+pub use write::SLOW_CLOSE_WAIT;
+use write::{binary_frame_error, send, write_within};
 
 /// The read buffer each WebSocket gets, in bytes (1 KiB). tungstenite's default, 128 KiB, is
 /// allocated for every connection and zero-filled up to its size before each read: with it an idle
@@ -173,91 +128,10 @@ where
     Box::pin(session.closed()).instrument(span).await;
 }
 
-fn close(code: u16, reason: &'static str) -> Message {
-    Message::Close(Some(CloseFrame {
-        code,
-        reason: Utf8Bytes::from_static(reason),
-    }))
-}
-
-/// The close code and reason for why a connection is to close.
-fn close_code(why: Closing) -> (u16, &'static str) {
-    match why {
-        Closing::ShuttingDown => (CLOSE_GOING_AWAY, "server shutting down"),
-        Closing::TooSlow => (CLOSE_TOO_SLOW, "too slow: reconnect to resume"),
-        Closing::Replaced => (CLOSE_REPLACED, "replaced by a newer connection"),
-    }
-}
-
-/// Writes one message to the socket (before the outbox runs: `welcome` and refusals of `hello`).
-async fn send<K: Sink<Message> + Unpin>(sink: &mut K, msg: &ServerMsg, metrics: &Metrics) -> bool {
-    let frame = Frame::new(msg);
-    metrics.message_out(frame.error_code());
-    sink.send(Message::Text(frame.text().clone())).await.is_ok()
-}
-
-/// Writes `first` and every frame already queued behind it (up to [`WRITE_BATCH`]) with one flush,
-/// so that an event and the `your_turn` that follows it cost one write to the socket rather than
-/// two. Returns `false` when the socket is gone.
-async fn write_queued<K: Sink<Message> + Unpin>(
-    sink: &mut K,
-    first: Frame,
-    inbox: &mut Inbox,
-    metrics: &Metrics,
-) -> bool {
-    let mut next = Some(first);
-    let mut batch = 0;
-    while let Some(frame) = next.take() {
-        metrics.message_out(frame.error_code());
-        if sink.feed(Message::Text(frame.text().clone())).await.is_err() {
-            return false;
-        }
-        batch += 1;
-        if batch < WRITE_BATCH {
-            next = inbox.rx.try_recv().ok();
-        }
-    }
-    sink.flush().await.is_ok()
-}
-
-/// [`write_queued`], given at most [`SLOW_CLOSE_WAIT`] once it has to wait on the socket:
-/// `None` when that ran out. A client that stops reading fills the socket's buffers, and its
-/// outbox overflows and kicks it only if more frames come; when none do, the write would wait, and
-/// hold the session and its seats, for as long as the client keeps the socket open. The usual
-/// write completes at its first poll, which sets up no timer (a timer per frame was some 4% of
-/// the server's CPU, docs/performance.md).
-async fn write_within<K: Sink<Message> + Unpin>(
-    sink: &mut K,
-    first: Frame,
-    inbox: &mut Inbox,
-    metrics: &Metrics,
-) -> Option<bool> {
-    let write = write_queued(sink, first, inbox, metrics);
-    tokio::pin!(write);
-    if let std::task::Poll::Ready(written) = futures_util::poll!(&mut write) {
-        return Some(written);
-    }
-    tokio::time::timeout(SLOW_CLOSE_WAIT, write).await.ok()
-}
-
-/// The answer to a binary frame, which the protocol does not use: an `error` with
-/// [`codes::BINARY_FRAME`]; the connection goes on, as after any other frame it cannot read.
-fn binary_frame_error() -> ServerMsg {
-    ServerMsg::Error {
-        req: None,
-        code: codes::BINARY_FRAME.to_owned(),
-        message: "binary frames are not part of the protocol; send JSON text".to_owned(),
-    }
-}
-
 /// How often a session's loop reads the shutdown token even when it never waits: every 64
 /// turns (reading the token takes a lock, which the loop keeps off most frames; the server
 /// waits for every session to end before it exits, so a session must see it).
 const SHUTDOWN_CHECK_EVERY: u32 = 64;
-
-/// The most frames written with one flush (64: enough for a burst of events from one move, small
-/// enough that the first of them is not held back long).
-const WRITE_BATCH: usize = 64;
 
 /// Reads frames until a valid `hello`; answers anything else with `hello_first`.
 async fn hello<T, E>(
@@ -471,98 +345,6 @@ where
             }
         }
         return Ok(session);
-    }
-}
-
-/// The bot account a `hello` proves with its `token`, or `None` for an anonymous client.
-///
-/// # Errors
-/// The code and message refusing the `hello`: `bad_token` (a token not issued, or revoked or
-/// rotated), `token_required` (an anonymous bot on a server that admits none), `bad_key` (an
-/// anonymous bot without the server's bot key), `unavailable` (storage failed).
-async fn account_of(
-    state: &AppState,
-    is_bot: bool,
-    token: Option<&skirmish_protocol::AccountToken>,
-    key: Option<&skirmish_protocol::AccessKey>,
-) -> Result<Option<String>, (&'static str, String)> {
-    if let Some(token) = token {
-        let account = state
-            .store
-            .account_by_token(token.digest())
-            .await
-            .map_err(|err| {
-                tracing::warn!(cause = %err, "accounts could not be read");
-                (
-                    codes::UNAVAILABLE,
-                    "accounts cannot be read now; try again".to_owned(),
-                )
-            })?;
-        return match account {
-            Some(account) if is_bot => Ok(Some(account)),
-            Some(_) => Err((
-                codes::BAD_TOKEN,
-                "an account token is for a bot: say hello with `bot`".to_owned(),
-            )),
-            None => Err((
-                codes::BAD_TOKEN,
-                "this account token is not (or no longer) valid here".to_owned(),
-            )),
-        };
-    }
-    if !is_bot {
-        return Ok(None);
-    }
-    if state.limits.anonymous_bots == crate::AnonymousBots::Deny {
-        return Err((
-            codes::TOKEN_REQUIRED,
-            "this server admits only bots with an account token (the bot's --token)".to_owned(),
-        ));
-    }
-    if let Some(required) = &state.limits.bot_key
-        && !required.admits(key)
-    {
-        return Err((
-            codes::BAD_KEY,
-            "this server admits anonymous bots only with its key (the bot's --key)".to_owned(),
-        ));
-    }
-    Ok(None)
-}
-
-/// The name a `hello` may use: an account bot's is its account's (as registered, whatever the
-/// case said); anyone else's must not be an account's.
-///
-/// # Errors
-/// `bad_name` for an account bot saying another name, `name_taken` for anyone else saying an
-/// account's name, `unavailable` when storage failed.
-async fn check_name(
-    state: &AppState,
-    name: String,
-    account: Option<&str>,
-) -> Result<String, (&'static str, String)> {
-    if let Some(account) = account {
-        if crate::accounts::name_key(&name) == crate::accounts::name_key(account) {
-            return Ok(account.to_owned());
-        }
-        return Err((
-            codes::BAD_NAME,
-            format!("this token is the bot account `{account}`'s: say hello as `{account}`"),
-        ));
-    }
-    match state.store.account_named(name.clone()).await {
-        Ok(None) => Ok(name),
-        Ok(Some(account)) => Err((
-            codes::NAME_TAKEN,
-            format!("`{account}` is a bot account's name: only its token may use it"),
-        )),
-        Err(err) => {
-            tracing::warn!(cause = %err, "accounts could not be read");
-            Err((
-                codes::UNAVAILABLE,
-                "accounts cannot be read now; try again".to_owned(),
-            ))
-        }
     }
 }
 
@@ -902,48 +684,6 @@ impl Session {
         }
         Ok(())
     }
-}
-
-/// Checks and completes a room's config: a name (made up when absent), sane clocks.
-fn check_room_config(
-    config: &mut skirmish_protocol::RoomConfig,
-    owner: &str,
-    limits: &crate::Limits,
-) -> Result<(), ServerError> {
-    let clock = *config.clock.get_or_insert(skirmish_protocol::Clock {
-        deploy_ms: limits.default_deploy_ms,
-        move_ms: limits.default_move_ms,
-        game_ms: 0,
-    });
-    let policy = *config.on_drop.get_or_insert(skirmish_protocol::DropPolicy {
-        grace_ms: limits.grace_ms,
-        then: skirmish_protocol::AfterGrace::Bot,
-    });
-    let name = config.name.get_or_insert_with(|| format!("{owner}'s room"));
-    *name = clean_name(name);
-    if name.is_empty() || name.chars().count() > 64 {
-        return Err(ServerError::BadConfig(
-            "a room name has 1 to 64 printable characters".to_owned(),
-        ));
-    }
-    let max = limits.max_clock_ms;
-    if max > 0 && policy.grace_ms > max {
-        return Err(ServerError::BadConfig(format!(
-            "a grace period is at most {max} ms on this server"
-        )));
-    }
-    if max > 0 && (clock.deploy_ms > max || clock.move_ms > max || clock.game_ms > max) {
-        return Err(ServerError::BadConfig(format!(
-            "time limits are at most {max} ms on this server"
-        )));
-    }
-    let too_short = |ms: u64| ms != 0 && ms < 100;
-    if too_short(clock.move_ms) || too_short(clock.deploy_ms) || too_short(clock.game_ms) {
-        return Err(ServerError::BadConfig(
-            "a time limit is at least 100 ms (or 0 for none)".to_owned(),
-        ));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

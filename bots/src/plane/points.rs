@@ -51,14 +51,13 @@ use super::belief::{Knowledge, Universe};
 use super::seed_cv::{argmax_cells, cube_values};
 use super::{habits, rivals, rollout};
 
+// One rule for `points`'s own play and its rollouts: defined with the rollouts, which `points`
+// drives.
+pub use super::rollout::SNIPE_HEAD;
+
 /// Random deployments drawn to choose the least exposed one from (48 and 200 scored alike, so
 /// the smaller keeps the choice less predictable).
 pub const DEPLOY_DRAWS: usize = 48;
-
-/// The head probability from which `points` fires at a board's last plane's likeliest head
-/// whatever else it would do (a knockout, 3 points, that the next attacker may take otherwise).
-/// 0.3, 0.5 and 0.7 measured alike (bots/README.md); 0.5 is the middle.
-pub const SNIPE_HEAD: f64 = 0.5;
 
 /// Rollouts per candidate first shot of the 3-player search ([`rollout::search`]): 32, 96,
 /// 300 and 1,000 were measured (bots/README.md), more doing better.

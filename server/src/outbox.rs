@@ -229,7 +229,7 @@ pub struct Inbox {
 /// Why a connection is to close ([`Inbox::closing`]); the first reason given wins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Closing {
-    /// The server is shutting down: [`skirmish_protocol::CLOSE_GOING_AWAY`].
+    /// The server is shutting down: [`crate::session::CLOSE_GOING_AWAY`].
     ShuttingDown,
     /// The connection fell too far behind ([`Outbox::kick`]): 4008.
     TooSlow,

@@ -1,4 +1,4 @@
-//! A room as the rest of the server holds it: a [`RoomHandle`] that sends [`Command`]s to the
+//! A room as the rest of the server holds it: a [`RoomHandle`] that sends `Command`s to the
 //! room's actor ([`crate::room`]), and the [`Member`] a room knows a player by. Kept apart from the
 //! actor so that the lobby, which lists handles, does not depend on the actor, which uses the lobby.
 

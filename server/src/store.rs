@@ -17,7 +17,7 @@
 //! Every query is the same SQL text on both engines (`$1` parameters, `ON CONFLICT`,
 //! `RETURNING`, which SQLite and PostgreSQL both read), so there is one place per query.
 //!
-//! SQLite ([`sqlite`]): one connection behind an async lock, as a single writer wants; the
+//! SQLite (`store::sqlite`): one connection behind an async lock, as a single writer wants; the
 //! write-ahead log, `synchronous=FULL`, a busy timeout of [`BUSY_TIMEOUT`], and the checks that
 //! the file at the path is still the one opened. PostgreSQL: a pool of [`PG_CONNECTIONS`]
 //! connections, each with `synchronous_commit=on` (a commit that returned is flushed to the

@@ -37,8 +37,8 @@ const GUARD: f32 = 3.0;
 
 /// The fewest moves each post's piece needs to reach `flag` (a post index to moves; [`FAR`] when
 /// it cannot), going one road step or one straight railway run at a time through empty posts,
-/// and through the flag owner's pieces at an extra [`THROUGH_PIECE`] (a landmine
-/// [`THROUGH_LANDMINE`]) moves; a piece of the owner in a camp cannot be attacked, so the way is
+/// and through the flag owner's pieces at an extra `THROUGH_PIECE` (a landmine
+/// `THROUGH_LANDMINE`) moves; a piece of the owner in a camp cannot be attacked, so the way is
 /// shut there. Posts of the attacker's own pieces get their distance but are not gone through.
 /// Engineers' turning runs are not followed here; [`exposure`] counts them for engineers.
 pub fn moves_to(position: &Position, flag: Post) -> [u8; 60] {

@@ -3,7 +3,7 @@
 //!
 //! Those positions are few (every board starts from the same one) and cost the most to search, so
 //! their shots are chosen offline by a slower and better method than the online search
-//! ([`build`], behind `skirmish-bots eval --write-opening`): one round of policy improvement per
+//! ([`build_opening`](super::exhaustive::build_opening), behind `skirmish-bots eval --write-opening`): one round of policy improvement per
 //! pass, each candidate cell valued by the *exact* expected shots of the current policy (book plus
 //! search) below it, walked over every consistent deployment. The result is the generated table
 //! [`OPENING`] (`opening_table.rs`).

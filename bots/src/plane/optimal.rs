@@ -89,7 +89,7 @@ impl Solver {
     }
 
     /// Whether the deadline set by [`Solver::set_deadline`] has passed (read every
-    /// [`CLOCK_EVERY`] set visits, and at each call here).
+    /// `CLOCK_EVERY` set visits, and at each call here).
     pub fn timed_out(&mut self) -> bool {
         if !self.timed_out && self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.timed_out = true;

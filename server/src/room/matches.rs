@@ -100,12 +100,12 @@ pub fn spawn_match(
 }
 
 /// Rebuilds a tournament match from its stored log (after a restart) and goes on with it, as
-/// [`restore`] does for a room: its bots get their seats back by resuming with their tokens
+/// [`restore`](super::restore) does for a room: its bots get their seats back by resuming with their tokens
 /// within `setup.grace` of now, or forfeit. The receiver gets the result when the match is over
 /// (at once, when the log ends it).
 ///
 /// # Errors
-/// As [`restore`].
+/// As [`restore`](super::restore).
 pub fn restore_match(
     stored: StoredRoom,
     setup: MatchSetup,

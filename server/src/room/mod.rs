@@ -1,7 +1,7 @@
 //! A room: an actor that owns one game, its seats, its viewers and its clock.
 //!
 //! [`spawn`] starts the actor and returns a [`RoomHandle`]. The actor is the only writer of its
-//! game: it takes [`Command`]s from an `mpsc` inbox (answering through `oneshot` where a reply is
+//! game: it takes `Command`s from an `mpsc` inbox (answering through `oneshot` where a reply is
 //! needed), applies actions through the rules engine, sends each event only to the viewers its
 //! audience includes, and runs the deploy and move deadlines with `tokio::time`. It ends when every
 //! handle is dropped or the server shuts down.
@@ -9,7 +9,7 @@
 //! Every room writes its log to the [`Journal`] as it goes; [`restore`] (and, for a tournament
 //! match, [`restore_match`]) rebuilds a room still open after a restart from that log. Its seats
 //! then wait for their players as after any drop: for the grace period of the room's
-//! [`DropPolicy`], after which a bot takes the seat over or the seat forfeits (in a tournament
+//! [`DropPolicy`](skirmish_protocol::DropPolicy), after which a bot takes the seat over or the seat forfeits (in a tournament
 //! match, the seat forfeits).
 //!
 //! What a room says (events, snapshots, replies) after writing to its log is held until the
@@ -100,8 +100,8 @@ struct Room {
     reveals: Vec<Reveal>,
     /// Each player's recent chat lines, for the chat's rate limit.
     chat: ChatLimiter,
-    /// The newest events with their audiences (at most [`HISTORY`]), for snapshots'
-    /// [`RoomSnapshot::history`].
+    /// The newest events with their audiences (at most `dispatch::HISTORY`), for snapshots'
+    /// [`RoomSnapshot::history`](skirmish_protocol::RoomSnapshot::history).
     history: VecDeque<(Audience, NumberedEvent)>,
     /// What each seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]);
     /// `None` without one.
@@ -163,7 +163,7 @@ fn start_room(room: Room, (tx, inbox): Channel, lobby: &Lobby, shutdown: Cancell
 /// Rebuilds a room from its stored log (after a restart) and starts its actor, which goes on
 /// writing to `journal`. Its players are known to the lobby again, not connected: each gets their
 /// seat back by resuming with their token. In a match, each seat has the room's grace period
-/// from now to come back, after which the room's [`DropPolicy`] applies. Returns `None` for a
+/// from now to come back, after which the room's [`DropPolicy`](skirmish_protocol::DropPolicy) applies. Returns `None` for a
 /// room whose log ends its match (it is then closed in the journal).
 ///
 /// # Errors

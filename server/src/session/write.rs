@@ -11,7 +11,7 @@ use crate::metrics::Metrics;
 use crate::outbox::{Frame, Inbox};
 
 /// How long any one write to the socket may wait on a client that does not read (30 s) before
-/// the connection is dropped without it: the outbox's writes ([`write_within`]), a ping, a close
+/// the connection is dropped without it: the outbox's writes (`write_within`), a ping, a close
 /// frame, the rate limit's error. A client that does not read at all holds its seat no longer:
 /// while such a write waits, the session notices neither the idle timer nor (outside the
 /// outbox's writes) a kick.

@@ -35,7 +35,7 @@ const EMPTY: u8 = 0;
 const OWN: u8 = 1;
 
 /// The pattern table for a colour whose five must be exact (`exact`: standard, renju black) or
-/// may be longer (freestyle, renju white), indexed by [`key`].
+/// may be longer (freestyle, renju white), indexed by the key of the 10 neighbours (their states in base 3; `decode` reads one back).
 pub(crate) fn table(exact: bool) -> &'static [u8] {
     static TABLES: OnceLock<[Vec<u8>; 2]> = OnceLock::new();
     let tables = TABLES.get_or_init(|| [build(false), build(true)]);

@@ -1,6 +1,6 @@
 // Gomoku (docs/rules.md, gomoku) in the browser: points, the view kept up to date from events, the
-// board, the move list and the result. The page's shell (app.js) hands each function a `ui` with
-// its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
+// board, the move list and the result. The room page (room_page.js, gameUi) hands each function a
+// `ui` with its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
 // seatName(seat), log(text), act(action) and render().
 
 /** Rule sets, as the create-room form offers them. */

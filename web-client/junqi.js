@@ -1,8 +1,8 @@
 // Junqi (docs/rules.md, junqi) in the browser: the board graph and the legal destinations (the same
 // rules as games/src/junqi), the deployment editor, the view kept up to date from events, the
-// board from the viewer's side, the move log and the final reveal. The page's shell (app.js) hands
-// each function a `ui` with its helpers: h (builds elements; text goes in as text nodes, never as
-// HTML), who(seat), seatName(seat), log(text), act(action) and render().
+// board from the viewer's side, the move log and the final reveal. The room page (room_page.js,
+// gameUi) hands each function a `ui` with its helpers: h (builds elements; text goes in as text
+// nodes, never as HTML), who(seat), seatName(seat), log(text), act(action) and render().
 
 // ---------------------------------------------------------------- the board graph
 

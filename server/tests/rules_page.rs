@@ -45,7 +45,8 @@ async fn every_page_of_the_web_client_links_to_the_rules() {
             .unwrap();
         assert!(page.contains(r#"href="/rules""#), "{path} has no rules link");
     }
-    let app = reqwest::get(server.http_url("/app.js"))
+    // The room page's rules link (`rulesLink`) lives with the client's shared helpers.
+    let app = reqwest::get(server.http_url("/state.js"))
         .await
         .unwrap()
         .text()

@@ -1,0 +1,300 @@
+// The room page: each game's room (plane battle's, gomoku's, junqi's) with its header, status bar,
+// seats and chat; the helpers gomoku.js and junqi.js draw with; the room's clock.
+import * as G from './gomoku.js';
+import * as J from './junqi.js';
+import { h } from './dom.js';
+import * as A from './alert.js';
+import * as C from './chat.js';
+import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, configText } from './state.js';
+import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
+import { roomCounts, joinRoom } from './lobby.js';
+import { legend, boardEl, deployPanel, scoreboard, logPanel, finalPanel, rematch } from './plane_boards.js';
+
+// Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
+const go = (path) => hooks.go(path);
+
+// ---------------------------------------------------------------- room page
+
+export function renderRoom() {
+  const main = document.getElementById('main');
+  const rs = roomState(S.roomId);
+  const focused = document.activeElement && document.activeElement.id;
+  const scrollLog = document.getElementById('log');
+  const stick = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
+  if (!rs.view || !rs.summary) {
+    main.replaceChildren(h('section', { id: 'room', class: 'card', 'data-room-id': S.roomId, 'data-phase': 'loading' },
+      h('h1', {}, 'Room'),
+      h('p', {}, rs.missing ? `This room cannot be opened: ${rs.missing}` : 'Connecting to the room…'),
+      h('p', {}, h('a', { href: '/', 'data-nav': true }, 'Back to the lobby'))));
+    return;
+  }
+  main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : isJunqi(rs) ? junqiSection(rs) : planeSection(rs));
+  if (focused) {
+    const el = document.getElementById(focused);
+    if (el) el.focus({ preventScroll: true });
+  }
+  const log = document.getElementById('log');
+  if (log && stick) log.scrollTop = log.scrollHeight;
+  const moves = document.getElementById('moves');
+  if (moves) moves.scrollTop = moves.scrollHeight;
+  const chat = document.getElementById('chat-lines');
+  if (chat) chat.scrollTop = chat.scrollHeight;
+  tick();
+  A.turnAlert(Boolean(document.querySelector('#status.mine, #deploy[data-deploy-state="placing"]')));
+}
+
+function planeSection(rs) {
+  const v = rs.view;
+  const status = rs.summary.status;
+  const phase = status === 'waiting' ? 'waiting' : v.phase.phase;
+  return h('section', {
+    id: 'room', class: `room phase-${phase}`, 'data-room-id': rs.id, 'data-status': status,
+    'data-phase': phase, 'data-you': rs.you ?? '', 'data-round': v.round, 'data-revealed': rs.revealed ? 'true' : null,
+  },
+  roomHeader(rs),
+  statusBar(rs, phase),
+  phase === 'over' ? finalPanel(rs) : null,
+  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b, boardOrder(rs, phase, b)))) : null,
+  phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
+  phase !== 'waiting' ? legend() : null,
+  seatsPanel(rs),
+  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)),
+  chatPanel(rs));
+}
+
+/** The room's chat card (chat.js), sending through the connection. */
+function chatPanel(rs) {
+  return C.chatPanel(rs, h, (text) => S.conn.request({ type: 'chat', room: rs.id, text })
+    .catch((e) => { toast(`Not sent: ${errorText(e)}`); throw e; }));
+}
+
+/**
+ * Where a board shows among the boards (its CSS `order`; the document keeps seat order): while
+ * deploying, the player's own board first (it is the one to work on); otherwise the opponents'
+ * first (the ones to fire at), the own last.
+ */
+function boardOrder(rs, phase, b) {
+  if (rs.you == null || b.seat !== rs.you) return 0;
+  return phase === 'deploy' ? -1 : 1;
+}
+
+// ---------------------------------------------------------------- gomoku room
+
+/** The helpers gomoku.js and junqi.js draw and act with, bound to one room. */
+export function gameUi(rs) {
+  return {
+    h,
+    you: rs.you,
+    who: (seat) => who(rs, seat),
+    seatName: (seat) => seatName(rs, seat),
+    log: (text, opts) => logLine(rs, text, opts),
+    act: (action) => S.conn.send({ type: 'act', room: rs.id, action }),
+    render: renderRoom,
+    showNumbers: S.showNumbers,
+    setNumbers: (on) => { S.showNumbers = on; localStorage.setItem(NUMBERS_KEY, String(on)); renderRoom(); },
+    focus: S.gomokuFocus,
+    setFocus: (point) => { S.gomokuFocus = point; },
+    rematch: () => rematch(rs),
+    toLobby: () => go('/'),
+  };
+}
+
+function gomokuSection(rs) {
+  const v = rs.view;
+  const ui = gameUi(rs);
+  const status = rs.summary.status;
+  const phase = G.phaseOf(v, status);
+  const { text, turn } = G.statusText(rs, phase, ui);
+  return h('section', {
+    id: 'room', class: `room gomoku phase-${phase}`, 'data-room-id': rs.id, 'data-game': 'gomoku',
+    'data-status': status, 'data-phase': phase, 'data-you': rs.you ?? '', 'data-moves': v.moves.length,
+    'data-to-move': v.to_move ?? '', 'data-winner': v.outcome ? v.outcome.winner ?? 'draw' : null,
+  },
+  roomHeader(rs),
+  h('div', { class: `status ${turn !== '' && turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
+    phase === 'play'
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null),
+  phase !== 'waiting'
+    ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
+    : null,
+  seatsPanel(rs),
+  logPanel(rs),
+  chatPanel(rs));
+}
+
+// ---------------------------------------------------------------- junqi room
+
+function junqiSection(rs) {
+  const v = rs.view;
+  const ui = gameUi(rs);
+  const status = rs.summary.status;
+  const phase = J.phaseOf(v, status);
+  const { text, turn } = J.statusText(rs, phase, ui);
+  const deploying = phase === 'deploying' && J.mustDeploy(rs);
+  return h('section', {
+    id: 'room', class: `room junqi phase-${phase}`, 'data-room-id': rs.id, 'data-game': 'junqi',
+    'data-status': status, 'data-phase': phase, 'data-you': rs.you ?? '', 'data-moves': v.moves.length,
+    'data-to-move': v.to_move ?? '', 'data-winner': v.outcome ? v.outcome.winner ?? 'draw' : null,
+  },
+  roomHeader(rs),
+  h('div', { class: `status ${turn !== '' && (turn === String(rs.you) || deploying) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
+    phase === 'deploying' || phase === 'battle'
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null),
+  phase !== 'waiting'
+    ? h('div', { class: 'junqi-play' },
+      deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
+      h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), J.moveList(rs, ui)))
+    : null,
+  phase === 'over' ? J.layoutsPanel(rs, ui) : null,
+  seatsPanel(rs),
+  logPanel(rs),
+  chatPanel(rs));
+}
+
+function waitingText(rs) {
+  const c = roomCounts(rs.summary);
+  return `Waiting for players: ${c.taken} of ${c.total} seats taken. The match starts when every seat is taken.`;
+}
+
+function roomHeader(rs) {
+  const url = `${location.origin}/room/${rs.id}`;
+  return h('div', { class: 'room-head' },
+    h('div', {},
+      h('h1', { id: 'room-name' }, rs.summary.config.name || 'Room'),
+      h('p', { class: 'muted' }, configText(rs.summary.config),
+        rs.you == null ? h('strong', { 'data-spectator': true }, ' · watching') : null,
+        rs.summary.spectators ? ` · ${rs.summary.spectators} watching` : null,
+        ' · ', rulesLink(rs.summary.config))),
+    h('div', { class: 'share' },
+      h('label', { for: 'share-link' }, 'Share'),
+      h('input', { id: 'share-link', readonly: true, value: url, onfocus: (e) => e.target.select() }),
+      h('button', { id: 'share-copy', type: 'button', onclick: () => copyLink(url) }, 'Copy link'),
+      rs.you != null ? h('label', { class: 'sound' },
+        h('input', { type: 'checkbox', id: 'sound-toggle', checked: A.soundOn(), onchange: (e) => A.setSound(e.target.checked) }),
+        ' Sound on my turn') : null,
+      h('button', { id: 'room-leave', type: 'button', onclick: () => leaveRoom(rs) },
+        rs.you != null && rs.summary.status === 'waiting' ? 'Leave seat' : 'Lobby')));
+}
+
+async function copyLink(url) {
+  try { await navigator.clipboard.writeText(url); toast('Link copied.'); } catch {
+    const input = document.getElementById('share-link');
+    input.focus(); input.select();
+    toast('Press Ctrl+C to copy the selected link.');
+  }
+}
+
+async function leaveRoom(rs) {
+  if (rs.you != null && rs.summary.status === 'waiting') {
+    await S.conn.request({ type: 'leave_room', room: rs.id }).catch((e) => toast(errorText(e)));
+    S.mySeats = S.mySeats.filter((s) => s.room !== rs.id);
+    S.roomStates.delete(rs.id);
+  }
+  go('/');
+}
+
+function roundLabel(v) {
+  const f = v.config.format;
+  if (v.extra) return 'Extra round (tie-break)';
+  return f.rounds != null ? `Round ${v.round + 1} of ${f.rounds}` : `Round ${v.round + 1} (first to ${f.first_to})`;
+}
+
+function statusBar(rs, phase) {
+  const v = rs.view;
+  let text;
+  let turn = '';
+  if (phase === 'waiting') {
+    text = waitingText(rs);
+  } else if (phase === 'deploy') {
+    const waiting = v.boards.filter((b) => b.playing && !v.phase.ready.includes(b.seat)).map((b) => who(rs, b.seat));
+    text = `${roundLabel(v)} · deploying. Still placing: ${waiting.join(', ') || 'nobody'}.`;
+    turn = 'deploy';
+  } else if (phase === 'attack') {
+    const a = v.phase.attacker;
+    text = a === rs.you ? `${roundLabel(v)} · Your turn: pick an opponent's cell.` : `${roundLabel(v)} · ${seatName(rs, a)} is attacking.`;
+    turn = String(a);
+  } else {
+    const o = v.outcome;
+    text = o ? `Match over: ${who(rs, o.winner)} won.` : 'Match over.';
+  }
+  return h('div', { class: `status ${turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, text),
+    phase === 'deploy' || phase === 'attack'
+      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      : null);
+}
+
+function seatsPanel(rs) {
+  const isOwner = rs.summary.owner === S.player || owned().has(rs.id);
+  const seated = rs.you != null;
+  const waiting = rs.summary.status === 'waiting';
+  const game = rs.summary.config.game.game;
+  const items = rs.summary.seats.map((s) => {
+    const occ = s.occupant;
+    const label = game === 'gomoku' ? `${s.seat === 0 ? 'Black' : 'White'} (seat ${s.seat + 1})`
+      : game === 'junqi' ? `${s.seat === 0 ? 'Red' : 'Blue'} (seat ${s.seat + 1})` : `Seat ${s.seat + 1}`;
+    let body;
+    if (occ) {
+      body = h('span', {},
+        h('strong', {}, occ.name), occ.player === S.player ? ' (you)' : '',
+        occ.bot != null ? h('span', { class: 'badge bot' }, `bot: ${occ.bot}`) : null,
+        occ.took_over_from != null ? h('span', { class: 'badge', 'data-took-over-from': true }, `took over from ${occ.took_over_from}`) : null,
+        !occ.connected ? h('span', { class: 'badge off' }, 'disconnected') : null);
+    } else {
+      const strategies = botStrategies(game);
+      const choice = botChoice(game, s.seat);
+      body = h('span', { class: 'seat-actions' },
+        h('em', {}, 'empty'),
+        !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, 'Sit here') : null,
+        isOwner && waiting ? h('span', { class: 'addbot' },
+          h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, `Bot strategy for seat ${s.seat + 1}`),
+          h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, onchange: (e) => { S.botChoice[s.seat] = e.target.value; } },
+            strategies.map((st) => h('option', { value: st, selected: st === choice }, st))),
+          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, 'Add bot')) : null);
+    }
+    return h('li', { 'data-seat-row': s.seat, 'data-occupied': occ ? 'true' : 'false' }, h('span', { class: 'seat-no' }, label), body);
+  });
+  return h('div', { class: 'card seats' },
+    h('h2', {}, 'Seats'),
+    h('ul', { class: 'seat-list' }, items),
+    waiting && isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, 'Start now (bots fill empty seats)')) : null,
+    waiting && !isOwner ? h('p', { class: 'muted', id: 'bots-note' }, 'The room\'s creator can add bots to empty seats.') : null);
+}
+
+/** The strategies the connected bots offer for `game`, strongest first (each bot's offer lists them per game). */
+function botStrategies(game) {
+  const list = [...new Set(S.bots.flatMap((b) => b.offer.games[game] || []))];
+  return list.length ? list : [game === 'plane' ? 'bayes' : 'random'];
+}
+
+/** The strategy picked for a seat's bot: the page's choice if the game has it, else the strongest. */
+function botChoice(game, seat) {
+  const list = botStrategies(game);
+  return list.includes(S.botChoice[seat]) ? S.botChoice[seat] : list[0];
+}
+
+async function addBot(rs, seat) {
+  const strategy = botChoice(rs.summary.config.game.game, seat);
+  await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(`No bot: ${errorText(e)}`));
+}
+
+async function startNow(rs) {
+  await S.conn.request({ type: 'start', room: rs.id }).catch((e) => toast(`Cannot start: ${errorText(e)}`));
+}
+
+// ---------------------------------------------------------------- clock
+
+export function tick() {
+  if (S.page !== 'room') return;
+  const rs = S.roomStates.get(S.roomId);
+  const el = document.getElementById('clock');
+  if (!rs || !el) return;
+  const left = rs.deadlineAt == null ? null : rs.deadlineAt - Date.now();
+  el.textContent = fmtClock(left);
+  el.parentElement.classList.toggle('low', left != null && left < 10000);
+}

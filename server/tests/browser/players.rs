@@ -9,7 +9,9 @@ use fantoccini::Client;
 use serde_json::Value;
 use skirmish_server::testing::TestServer;
 
-use super::{Bots, SERIAL, base, cells_of, fire_somewhere, play_a_move, wait_for_bots, wait_for_bots_of};
+use super::junqi::play_a_move;
+use super::plane::{cells_of, fire_somewhere};
+use super::{Bots, SERIAL, base, wait_for_bots, wait_for_bots_of};
 use crate::harness::{
     Driver, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find, my_turn, open_as,
     state, text_of, wait_gomoku, wait_junqi, wait_state,

@@ -51,8 +51,7 @@ use crate::store::{Store, StoreError, StoredRoom, StoredTournament};
 use config::{check, set_rules};
 pub use error::TournamentError;
 use rounds::{byes_of, swiss_round, to_stored};
-pub(crate) use runner::Sealed;
-use runner::{Runner, now_ms};
+use runner::{Runner, Sealed, now_ms};
 
 struct Entry {
     status: watch::Receiver<TournamentStatus>,

@@ -29,7 +29,7 @@ use crate::store::{Store, StoredMatch, StoredRoom, StoredTournament};
 pub(super) const RETRY_MS: u64 = 200;
 /// Sealed matches by tournament, shared by the runners (which write their own) and whoever
 /// checks a match (spectating, the match API).
-pub(crate) type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
+pub(super) type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
 
 pub(super) fn now_ms() -> u64 {
     std::time::SystemTime::now()

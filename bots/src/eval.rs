@@ -73,6 +73,12 @@ pub struct EvalArgs {
     /// 3); without it every strategy deploys its own planes.
     #[arg(long)]
     pub dealt: bool,
+    /// 3-player matches: every seat playing `seed-cv` takes its risky target (the single leader
+    /// on match totals) with this probability instead of `seed_cv::RISKY_PROBABILITY` (0.3); 0 is
+    /// the seed paper's pure safe attacker. A measurement of what the leader rule costs the
+    /// candidate (bots/README.md, "3-player matches"); `points` still models 0.3.
+    #[arg(long)]
+    pub seed_cv_risky: Option<f64>,
 }
 
 /// One strategy clearing one board alone: the attacker is seat 0, the board is seat 1's.
@@ -386,6 +392,24 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
             bail!("unknown strategy `{name}`");
         }
     }
+    if let Some(p) = args.seed_cv_risky {
+        if !(0.0..=1.0).contains(&p) {
+            bail!("--seed-cv-risky is a probability, 0 to 1: {p}");
+        }
+        if !names.iter().any(|n| n == "seed-cv") {
+            bail!("--seed-cv-risky needs a `seed-cv` among --strategies");
+        }
+    }
+    let seat_strategy = |i: usize| -> Box<dyn crate::plane::PlaneStrategy> {
+        match args.seed_cv_risky {
+            Some(p) if names[i] == "seed-cv" => Box::new(crate::plane::SeedCv::with_risky(p)),
+            _ => strategy(&names[i]).expect("checked above"),
+        }
+    };
+    let opponents = match args.seed_cv_risky {
+        Some(p) => format!("{}, {} (seed-cv risky {p})", names[1], names[2]),
+        None => format!("{}, {}", names[1], names[2]),
+    };
     let variants = match args.variant.as_str() {
         "classic" => vec![Variant::Classic],
         "double" | "both" => vec![Variant::Double],
@@ -407,17 +431,13 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         } else {
             args.matches
         };
-        let series = crate::plane::arena::series(config, matches, args.seed, args.dealt, |i| {
-            strategy(&names[i]).expect("checked above")
-        })
-        .map_err(anyhow::Error::msg)?;
+        let series = crate::plane::arena::series(config, matches, args.seed, args.dealt, seat_strategy)
+            .map_err(anyhow::Error::msg)?;
         let (share, lo, hi) = series.share();
         let (first, flo, fhi) = series.first_rate();
         println!(
-            "| {} | {}, {} | {variant:?} | {} | {} | {:.1}% [{:.1}, {:.1}] | {:.1}% [{:.1}, {:.1}] |",
+            "| {} | {opponents} | {variant:?} | {} | {} | {:.1}% [{:.1}, {:.1}] | {:.1}% [{:.1}, {:.1}] |",
             names[0],
-            names[1],
-            names[2],
             if args.dealt { "dealt (duplicate)" } else { "own" },
             series.matches,
             share * 100.0,
@@ -429,4 +449,44 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: EvalArgs,
+    }
+
+    fn args(line: &str) -> EvalArgs {
+        Cli::try_parse_from(std::iter::once("eval").chain(line.split_whitespace()))
+            .expect("parses")
+            .args
+    }
+
+    /// `--seed-cv-risky` is refused outside 0 to 1, and without a `seed-cv` to apply to, before
+    /// any match is played; within them the matches run.
+    #[test]
+    fn seed_cv_risky_is_checked_then_applied() {
+        let base = "--players 3 --matches 3 --rounds 1 --variant double";
+        let err = run(&args(&format!(
+            "{base} --strategies random,seed-cv,seed-cv --seed-cv-risky 2"
+        )))
+        .unwrap_err();
+        assert!(err.to_string().contains("0 to 1"), "{err}");
+        let err = run(&args(&format!(
+            "{base} --strategies random,bayes,bayes --seed-cv-risky 0"
+        )))
+        .unwrap_err();
+        assert!(err.to_string().contains("needs a `seed-cv`"), "{err}");
+        run(&args(&format!(
+            "{base} --strategies random,seed-cv,seed-cv --seed-cv-risky 0 --dealt"
+        )))
+        .expect("three 1-round matches");
+    }
 }

@@ -99,7 +99,7 @@ fn bayes_keeps_its_budget_on_a_loaded_machine() {
             Box::new(Bayes::default()),
             // `points`: `bayes`'s search plus its model of the `seed-cv` attackers.
             skirmish_bots::plane::strategy("points").expect("a strategy"),
-            Box::new(SeedCv),
+            Box::new(SeedCv::default()),
         ];
         let mut rng = SmallRng::seed_from_u64(1);
         play_match(config, &mut players, &mut rng, |d| {

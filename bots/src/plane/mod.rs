@@ -50,7 +50,7 @@ pub fn strategy(name: &str) -> Option<Box<dyn PlaneStrategy>> {
     match name {
         "points" => Some(Box::new(points::Points::default())),
         "bayes" => Some(Box::new(Bayes::default())),
-        "seed-cv" => Some(Box::new(SeedCv)),
+        "seed-cv" => Some(Box::new(SeedCv::default())),
         "random" => Some(Box::new(RandomStrategy)),
         _ => None,
     }

@@ -141,12 +141,12 @@ mod tests {
                 let view = game.view(Viewer::Seat(seat));
                 let action = if game.deploying() {
                     Action::Deploy {
-                        planes: SeedCv.deploy(&view, &mut rng),
+                        planes: SeedCv::default().deploy(&view, &mut rng),
                     }
                 } else {
                     let boards = read_boards(&view);
                     let predicted = seed_cv_targets(&view, &boards, seat);
-                    let (target, cell) = SeedCv.fire(&view, &mut rng);
+                    let (target, cell) = SeedCv::default().fire(&view, &mut rng);
                     let p = predicted.iter().find(|(s, _)| *s == target).map(|x| x.1);
                     assert!(p.is_some_and(|p| p > 0.0), "{predicted:?} {target}");
                     if predicted.iter().any(|(_, p)| *p == 1.0) {

@@ -29,9 +29,21 @@ pub const PROBES: usize = 2;
 /// mix `xa` to a Nash program it does not solve; risky is the occasional choice, 0.3 is ours.
 pub const RISKY_PROBABILITY: f64 = 0.3;
 
-/// The seed paper's attack and defence; stateless, everything is derived from the view.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct SeedCv;
+/// The seed paper's attack and defence; everything is derived from the view.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedCv {
+    /// The probability of the risky target choice with two opponents left.
+    risky: f64,
+}
+
+impl Default for SeedCv {
+    /// The strategy as `seed-cv` plays it: risky with [`RISKY_PROBABILITY`].
+    fn default() -> SeedCv {
+        SeedCv {
+            risky: RISKY_PROBABILITY,
+        }
+    }
+}
 
 /// The CV of every cell of a board (0 for public cells), and the number of consistent deployments
 /// with a not-yet-downed head on each cell.
@@ -72,6 +84,17 @@ pub(crate) fn argmax_cells(values: &[u32], public: u128) -> Vec<usize> {
 }
 
 impl SeedCv {
+    /// A `seed-cv` whose risky choice (the single leader on match totals) has probability
+    /// `risky` instead of [`RISKY_PROBABILITY`]: 0 is the paper's pure safe attacker (稳妥型),
+    /// which `eval --seed-cv-risky` uses to measure what the leader rule costs the candidate.
+    ///
+    /// # Panics
+    /// If `risky` is not within 0 to 1.
+    pub fn with_risky(risky: f64) -> SeedCv {
+        assert!((0.0..=1.0).contains(&risky), "a probability, 0 to 1: {risky}");
+        SeedCv { risky }
+    }
+
     /// The cell to fire at on one board.
     fn cell_on(&self, view: &View, board: &BoardView, rng: &mut dyn RngCore) -> Cell {
         let universe = Universe::of(view.config.variant);
@@ -125,12 +148,64 @@ impl PlaneStrategy for SeedCv {
                 .copied()
                 .filter(|b| view.totals[b.seat] == top)
                 .collect();
-            if leaders.len() == 1 && rng.random_bool(RISKY_PROBABILITY) {
+            if leaders.len() == 1 && rng.random_bool(self.risky) {
                 leaders[0]
             } else {
                 safe
             }
         };
         (board.seat, self.cell_on(view, board, rng))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+    use skirmish_games::Seat;
+    use skirmish_games::plane::{ShotRecord, ShotResult};
+
+    use super::super::PlaneStrategy;
+    use super::super::rollout::tests::{down, three_player_view};
+    use super::*;
+
+    /// Seat 0 to fire, seat 1 the single leader on match totals, seat 2's board the "safe" one
+    /// (a plane down, the other hit everywhere but its head): how often each `risky`
+    /// probability picks the leader over 200 shots.
+    fn leader_picks(risky: Option<f64>) -> usize {
+        let (mut view, planes) = three_player_view(5);
+        view.totals[Seat(1)] = 5;
+        down(&mut view.boards[2], planes[2][0], Seat(1));
+        for cell in planes[2][1].cells(9).expect("on the board").into_iter().skip(1) {
+            view.boards[2].shots.push(ShotRecord {
+                by: Seat(1),
+                cell,
+                result: ShotResult::Hit,
+            });
+        }
+        let mut player = risky.map_or_else(SeedCv::default, SeedCv::with_risky);
+        let mut rng = SmallRng::seed_from_u64(9);
+        (0..200)
+            .filter(|_| player.fire(&view, &mut rng).0 == Seat(1))
+            .count()
+    }
+
+    /// The risky choice goes to the single leader with the probability asked: never at 0 (the
+    /// paper's pure safe attacker), always at 1, and about 30% of the time as `seed-cv` plays.
+    #[test]
+    fn the_risky_probability_sets_how_often_the_leader_is_attacked() {
+        assert_eq!(leader_picks(Some(0.0)), 0);
+        assert_eq!(leader_picks(Some(1.0)), 200);
+        let default = leader_picks(None);
+        assert!(
+            (35..=85).contains(&default),
+            "{default} of 200, about 60 expected"
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "a probability")]
+    fn a_risky_probability_outside_0_to_1_is_refused() {
+        let _ = SeedCv::with_risky(1.5);
     }
 }

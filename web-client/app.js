@@ -1,6 +1,6 @@
 // Skirmish's browser client, its entry module: the server's messages, navigation and start-up. The
 // pages: lobby.js, room_page.js (plane battle's boards in plane_boards.js; gomoku in gomoku.js;
-// junqi in junqi.js). Plain ES modules, no build.
+// junqi in junqi.js; every room's event log in log_panel.js). Plain ES modules, no build.
 import { Connection } from './net.js';
 import { h } from './dom.js';
 import * as A from './alert.js';

@@ -1,7 +1,6 @@
 // Plane battle's room: the boards (firing at them), deployment, the scoreboard, the final panel and
-// rematch; and the room's event log, which every game's room shows.
+// rematch. The room's event log, which every game's room shows, is log_panel.js's.
 import * as P from './plane.js';
-import { auditText } from './audit.js';
 import { h } from './dom.js';
 import { hooks, S, ordinal, plural } from './state.js';
 import { seatName, who } from './room_state.js';
@@ -292,16 +291,6 @@ export function scoreboard(rs) {
             String(r.points[s]), r.survivor === s ? h('span', { 'aria-label': ', survived' }, ' ★') : null)),
           showLive ? h('td', { class: 'live' }, String(v.boards[s].points)) : null))))),
     h('p', { class: 'muted small' }, '★ survived the round (last player left). Downing a plane: 1 point; knocking a player out: 3.'));
-}
-
-export function logPanel(rs) {
-  return h('div', { class: 'card logcard' },
-    h('h2', { id: 'log-title' }, 'Events'),
-    h('ol', { id: 'log', class: 'log', role: 'log', 'aria-labelledby': 'log-title' },
-      rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t)
-        : t.audit != null ? h('li', { 'data-audit': t.audit, 'data-verified': t.verified, 'data-committed': t.committed },
-          h('details', {}, h('summary', {}, auditText(t)), t.details.map((d) => h('div', { class: 'small' }, d))))
-          : h('li', { 'data-public': t.public ? true : null, 'data-mine': t.mine ? true : null }, t.text)))));
 }
 
 export function finalPanel(rs) {

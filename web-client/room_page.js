@@ -8,7 +8,8 @@ import * as C from './chat.js';
 import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, configText } from './state.js';
 import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
 import { roomCounts, joinRoom } from './lobby.js';
-import { legend, boardEl, deployPanel, scoreboard, logPanel, finalPanel, rematch } from './plane_boards.js';
+import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch } from './plane_boards.js';
+import { logPanel } from './log_panel.js';
 
 // Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
 const go = (path) => hooks.go(path);

@@ -400,12 +400,6 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
             bail!("--seed-cv-risky needs a `seed-cv` among --strategies");
         }
     }
-    let seat_strategy = |i: usize| -> Box<dyn crate::plane::PlaneStrategy> {
-        match args.seed_cv_risky {
-            Some(p) if names[i] == "seed-cv" => Box::new(crate::plane::SeedCv::with_risky(p)),
-            _ => strategy(&names[i]).expect("checked above"),
-        }
-    };
     let opponents = match args.seed_cv_risky {
         Some(p) => format!("{}, {} (seed-cv risky {p})", names[1], names[2]),
         None => format!("{}, {}", names[1], names[2]),
@@ -431,8 +425,10 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         } else {
             args.matches
         };
-        let series = crate::plane::arena::series(config, matches, args.seed, args.dealt, seat_strategy)
-            .map_err(anyhow::Error::msg)?;
+        let series = crate::plane::arena::series(config, matches, args.seed, args.dealt, |i| {
+            seat_strategy(&names, args.seed_cv_risky, i)
+        })
+        .map_err(anyhow::Error::msg)?;
         let (share, lo, hi) = series.share();
         let (first, flo, fhi) = series.first_rate();
         println!(
@@ -449,6 +445,18 @@ fn run_matches(args: &EvalArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// The strategy of seat `i` in `eval --players 3`: `names[i]`, and for a `seed-cv` seat the
+/// risky probability `risky` (`--seed-cv-risky`) when given.
+///
+/// # Panics
+/// For an unknown name or a `risky` outside 0 to 1 (`run_matches` checks both first).
+fn seat_strategy(names: &[String], risky: Option<f64>, i: usize) -> Box<dyn crate::plane::PlaneStrategy> {
+    match risky {
+        Some(p) if names[i] == "seed-cv" => Box::new(crate::plane::SeedCv::with_risky(p)),
+        _ => strategy(&names[i]).expect("a known strategy"),
+    }
 }
 
 #[cfg(test)]
@@ -472,7 +480,7 @@ mod tests {
     /// `--seed-cv-risky` is refused outside 0 to 1, and without a `seed-cv` to apply to, before
     /// any match is played; within them the matches run.
     #[test]
-    fn seed_cv_risky_is_checked_then_applied() {
+    fn seed_cv_risky_is_checked_before_any_match() {
         let base = "--players 3 --matches 3 --rounds 1 --variant double";
         let err = run(&args(&format!(
             "{base} --strategies random,seed-cv,seed-cv --seed-cv-risky 2"
@@ -488,5 +496,27 @@ mod tests {
             "{base} --strategies random,seed-cv,seed-cv --seed-cv-risky 0 --dealt"
         )))
         .expect("three 1-round matches");
+    }
+
+    /// The seats' strategies follow `--seed-cv-risky`: the same seeded matches give the same
+    /// shares with 0.3 (the default's probability) as without the flag, and other shares with 1
+    /// (the `seed-cv` seats then always attack a single leader).
+    #[test]
+    fn seed_cv_risky_reaches_the_seed_cv_seats() {
+        let names = ["random", "seed-cv", "seed-cv"].map(String::from);
+        let config = Config {
+            variant: Variant::Double,
+            players: 3,
+            format: MatchFormat::Rounds(6),
+            first_attacker: FirstAttacker::Rotating,
+        };
+        let shares = |risky: Option<f64>| {
+            crate::plane::arena::series(config, 3, 1, true, |i| seat_strategy(&names, risky, i))
+                .expect("matches")
+                .shares
+        };
+        let default = shares(None);
+        assert_eq!(shares(Some(0.3)), default);
+        assert_ne!(shares(Some(1.0)), default);
     }
 }

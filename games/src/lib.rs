@@ -12,6 +12,8 @@
 pub mod gomoku;
 pub mod junqi;
 pub mod plane;
+#[cfg(feature = "serde")]
+pub mod referee;
 mod seat;
 
 pub use seat::{Audience, PerSeat, Seat, Viewer};
@@ -33,7 +35,8 @@ fn letter_and_number(s: &str) -> Option<(u8, u8)> {
     (number > 0).then(|| (letter as u8 - b'a', number - 1))
 }
 
-/// The shape every rules engine shares (DESIGN.md, "The rule engines").
+/// The core every rules engine shares, which the bots search over; [`referee::Referee`] adds what
+/// a referee needs.
 pub trait Game {
     /// What a seat may do: deploy, fire, place a stone, move a piece.
     type Action;

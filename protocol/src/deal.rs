@@ -7,8 +7,7 @@
 //! from a generator seeded by the deal's seed, `r` and `s` ([`plane_deployment`],
 //! [`junqi_layout`]). Every table that plays deal `n` is dealt the same boards, seat by seat.
 
-use rand::SeedableRng;
-use rand::rngs::StdRng;
+use rand_chacha::ChaCha12Rng;
 use sha2::{Digest, Sha256};
 use skirmish_games::{Seat, junqi, plane};
 
@@ -23,10 +22,10 @@ pub fn deal_seed(tournament_seed: u64, deal: u32) -> u64 {
 }
 
 /// The generator seat `seat`'s board in round `round` (plane battle; 0 in junqi) is drawn from,
-/// for a deal whose seed is `deal_seed`.
-pub fn seat_rng(deal_seed: u64, round: u32, seat: Seat) -> StdRng {
-    let mix = deal_seed ^ (u64::from(round) << 8 | u64::from(seat.0)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    StdRng::seed_from_u64(mix)
+/// for a deal whose seed is `deal_seed`: ChaCha12, whose stream is fixed by its specification
+/// ([`skirmish_games::referee::deal_rng`]).
+pub fn seat_rng(deal_seed: u64, round: u32, seat: Seat) -> ChaCha12Rng {
+    skirmish_games::referee::deal_rng(deal_seed, round, seat)
 }
 
 /// Seat `seat`'s dealt planes in round `round` of a plane battle deal (uniform among legal
@@ -57,6 +56,23 @@ mod tests {
         assert_eq!(deal_seed(7, 0).to_le_bytes(), digest[..8]);
         assert_ne!(deal_seed(7, 0), deal_seed(7, 1));
         assert_ne!(deal_seed(7, 0), deal_seed(8, 0));
+    }
+
+    /// Deal 0 of tournament seed 2026 as a literal: a change of generator, or of how `rand`
+    /// draws an index from it, would change every published deal, and fails here first.
+    #[test]
+    fn deal_zero_of_a_fixed_seed_is_this_board() {
+        let seed = deal_seed(2026, 0);
+        let planes = plane_deployment(seed, 0, Seat(0), plane::Variant::Double);
+        assert_eq!(seed, 6_527_334_661_995_259_099);
+        assert_eq!(
+            serde_json::to_string(&planes).unwrap(),
+            r#"[{"head":"D7","facing":"left"},{"head":"E1","facing":"up"}]"#
+        );
+        assert_eq!(
+            junqi_layout(seed, Seat(1)).to_string(),
+            "idchfgfahggekekhjcbjildij"
+        );
     }
 
     #[test]

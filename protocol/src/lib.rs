@@ -14,6 +14,7 @@ pub mod codes;
 pub mod commitment;
 pub mod deal;
 mod frame;
+mod games;
 mod ids;
 mod messages;
 mod room;
@@ -26,6 +27,7 @@ pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
 // The wire's types, one file per concern, re-exported here whole so that the crate's paths stay
 // `skirmish_protocol::Name`.
 pub use frame::*;
+pub use games::*;
 pub use messages::*;
 pub use room::*;
 

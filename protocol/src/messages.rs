@@ -6,10 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
+use crate::games::{Action, GameEvent, GameKind, GameView};
 use crate::ids::{AccessKey, AccountToken, PlayerId, ResumeToken, RoomId};
-use crate::room::{
-    Action, ChatChannel, GameEvent, GameKind, GameView, RoomConfig, RoomSnapshot, RoomSummary,
-};
+use crate::room::{ChatChannel, RoomConfig, RoomSnapshot, RoomSummary};
 
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
 // repeats word for word (`schema/*.json`), so the links stay short rather than `crate::` paths.

@@ -6,19 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::commitment::{Commitment, Reveal};
 use crate::ids::{PlayerId, RoomId};
-use crate::{Seat, gomoku, junqi, plane};
-
-/// The games Skirmish referees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum GameKind {
-    /// Plane battle (docs/rules.md, plane battle).
-    Plane,
-    /// Gomoku (docs/rules.md, gomoku).
-    Gomoku,
-    /// Junqi (docs/rules.md, junqi).
-    Junqi,
-}
+use crate::{GameConfig, GameEvent, GameView, Seat};
 
 /// A room's settings: the game with its config, and the clock.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -116,74 +104,6 @@ impl Default for Clock {
             game_ms: 0,
         }
     }
-}
-
-/// A game and its settings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum GameConfig {
-    /// Plane battle.
-    Plane(plane::Config),
-    /// Gomoku.
-    Gomoku(gomoku::Config),
-    /// Junqi.
-    Junqi(junqi::Config),
-}
-
-impl GameConfig {
-    /// Which game.
-    pub fn kind(&self) -> GameKind {
-        match self {
-            GameConfig::Plane(_) => GameKind::Plane,
-            GameConfig::Gomoku(_) => GameKind::Gomoku,
-            GameConfig::Junqi(_) => GameKind::Junqi,
-        }
-    }
-
-    /// Seats at the table.
-    pub fn seats(&self) -> usize {
-        match self {
-            GameConfig::Plane(config) => usize::from(config.players),
-            GameConfig::Gomoku(_) | GameConfig::Junqi(_) => 2,
-        }
-    }
-}
-
-/// An action in a room, tagged by game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum Action {
-    /// A plane battle action: `{"game": "plane", "kind": "fire", "target": 1, "cell": "E5"}`.
-    Plane(plane::Action),
-    /// A gomoku action: `{"game": "gomoku", "kind": "place", "point": "h8"}`.
-    Gomoku(gomoku::Action),
-    /// A junqi action: `{"game": "junqi", "kind": "move", "from": "G0", "to": "F0"}` or
-    /// `{"game": "junqi", "kind": "deploy", "layout": "abccddeeffggghhhiiijjkklj"}`.
-    Junqi(junqi::Action),
-}
-
-/// What one viewer may see of a game, tagged by game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum GameView {
-    /// Plane battle.
-    Plane(plane::View),
-    /// Gomoku.
-    Gomoku(gomoku::View),
-    /// Junqi.
-    Junqi(junqi::View),
-}
-
-/// A game event, tagged by game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "game", rename_all = "snake_case")]
-pub enum GameEvent {
-    /// Plane battle.
-    Plane(plane::Event),
-    /// Gomoku.
-    Gomoku(gomoku::Event),
-    /// Junqi.
-    Junqi(junqi::Event),
 }
 
 /// Whether a room waits for players, plays, or is over.

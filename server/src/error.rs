@@ -1,6 +1,5 @@
 //! The server's one boundary error: every refusal a client can get, with its stable protocol code.
 
-use skirmish_games::{gomoku, junqi, plane};
 use skirmish_protocol::{RoomId, ServerMsg, codes};
 use thiserror::Error;
 
@@ -118,33 +117,6 @@ impl ServerError {
             req,
             code: self.code().to_owned(),
             message: self.to_string(),
-        }
-    }
-}
-
-impl From<plane::RuleError> for ServerError {
-    fn from(err: plane::RuleError) -> Self {
-        ServerError::Rule {
-            code: err.code(),
-            message: err.to_string(),
-        }
-    }
-}
-
-impl From<gomoku::RuleError> for ServerError {
-    fn from(err: gomoku::RuleError) -> Self {
-        ServerError::Rule {
-            code: err.code(),
-            message: err.to_string(),
-        }
-    }
-}
-
-impl From<junqi::RuleError> for ServerError {
-    fn from(err: junqi::RuleError) -> Self {
-        ServerError::Rule {
-            code: err.code(),
-            message: err.to_string(),
         }
     }
 }

@@ -14,7 +14,7 @@ use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 use prometheus_client::registry::Registry;
-use skirmish_protocol::{GameKind, RoomStatus};
+use skirmish_protocol::RoomStatus;
 
 use crate::journal::Journal;
 use crate::lobby::Lobby;
@@ -159,11 +159,7 @@ impl Metrics {
         self.storage_available.set(i64::from(journal.available()));
         self.rooms.clear();
         for room in lobby.rooms() {
-            let game = match room.config.game.kind() {
-                GameKind::Plane => "plane",
-                GameKind::Gomoku => "gomoku",
-                GameKind::Junqi => "junqi",
-            };
+            let game = room.config.game.kind().tag();
             let state = match room.status {
                 RoomStatus::Waiting => "waiting",
                 RoomStatus::Playing => "playing",

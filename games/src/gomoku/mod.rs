@@ -563,3 +563,6 @@ impl Game for Gomoku {
         self.outcome.as_ref()
     }
 }
+
+#[cfg(feature = "serde")]
+mod referee;

@@ -608,3 +608,6 @@ impl Game for Junqi {
         self.outcome.as_ref()
     }
 }
+
+#[cfg(feature = "serde")]
+mod referee;

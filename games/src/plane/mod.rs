@@ -698,3 +698,6 @@ impl Game for PlaneBattle {
         self.outcome.as_ref()
     }
 }
+
+#[cfg(feature = "serde")]
+mod referee;

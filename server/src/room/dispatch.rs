@@ -185,8 +185,8 @@ impl Room {
                     self.out.say_shared(&member.outbox, msg.clone());
                 }
             }
-            while let Some((_, seat, round, deployment)) = sealed.next_if(|s| s.0 == index) {
-                self.commit(seat, round, deployment);
+            while let Some(seal) = sealed.next_if(|s| s.after == index) {
+                self.commit(seal.seat, seal.round, seal.text);
             }
             if let Some((_, round)) = applied.revealed.filter(|r| r.0 == index) {
                 self.reveal(round);

@@ -21,8 +21,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha12Rng;
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::{
     Action, Commitment, NumberedEvent, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus,
@@ -78,9 +78,11 @@ struct Room {
     spectators: HashMap<PlayerId, Member>,
     deadlines: Vec<Option<Instant>>,
     lobby: Lobby,
-    /// The room's randomness: the referee's default actions and commitment salts. ChaCha-based,
-    /// so salts cannot be predicted, seeded with [`Room::seed`].
-    rng: StdRng,
+    /// The room's randomness: the referee's default actions and commitment salts. ChaCha12, so
+    /// salts cannot be predicted and the stream for a seed is fixed by the algorithm, not by a
+    /// version of `rand` (it is the stream `rand` 0.9's `StdRng` gave, so rooms stored before
+    /// restore the same); seeded with [`Room::seed`].
+    rng: ChaCha12Rng,
     /// The seed of `rng`, drawn from the operating system and kept in the room's stored record,
     /// so that replaying the room's log draws the same salts and default actions.
     seed: [u8; 32],
@@ -212,7 +214,7 @@ impl Room {
             spectators: HashMap::new(),
             deadlines: vec![None; seats],
             lobby,
-            rng: StdRng::from_seed(seed),
+            rng: ChaCha12Rng::from_seed(seed),
             seed,
             journal: None,
             logged: 0,

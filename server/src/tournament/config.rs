@@ -1,8 +1,9 @@
 //! A tournament's settings: checked, their defaults filled in, and what they mean for the
 //! schedule (sets, openings, deals).
 
+use skirmish_games::referee::Dealing as GameDealing;
+use skirmish_protocol::Clock;
 use skirmish_protocol::tournament::{Dealing, Format, TournamentConfig};
-use skirmish_protocol::{Clock, GameConfig, GameKind};
 
 use super::error::TournamentError;
 use super::schedule::{self, SetRules};
@@ -10,23 +11,28 @@ use super::schedule::{self, SetRules};
 /// Checks a tournament's settings and fills in the defaults.
 pub(super) fn check(config: &mut TournamentConfig) -> Result<(), TournamentError> {
     let bad = |m: String| Err(TournamentError::BadConfig(m));
-    if let GameConfig::Gomoku(gomoku) = &mut config.game {
-        gomoku.opening = None;
+    if let Some(without) = config.game.with_opening(None) {
+        config.game = without;
         for name in &config.openings {
-            let mut with = gomoku.clone();
-            with.opening = Some(skirmish_protocol::gomoku::Opening::Named(name.clone()));
-            crate::table::Table::new(&GameConfig::Gomoku(with))
-                .map_err(|e| TournamentError::BadConfig(e.to_string()))?;
+            let with = config
+                .game
+                .with_opening(Some(name))
+                .expect("the game has openings");
+            crate::table::Table::new(&with).map_err(|e| TournamentError::BadConfig(e.to_string()))?;
         }
     } else if !config.openings.is_empty() {
-        return bad("openings are for gomoku".to_owned());
+        return bad(format!(
+            "{} has no openings (gomoku has)",
+            config.game.kind().name()
+        ));
     }
     crate::table::Table::new(&config.game).map_err(|e| TournamentError::BadConfig(e.to_string()))?;
-    // Duplicate by default for plane battle only: junqi entrants deploy their own layouts.
-    let duplicate = match config.game.kind() {
-        GameKind::Gomoku => false,
-        GameKind::Plane => config.duplicate.unwrap_or(true),
-        GameKind::Junqi => config.duplicate.unwrap_or(false),
+    // Duplicate by default where the game says so (plane battle); junqi entrants deploy their
+    // own layouts unless asked.
+    let duplicate = match config.game.kind().dealing() {
+        GameDealing::Never => false,
+        GameDealing::ByDefault => config.duplicate.unwrap_or(true),
+        GameDealing::OnRequest => config.duplicate.unwrap_or(false),
     };
     config.duplicate = Some(duplicate);
     let clock = config.clock.get_or_insert(Clock {
@@ -53,11 +59,7 @@ pub(super) fn check(config: &mut TournamentConfig) -> Result<(), TournamentError
         return bad("a Swiss tournament has 1 to 100 rounds".to_owned());
     }
     let name = config.name.get_or_insert_with(|| {
-        let game = match config.game.kind() {
-            GameKind::Plane => "Plane battle",
-            GameKind::Gomoku => "Gomoku",
-            GameKind::Junqi => "Junqi",
-        };
+        let game = config.game.kind().name();
         let format = match config.format {
             Format::RoundRobin => "round robin",
             Format::Swiss { .. } => "Swiss",
@@ -75,8 +77,7 @@ pub(super) fn set_rules(config: &TournamentConfig) -> SetRules {
     SetRules {
         sets: config.games_per_pairing,
         openings: config.openings.clone(),
-        dealt: config.duplicate == Some(true)
-            && matches!(config.game.kind(), GameKind::Plane | GameKind::Junqi),
+        dealt: config.duplicate == Some(true) && config.game.kind().dealing() != GameDealing::Never,
     }
 }
 

@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use rand::SeedableRng;
-use rand::rngs::StdRng;
+use rand_chacha::ChaCha12Rng;
 use skirmish_protocol::tournament::{MatchId, MatchResult, MatchState, MatchSummary};
 
 use super::config::set_rules;
@@ -63,7 +63,7 @@ pub(super) fn byes_of(byes: &[usize], first_index: usize, round: u32) -> Vec<Sto
 /// seed and the round, so a restart schedules the same.
 pub(super) fn swiss_round(t: &StoredTournament, round: u32) -> (Vec<Planned>, Vec<usize>) {
     let seed = t.config.seed.unwrap_or_default();
-    let mut rng = StdRng::seed_from_u64(seed ^ u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = ChaCha12Rng::seed_from_u64(seed ^ u64::from(round).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let summaries: Vec<MatchSummary> = t.matches.iter().map(|m| m.summary.clone()).collect();
     let seats = t.config.game.seats();
     let (table, _, _) = standings::standings(t.entrants.len(), seats, &summaries);

@@ -10,7 +10,7 @@ use skirmish_protocol::tournament::{
     Format, MatchId, MatchResult, MatchState, SeedCommitment, TournamentId, TournamentState,
     TournamentStatus, TournamentSummary,
 };
-use skirmish_protocol::{GameConfig, GameKind, RoomConfig, RoomId, Seat};
+use skirmish_protocol::{GameKind, RoomConfig, RoomId, Seat};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -281,8 +281,10 @@ impl Runner {
             self.waiting.remove(&index);
             let m = &self.stored.matches[index];
             let mut game_config = self.stored.config.game.clone();
-            if let (GameConfig::Gomoku(gomoku), Some(opening)) = (&mut game_config, &m.summary.opening) {
-                gomoku.opening = Some(skirmish_protocol::gomoku::Opening::Named(opening.clone()));
+            if let Some(opening) = &m.summary.opening
+                && let Some(with) = game_config.with_opening(Some(opening))
+            {
+                game_config = with;
             }
             let config = RoomConfig {
                 name: Some(format!(
@@ -465,21 +467,14 @@ fn m_cancel(m: &mut StoredMatch) {
 }
 
 /// The result of a match some entrants did not come to: they are placed last; the others share
-/// first place (the only one present wins gomoku or junqi: 1 point).
+/// first place and score as the game says ([`GameKind::walkover_points`]: the only one present
+/// wins gomoku or junqi, 1 point; no points in plane battle).
 fn absent_result(game: GameKind, seats: usize, absent: &[usize]) -> MatchResult {
-    let present = seats - absent.len();
     let last = u8::try_from(seats).unwrap_or(u8::MAX);
     let placings = (0..seats)
         .map(|s| if absent.contains(&s) { last } else { 1 })
         .collect();
-    let points = (0..seats)
-        .map(|s| match game {
-            GameKind::Plane => 0.0,
-            GameKind::Gomoku | GameKind::Junqi if absent.contains(&s) || present == 0 => 0.0,
-            #[allow(clippy::cast_precision_loss)]
-            GameKind::Gomoku | GameKind::Junqi => 1.0 / present as f64,
-        })
-        .collect();
+    let points = game.walkover_points(seats, absent);
     MatchResult {
         points,
         placings,

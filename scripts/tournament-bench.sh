@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tournament benchmark (README, "Running a tournament"): how many matches per minute a
+# The tournament benchmark (docs/tournaments.md, "Benchmark"): how many matches per minute a
 # tournament of `random` bots completes on this machine, and the server's memory meanwhile.
 #
 #   scripts/tournament-bench.sh [game] [bots] [parallel] [sets]

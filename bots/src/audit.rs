@@ -9,7 +9,7 @@
 //!
 //! [`check_tournament`] (`skirmish-bots audit`) checks a tournament once it is over: its revealed
 //! seed opens the commitment published at the start, no entrant played a deal twice, and every
-//! dealt board is the one the seed deals (README, "Seeds").
+//! dealt board is the one the seed deals (docs/tournaments.md, "Seeds").
 
 use std::collections::HashMap;
 

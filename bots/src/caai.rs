@@ -78,7 +78,7 @@ pub fn result_line(record: &MoveRecord, flag: Option<Post>, seat: Seat) -> Strin
 /// Whether the opponent's flag, found revealed when the engine is next told the news, belongs in
 /// the `RESULT` of the engine's own move rather than in the `GO` of the opponent's reply: whether
 /// that move, and not the reply, can have killed the opponent's field marshal (the flag is
-/// revealed when it falls; RULES.md section 3).
+/// revealed when it falls; docs/rules.md, "3. Junqi").
 ///
 /// Only a trade can kill a field marshal that the engine's move meets (nothing outranks it), and
 /// only when the engine's piece was its own field marshal or a bomb (`mover`). The reply kills

@@ -1,6 +1,6 @@
 //! `bayes`'s exact expected shots on a lone board (issue 19), from `plane::exhaustive`'s walk of
 //! its whole decision tree over every deployment (no sampling error): 107/24 on 7x7 (the optimum),
-//! and on 9x9 the figures `bots/README.md` gives ("Benchmark"), so that deleting the opening book
+//! and on 9x9 the figures `bots/README.md` gives ("One board"), so that deleting the opening book
 //! or the deeper search fails here.
 
 use skirmish_bots::plane::exhaustive::{exact_bayes, exact_bayes_unbooked};

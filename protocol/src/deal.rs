@@ -1,5 +1,5 @@
 //! Dealt deployments of duplicate tournaments, derived from the tournament's secret seed so that
-//! anyone can check every dealt board once the seed is revealed (README, "Seeds").
+//! anyone can check every dealt board once the seed is revealed (docs/tournaments.md, "Seeds").
 //!
 //! A tournament deals its boards in numbered *deals* (0, 1, 2, ...). Deal `n`'s seed is the first
 //! 8 bytes, little-endian, of SHA-256 of `skirmish-deal:<seed>:<n>` ([`deal_seed`]); the board of

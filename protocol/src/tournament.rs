@@ -303,7 +303,7 @@ pub enum Dealing {
     },
 }
 
-/// A tournament's commitment to its seed (README, "Seeds").
+/// A tournament's commitment to its seed (docs/tournaments.md, "Seeds").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeedCommitment {
     /// Lowercase hex SHA-256 of `salt + ":" + seed` (the seed in decimal), published when the

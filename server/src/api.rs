@@ -1,4 +1,4 @@
-//! The tournament HTTP API, JSON in and out (README, "Running a tournament"):
+//! The tournament HTTP API, JSON in and out (docs/tournaments.md, "The HTTP API"):
 //!
 //! - `POST /api/tournaments` with a [`TournamentConfig`]: creates one; `201` with its status.
 //! - `GET /api/tournaments`: every tournament's summary, newest first.

@@ -142,7 +142,7 @@ impl Journal {
     /// disk: at once if it is, else on the writer's task right after the commit. What is filed
     /// under one number runs in the order filed,
     /// and after everything filed earlier under a smaller one: a room's held messages go out in
-    /// the order it said them, without a wake of the room (docs/performance.md, "Issue 17").
+    /// the order it said them, without a wake of the room (docs/performance.md, "What the design choices are worth").
     /// `then` must not wait and must not call back into the journal's waiting list.
     pub fn after_commit(&self, written: u64, then: Box<dyn FnOnce() + Send>) {
         let mut waiting = self.waiting.lock().expect("not poisoned");

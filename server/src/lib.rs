@@ -303,7 +303,7 @@ impl Limits {
 /// What every request handler and session shares: one allocation, cloned by its reference
 /// count. A session keeps a clone for its life, and the whole state inline (the limits alone are
 /// some 300 bytes) sat two or three times in every idle connection's task (docs/performance.md,
-/// "Idle memory").
+/// "What the design choices are worth").
 #[derive(Clone, Debug)]
 pub struct AppState(std::sync::Arc<SharedState>);
 

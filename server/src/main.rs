@@ -13,7 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::info;
 
 /// mimalloc, not glibc's allocator: 3 to 4% less CPU per move, and no more idle memory
-/// (docs/performance.md, "Issue 17, third round").
+/// (docs/performance.md, "What the design choices are worth").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -83,7 +83,7 @@ struct Args {
     /// one fewer than the machine's cores, at least one: the storage's own thread (SQLite's,
     /// on the path of every move's commit) and the kernel's network work get the last core. On
     /// the 2-core machine of docs/performance.md this was 15% less CPU per move and 8 to 17%
-    /// more moves a second than two workers ("Issue 17, third round").
+    /// more moves a second than two workers ("What the design choices are worth").
     #[arg(long, env = "SKIRMISH_WORKER_THREADS")]
     worker_threads: Option<std::num::NonZeroUsize>,
     #[command(flatten)]
@@ -161,7 +161,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     // The built-in pool connects over plain ws; skirmish-bots has no TLS client yet.
     anyhow::ensure!(
         args.limits.tls_cert.is_none() || args.bots == 0,
-        "the built-in bots do not speak TLS: with --tls-cert, start with --bots 0 (README, \"TLS\")"
+        "the built-in bots do not speak TLS: with --tls-cert, start with --bots 0 (docs/running.md, \"TLS\")"
     );
     let listener = tokio::net::TcpListener::bind(SocketAddr::new(args.addr, args.port))
         .await

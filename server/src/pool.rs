@@ -1,7 +1,7 @@
 //! The built-in bot pool (`--bots N`) as its own process: the server starts `skirmish-bots play`
 //! beside it, connected through `/ws` like any outside bot, so the bots' memory and crashes are
-//! not the server's, and the server does not link the strategies (../shared/DESIGN.md: `server`
-//! never depends on `bots`).
+//! not the server's, and the server does not link the strategies (the crates' dependencies point one
+//! way: `server` never depends on `bots`).
 //!
 //! The program is looked for at `--bots-program`, then beside the server's own executable, then
 //! on `PATH`. Under `cargo run` (the `CARGO` variable set) a missing program is built once with

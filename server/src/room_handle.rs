@@ -25,7 +25,7 @@ pub struct Member {
 /// What a room's actor can be asked. Commands travel boxed ([`RoomHandle`]): the command queue
 /// allocates its slots 32 at a time, each the size of what it carries, for every room, idle or
 /// not, and 32 commands of 104 bytes were the largest part of an idle room (3.4 KiB, heaptrack;
-/// docs/performance.md, "Issue 17, third round").
+/// docs/performance.md, "What the design choices are worth").
 #[derive(Debug)]
 pub(crate) enum Command {
     Join {

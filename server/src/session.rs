@@ -40,7 +40,7 @@ use write::{binary_frame_error, send, write_within};
 /// connection held about 150 KiB of resident memory, and the zero-filling was 5% of the server's
 /// CPU under load. Client frames are small (an `act` is about 100 bytes, a `create_room` about
 /// 300); a larger one grows the buffer as it arrives, up to the frame limit. 1 KiB rather than
-/// 4 KiB took 3 KiB off every idle connection (docs/performance.md, "Idle memory").
+/// 4 KiB took 3 KiB off every idle connection (docs/performance.md, "What the design choices are worth").
 pub const READ_BUFFER_BYTES: usize = 1024;
 
 /// The token bucket that limits one connection's frames.
@@ -103,7 +103,7 @@ where
     // Boxed: the handshake awaits the store (a bot account's token, a name that is an
     // account's, a resume), whose futures are large, and kept inline they sized every
     // connection's task for its whole life: 7 KiB more per idle connection since the store went
-    // through sqlx (docs/performance.md, "Idle memory").
+    // through sqlx (docs/performance.md, "What the design choices are worth").
     let handshake = Box::pin(hello(&mut *socket, &state, outbox, bucket, address));
     let session = tokio::select! {
         () = state.shutdown.cancelled() => Err((CLOSE_GOING_AWAY, "server shutting down")),
@@ -379,7 +379,7 @@ impl Session {
         // outbox, the client's frames, the idle check, and last the token, which takes a lock to
         // poll. Biased: the timer and the token are polled only when the connection has nothing
         // to write or read (whether that saves CPU per move is below what the peers' duel
-        // resolves on the 2-core machine: docs/performance.md, "Issue 17, fifth round"). Nothing
+        // resolves on the 2-core machine: docs/performance.md, "What the design choices are worth"). Nothing
         // waits for long: the outbox is ready at every turn only while frames come faster than
         // one write of up to WRITE_BATCH of them takes (and when the socket cannot keep up, the
         // outbox overflows and kicks); the client's frames only while it sends, at its bucket's

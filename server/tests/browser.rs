@@ -2,7 +2,7 @@
 //! driven over WebDriver by `fantoccini`, against an in-process server and in-process bots. The
 //! tests click the page as people do and read its `data-*` attributes.
 //!
-//! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README
+//! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README and docs/playing.md
 //! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`, `tournament.png`).
 
 #[path = "browser/gomoku.rs"]

@@ -250,7 +250,7 @@ pub struct Memory {
     /// (rooms - baseline) / rooms, in KiB: a room with its connections. The steadiest of the
     /// three: which of the two phases holds the connections' transient memory (freed, but not
     /// yet given back by the allocator when the first reading is taken) moves from run to run
-    /// (docs/performance.md, "Issue 17, fifth round"), and it counts here either way.
+    /// (docs/performance.md, "Idle memory"), and it counts here either way.
     pub per_seated_room_kib: f64,
 }
 

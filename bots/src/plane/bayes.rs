@@ -24,7 +24,7 @@
 //!
 //! Unclocked ([`Bayes::with_budget`]`(None)`), a decision depends on the public results alone but
 //! for a uniform draw among tied cells; `plane::exhaustive` walks the whole decision tree to give
-//! the exact expected shots (issue 19's table in `bots/README.md`).
+//! the exact expected shots (`bots/README.md`, "One board").
 
 use std::time::{Duration, Instant};
 

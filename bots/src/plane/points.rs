@@ -7,7 +7,7 @@
 //! counted 5 times as the CV counts them. An attacker with a uniform prior (`bayes`) loses nothing
 //! to this bias but gains nothing from it either. `classic` deploys uniformly at random (one
 //! plane, no room to hide). Against two `seed-cv` on 9x9 this took the share of the points from
-//! 36.8% to 39.6% (bots/README.md).
+//! 36.8% to 39.6% (`skirmish-bots eval`, bots/README.md "3-player matches" has the command).
 //!
 //! **Attack** with two opponents left: a one-step Monte Carlo over the order of play
 //! ([`rollout::search`]): for each board it may fire at (and, when it differs from the
@@ -35,8 +35,8 @@
 //! `plane::weighted`'s prior), in the search's likeliest-head candidate and in the rollouts' draws. With nothing learned yet
 //! (the first round) it plays the uniform `bayes`, book and all. Against two `seed-cv` with dealt boards (54 matches) the search took
 //! the share of the points from 38.8% (the rules alone) to 41.5% at 300 rollouts; the rules alone
-//! had taken it from 39.7% to 42.5% with its own deployments (72 matches); every variant is in
-//! bots/README.md. The model only orders `points`'s own legal choices: an opponent that is not
+//! had taken it from 39.7% to 42.5% with its own deployments (72 matches), measured with
+//! `skirmish-bots eval`. The model only orders `points`'s own legal choices: an opponent that is not
 //! `seed-cv` makes the prediction a guess, never an illegal shot.
 
 use std::time::{Duration, Instant};
@@ -60,7 +60,7 @@ pub use super::rollout::SNIPE_HEAD;
 pub const DEPLOY_DRAWS: usize = 48;
 
 /// Rollouts per candidate first shot of the 3-player search ([`rollout::search`]): 32, 96,
-/// 300 and 1,000 were measured (bots/README.md), more doing better.
+/// 300 and 1,000 were measured (`skirmish-bots eval`), more doing better.
 pub const ROLLOUTS: usize = 1_000;
 
 /// Wall time from the start of a decision after which the 3-player search stops rolling out

@@ -37,7 +37,7 @@ use super::seed_cv::{HEAD_WEIGHT, PROBES, RISKY_PROBABILITY, cube_values};
 /// The head probability from which `points` fires at a board's last plane's likeliest head
 /// whatever else it would do (a knockout, 3 points, that the next attacker may take otherwise),
 /// in its own play and in its rollouts alike (one rule; `points` takes it from here). 0.3, 0.5
-/// and 0.7 measured alike (bots/README.md); 0.5 is the middle.
+/// and 0.7 measured alike (`skirmish-bots eval`, 3-player matches); 0.5 is the middle.
 pub const SNIPE_HEAD: f64 = 0.5;
 
 /// One board in a simulated round.

@@ -20,7 +20,7 @@
 //! The search is generic over the prior, so each prior gets its own compiled copy: the uniform
 //! one adds up nothing but counts (its [`Mass`] is `()` and [`Prior::WEIGHED`] false), and
 //! `bayes` pays nothing for the weights (`eval --exhaustive --variant double`, whole process:
-//! 0.96 of the CPU time of the copy `bayes.rs` had before, bots/README.md).
+//! 0.96 of the CPU time of the copy `bayes.rs` had before).
 
 use std::time::Instant;
 

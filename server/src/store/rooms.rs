@@ -107,8 +107,8 @@ fn builder_on<C: sqlx::Connection>(_: &C) -> sqlx::QueryBuilder<C::Database> {
 /// `(room, n, entry)`: a multi-row insert at the end of the log (its `seq` order). An entry an
 /// earlier try of the batch wrote is written again after it, and the log is read as its last
 /// row ([`Store::open_rooms`]): the log has no `(room, n)` key, whose B-tree a batch of many
-/// rooms' moves would touch at as many pages as rooms (docs/performance.md, "The journal as an
-/// append-only log").
+/// rooms' moves would touch at as many pages as rooms (docs/performance.md, "What the design
+/// choices are worth").
 macro_rules! append_insert {
     ($builder:expr, $run:expr) => {{
         let mut insert = $builder;

@@ -39,11 +39,9 @@ pub(crate) struct Searcher {
 const NO_MOVE: u16 = u16::MAX;
 
 /// The weight of the side to move's promise in the evaluation, in fifths of the opponent's: the
-/// side to move has the initiative, so its points count more. 7 (was 6): against figrid 1.2.0
-/// built with `codebook-eval`, freestyle, 1 s a move, 54 games, quiet machine, 6 scored 63.0% in
-/// two runs and 7 scored 79.6%, 79.6%, 81.5% and (another machine of the kind) 83.3% in four, 8
-/// scored 74.1%, 4 scored 42.6% (bots/README.md, "Issue 19, quiet machine" and "Issue 19, stop
-/// 28's second try").
+/// side to move has the initiative, so its points count more. 7: against figrid 1.2.0 built with
+/// `codebook-eval`, freestyle, 1 s a move, 54 games, 7 scored best of 4, 6, 7 and 8 (the
+/// command is in bots/README.md, "Gomoku benchmark").
 const INITIATIVE: i32 = 7;
 
 impl Searcher {

@@ -29,6 +29,7 @@ use crate::audit::Audit;
 use crate::gomoku::GomokuStrategy;
 use crate::junqi::JunqiStrategy;
 use crate::plane::PlaneStrategy;
+use crate::tic_tac_toe::TicTacToeStrategy;
 
 /// Makes a fresh gomoku strategy by name (`None` for a name it does not know).
 pub type GomokuFactory = Arc<dyn Fn(&str) -> Option<Box<dyn GomokuStrategy>> + Send + Sync>;
@@ -89,6 +90,7 @@ impl BotOptions {
                 (GameKind::Plane, names(crate::plane::STRATEGIES)),
                 (GameKind::Gomoku, names(crate::gomoku::STRATEGIES)),
                 (GameKind::Junqi, names(crate::junqi::STRATEGIES)),
+                (GameKind::TicTacToe, names(crate::tic_tac_toe::STRATEGIES)),
             ]),
             gomoku: Arc::new(crate::gomoku::strategy),
             junqi: Arc::new(crate::junqi::strategy),
@@ -109,11 +111,12 @@ impl BotOptions {
     pub fn set_strategies(&mut self, names: &[String]) {
         self.strategies.clear();
         for name in names {
-            for game in [GameKind::Plane, GameKind::Gomoku, GameKind::Junqi] {
+            for &game in GameKind::ALL {
                 let plays = match game {
                     GameKind::Plane => crate::plane::strategy(name).is_some(),
                     GameKind::Gomoku => (self.gomoku)(name).is_some(),
                     GameKind::Junqi => (self.junqi)(name).is_some(),
+                    GameKind::TicTacToe => crate::tic_tac_toe::strategy(name).is_some(),
                 };
                 let list = self.strategies.entry(game).or_default();
                 if plays && !list.contains(name) {
@@ -150,6 +153,17 @@ impl BotOptions {
             .or_else(|| crate::gomoku::strategy(crate::gomoku::STRATEGIES[0]))
     }
 
+    fn tic_tac_toe_strategy(&self, wanted: &str) -> Box<dyn TicTacToeStrategy> {
+        crate::tic_tac_toe::strategy(wanted)
+            .or_else(|| {
+                self.offered(GameKind::TicTacToe)
+                    .iter()
+                    .find_map(|s| crate::tic_tac_toe::strategy(s))
+            })
+            .or_else(|| crate::tic_tac_toe::strategy(crate::tic_tac_toe::STRATEGIES[0]))
+            .expect("the built-in tic-tac-toe strategies exist")
+    }
+
     fn junqi_strategy(&self, wanted: &str) -> Option<Box<dyn JunqiStrategy>> {
         (self.junqi)(wanted)
             .or_else(|| self.offered(GameKind::Junqi).iter().find_map(|s| (self.junqi)(s)))
@@ -179,6 +193,7 @@ enum SeatPlayer {
     Plane(Box<dyn PlaneStrategy>),
     Gomoku(Box<dyn GomokuStrategy>),
     Junqi(Box<dyn JunqiStrategy>),
+    TicTacToe(Box<dyn TicTacToeStrategy>),
 }
 
 /// One seat's player, used by one decision at a time.
@@ -518,6 +533,20 @@ fn decide(
                 _ => return None,
             };
             Some(Decision::Act(Action::Junqi(action)))
+        }
+        GameView::TicTacToe(view) => {
+            if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
+                return None;
+            }
+            if let SeatPlayer::Named(name) = &*player {
+                *player = SeatPlayer::TicTacToe(options.tic_tac_toe_strategy(name));
+            }
+            let SeatPlayer::TicTacToe(strategy) = &mut *player else {
+                warn!(seat = seat.0, "a seat changed game");
+                return None;
+            };
+            let action = strategy.act(view, options.budget(deadline_ms), &mut rng);
+            Some(Decision::Act(Action::TicTacToe(action)))
         }
     }
 }

@@ -11,6 +11,7 @@ pub mod gomoku;
 pub mod junqi;
 pub mod piskvork;
 pub mod plane;
+pub mod tic_tac_toe;
 pub mod tls;
 pub mod tournament;
 
@@ -32,7 +33,10 @@ impl Budget {
     }
 }
 
-/// Whether `name` is a built-in strategy of any game (plane battle, gomoku or junqi).
+/// Whether `name` is a built-in strategy of any game.
 pub fn is_strategy(name: &str) -> bool {
-    plane::strategy(name).is_some() || gomoku::strategy(name).is_some() || junqi::strategy(name).is_some()
+    plane::strategy(name).is_some()
+        || gomoku::strategy(name).is_some()
+        || junqi::strategy(name).is_some()
+        || tic_tac_toe::strategy(name).is_some()
 }

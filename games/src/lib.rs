@@ -15,6 +15,7 @@ pub mod plane;
 #[cfg(feature = "serde")]
 pub mod referee;
 mod seat;
+pub mod tic_tac_toe;
 
 pub use seat::{Audience, PerSeat, Seat, Viewer};
 

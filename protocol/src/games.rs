@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use skirmish_games::referee::{Dealing, Referee, RuleCode, Standing, Step, TurnKind};
 use skirmish_games::{Audience, Seat, Viewer};
 
-use crate::{gomoku, junqi, plane};
+use crate::{gomoku, junqi, plane, tic_tac_toe};
 
 /// An action the table refused, with nothing changed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,4 +304,5 @@ games! {
     Plane(plane::PlaneBattle), "Plane battle (docs/rules.md, plane battle).";
     Gomoku(gomoku::Gomoku), "Gomoku (docs/rules.md, gomoku).";
     Junqi(junqi::Junqi), "Junqi (docs/rules.md, junqi).";
+    TicTacToe(tic_tac_toe::TicTacToe), "Tic-tac-toe (docs/rules.md, tic-tac-toe).";
 }

@@ -22,7 +22,7 @@ pub mod tournament;
 
 pub use commitment::{Commitment, Reveal};
 pub use ids::{AccessKey, AccountToken, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
-pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane};
+pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane, tic_tac_toe};
 
 // The wire's types, one file per concern, re-exported here whole so that the crate's paths stay
 // `skirmish_protocol::Name`.

@@ -131,3 +131,18 @@ fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
     assert_ne!(old, a);
     assert!(serde_json::from_str::<ResumeToken>(&format!("\"{}\"", "x".repeat(129))).is_err());
 }
+
+#[test]
+fn every_game_is_listed_once_with_its_wire_tag_and_starts_behind_the_table() {
+    use skirmish_protocol::GameKind;
+    for &kind in GameKind::ALL {
+        assert_eq!(serde_json::to_value(kind).unwrap(), json!(kind.tag()), "{kind:?}");
+        let config: skirmish_protocol::GameConfig =
+            serde_json::from_value(json!({"game": kind.tag()})).unwrap();
+        assert_eq!(config.kind(), kind);
+        let (table, opening) = config.start().unwrap();
+        assert_eq!(table.kind(), kind);
+        assert!(!opening.events.is_empty(), "{kind:?} opens with an event");
+        assert_eq!(table.to_act().is_empty(), table.is_over());
+    }
+}

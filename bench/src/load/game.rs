@@ -24,6 +24,7 @@ use skirmish_bots::Budget;
 use skirmish_bots::gomoku::GomokuStrategy;
 use skirmish_bots::junqi::JunqiStrategy;
 use skirmish_bots::plane::PlaneStrategy;
+use skirmish_bots::tic_tac_toe::TicTacToeStrategy;
 
 /// How many times a seat tries `join_room` again after `no_such_room` (a room created through
 /// another node of a cluster, not yet in the joining node's directory), and how long it waits
@@ -142,6 +143,7 @@ struct Player {
     plane: skirmish_bots::plane::RandomStrategy,
     gomoku: skirmish_bots::gomoku::RandomStone,
     junqi: skirmish_bots::junqi::RandomMove,
+    tic_tac_toe: skirmish_bots::tic_tac_toe::RandomMark,
 }
 
 impl Player {
@@ -178,6 +180,8 @@ impl Player {
                 }
                 _ => None,
             },
+            GameView::TicTacToe(view) => (view.to_move == Some(seat))
+                .then(|| Action::TicTacToe(self.tic_tac_toe.act(view, budget, rng))),
         }
     }
 }
@@ -267,6 +271,7 @@ async fn play(
         plane: skirmish_bots::plane::RandomStrategy,
         gomoku: skirmish_bots::gomoku::RandomStone,
         junqi: skirmish_bots::junqi::RandomMove,
+        tic_tac_toe: skirmish_bots::tic_tac_toe::RandomMark,
     };
     let mut room: Option<RoomId> = None;
     let mut seat_of: Vec<Option<Seat>> = vec![None; sinks.len()];

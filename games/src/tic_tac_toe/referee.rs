@@ -1,0 +1,82 @@
+//! Tic-tac-toe behind the refereeing interface: everything is public, every mark starts the other
+//! side's turn, and running out of time loses (docs/rules.md, tic-tac-toe).
+
+use rand::RngCore;
+
+use super::{Action, Config, ConfigError, End, Event, MAX_REASON_BYTES, RuleError, TicTacToe};
+use crate::referee::{Dealing, Referee, RuleCode, Standing, Step, TurnKind, cut};
+use crate::{Audience, Game, Seat};
+
+impl RuleCode for RuleError {
+    fn code(&self) -> &'static str {
+        RuleError::code(self)
+    }
+}
+
+impl End {
+    /// How the game ended, as the protocol's `kind` tag names it (`line`, `board_full`, ...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            End::Line { .. } => "line",
+            End::BoardFull => "board_full",
+            End::Resigned { .. } => "resigned",
+            End::TimedOut { .. } => "timed_out",
+        }
+    }
+}
+
+fn step(events: Vec<Event>) -> Step<Event> {
+    let new_turn = events
+        .iter()
+        .any(|e| matches!(e, Event::Started | Event::Placed { .. }));
+    Step {
+        events,
+        new_turn,
+        sealed: Vec::new(),
+        revealed: None,
+    }
+}
+
+impl Referee for TicTacToe {
+    type Config = Config;
+    type ConfigError = ConfigError;
+
+    const NAME: &'static str = "Tic-tac-toe";
+    const DEALING: Dealing = Dealing::Never;
+
+    fn seats(_: &Config) -> usize {
+        2
+    }
+
+    fn start(config: Config) -> Result<(TicTacToe, Step<Event>), ConfigError> {
+        let (game, events) = TicTacToe::new(config)?;
+        Ok((game, step(events)))
+    }
+
+    fn turn_kind(&self) -> TurnKind {
+        TurnKind::Move
+    }
+
+    fn audience(event: &Event) -> Audience {
+        event.audience()
+    }
+
+    fn act(&mut self, seat: Seat, action: Action) -> Result<Step<Event>, RuleError> {
+        self.apply(seat, action).map(step)
+    }
+
+    fn time_out(&mut self, seat: Seat, _: &mut dyn RngCore) -> Step<Event> {
+        step(TicTacToe::time_out(self, seat))
+    }
+
+    fn resign(&mut self, seat: Seat, reason: &str) -> Step<Event> {
+        let reason = Some(cut(reason, MAX_REASON_BYTES));
+        self.apply(seat, Action::Resign { reason })
+            .map_or_else(|_| Step::none(), step)
+    }
+
+    fn result(&self) -> Option<Standing> {
+        let outcome = self.outcome()?;
+        Some(Standing::two_players(outcome.winner, outcome.end.kind()))
+    }
+}

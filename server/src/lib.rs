@@ -29,6 +29,7 @@ mod rules;
 pub mod session;
 pub mod store;
 mod table;
+#[cfg(feature = "testing")]
 pub mod testing;
 pub mod tls;
 pub mod tournament;

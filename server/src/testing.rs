@@ -13,6 +13,26 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tokio_util::sync::CancellationToken;
 
+/// Rooms whose next action panics where the engine is called, as a bug in an engine would
+/// ([`fault_engine`]).
+static FAULTY_ENGINES: std::sync::Mutex<Vec<skirmish_protocol::RoomId>> = std::sync::Mutex::new(Vec::new());
+
+/// Makes the engine of `room` panic at its next action, once: for tests of what a room does when
+/// its actor panics (it breaks down alone, and says so). No input from the wire can do this.
+pub fn fault_engine(room: skirmish_protocol::RoomId) {
+    FAULTY_ENGINES.lock().expect("not poisoned").push(room);
+}
+
+/// Panics when a test asked `room`'s engine to ([`fault_engine`]).
+pub(crate) fn engine_fault(room: skirmish_protocol::RoomId) {
+    let mut faulty = FAULTY_ENGINES.lock().expect("not poisoned");
+    if let Some(i) = faulty.iter().position(|r| *r == room) {
+        faulty.swap_remove(i);
+        drop(faulty);
+        panic!("the engine of room {room} panicked (a test's fault injection)");
+    }
+}
+
 /// How long a test waits for one message before failing.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(20);
 

@@ -187,3 +187,49 @@ async fn a_person_playing_random_cells_never_beats_seed_rules() {
     }
     bots.stop().await;
 }
+
+#[tokio::test]
+async fn a_room_whose_engine_panics_is_reported_broken_to_its_players_and_leaves_the_lobby() {
+    let server = TestServer::start().await;
+    let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
+    let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
+    let room = create(&mut alice, room_config(), true).await;
+    join(&mut bob, room).await;
+    let (mut carol, _) = TestClient::join(&server.ws_url(), "Carol").await;
+    carol.request(ClientMsg::Spectate { room }).await;
+    // A healthy room beside it, which must go on.
+    let other = create(&mut bob, room_config(), true).await;
+
+    skirmish_server::testing::fault_engine(room);
+    your_turn(&mut alice).await;
+    alice.send(place(room, 4)).await;
+    for client in [&mut alice, &mut bob, &mut carol] {
+        let msg = client
+            .recv_until(|m| matches!(m, ServerMsg::Error { code, .. } if code == "room_broken"))
+            .await;
+        let ServerMsg::Error { message, .. } = msg else {
+            unreachable!()
+        };
+        assert!(message.contains(&room.to_string()), "{message}");
+    }
+    // It left the lobby: not listed, not joinable; the other room is still there and playable.
+    let ServerMsg::Rooms { rooms, .. } = carol.request(ClientMsg::ListRooms).await else {
+        panic!("a room list")
+    };
+    assert!(
+        rooms.iter().all(|r| r.id != room),
+        "the broken room is still listed"
+    );
+    assert!(rooms.iter().any(|r| r.id == other));
+    assert_eq!(
+        code(&carol.request(ClientMsg::Spectate { room }).await),
+        "no_such_room"
+    );
+    assert_eq!(code(&alice.request(place(room, 0)).await), "no_such_room");
+    // Bob's seat there is gone (a resume would not offer it); his other room plays on.
+    let (mut dave, _) = TestClient::join(&server.ws_url(), "Dave").await;
+    assert_eq!(join(&mut dave, other).await, Seat(1));
+    your_turn(&mut bob).await;
+    bob.send(place(other, 0)).await;
+    marked(&mut dave, 0).await;
+}

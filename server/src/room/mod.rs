@@ -32,6 +32,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info, info_span};
 
+mod broken;
 mod clock;
 mod dispatch;
 mod ending;
@@ -249,7 +250,12 @@ impl Room {
         let stopped = shutdown.cancelled();
         tokio::pin!(stopped);
         loop {
-            self.out.let_out(self.written, self.journal.as_ref());
+            if self
+                .guarded(|room| room.out.let_out(room.written, room.journal.as_ref()))
+                .is_err()
+            {
+                break;
+            }
             let next_deadline = self
                 .deadlines
                 .iter()
@@ -257,21 +263,25 @@ impl Room {
                 .flatten()
                 .min()
                 .copied();
-            tokio::select! {
+            // Everything the actor does runs guarded: a panic breaks this room down, not the server.
+            let worked = tokio::select! {
                 () = &mut stopped => break,
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(*cmd),
+                    Some(cmd) => self.guarded(|room| room.handle(*cmd)),
                     None => break,
                 },
-                () = sleep_until_some(next_deadline) => self.on_deadline(),
+                () = sleep_until_some(next_deadline) => self.guarded(Room::on_deadline),
                 () = sleep_until_some(self.closes_at) => {
                     self.lobby.remove_room(self.id);
                     break;
                 }
                 () = sleep_until_some(self.expires_at) => {
-                    self.expire();
+                    let _ = self.guarded(Room::expire);
                     break;
                 }
+            };
+            if worked.is_err() {
+                break;
             }
         }
         debug!("room closed");
@@ -384,6 +394,8 @@ impl Room {
             return Err(ServerError::NotStarted);
         }
         self.writable()?;
+        #[cfg(feature = "testing")]
+        crate::testing::engine_fault(self.id);
         let applied = self.table.apply(seat, action.clone())?;
         let spent_ms = self.charge(seat);
         self.record(Entry::Acted {

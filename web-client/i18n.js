@@ -91,10 +91,14 @@ export function languageSwitch() {
   return button;
 }
 
-/** Adds the language switch to the page's header (`header.top`), once. */
+/**
+ * Adds the language switch to the page's header (`header.top`), once: before the rules link, on
+ * the brand's line, so that a phone's header keeps its height.
+ */
 export function mountSwitch() {
   const header = document.querySelector('header.top');
-  if (header && !document.getElementById('lang-switch')) header.append(languageSwitch());
+  if (!header || document.getElementById('lang-switch')) return;
+  header.insertBefore(languageSwitch(), header.querySelector('.top-link'));
 }
 
 /**

@@ -221,6 +221,11 @@ export function renderRooms() {
     h('tbody', {}, rows)));
 }
 
+/** The form's room name, else "<player>'s room" in the page's language (the server's default is English). */
+function roomName() {
+  return document.getElementById('create-name').value.trim() || t('create.room_placeholder', { name: S.name });
+}
+
 async function createRoom(e) {
   e.preventDefault();
   const val = (id) => document.getElementById(id).value;
@@ -228,7 +233,7 @@ async function createRoom(e) {
   if (val('create-game') === 'gomoku') {
     const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
     if (val('create-opening')) game.opening = val('create-opening');
-    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
+    const config = { name: roomName(), game, clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-colour') === 'white') await createAsWhite(config);
     else await createWith(config);
     return;
@@ -236,14 +241,14 @@ async function createRoom(e) {
   if (val('create-game') === 'junqi') {
     const limit = noAttackLimit();
     if (limit == null) return;
-    const config = { name: val('create-name').trim() || null, game: { game: 'junqi', no_attack_limit: limit },
+    const config = { name: roomName(), game: { game: 'junqi', no_attack_limit: limit },
       clock: { deploy_ms: Number(val('create-junqi-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-side') === 'blue') await createAsWhite(config);
     else await createWith(config);
     return;
   }
   const config = {
-    name: val('create-name').trim() || null,
+    name: roomName(),
     game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
       format: { rounds: Number(val('create-rounds')) }, first_attacker: 'rotating' },
     clock: { deploy_ms: Number(val('create-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 },

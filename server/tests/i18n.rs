@@ -313,10 +313,9 @@ fn server_codes() -> BTreeSet<String> {
             .map(str::trim)
             .and_then(|l| l.strip_prefix('"'))
             .and_then(|l| l.strip_suffix("\","))
+            .filter(|code| snake(code))
         {
-            if snake(code) {
-                codes.insert(code.to_owned());
-            }
+            codes.insert(code.to_owned());
         }
     }
     codes

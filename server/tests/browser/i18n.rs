@@ -18,9 +18,9 @@ return [...new Set(words)].filter((w) => !/^[A-Za-z]\d*$/.test(w) && !allowed.ha
 "#;
 
 /// Words a Chinese page may show in ASCII letters: the product's name, the SHA-256 of the
-/// referee's sealed deployments, the key that rotates a plane ("R", a single letter anyway), and
-/// the bots' pool name the tests connect (`pool`).
-const ALLOWED: &[&str] = &["Skirmish", "SHA", "pool"];
+/// sealed deployments, the language switch's "English" (the other language, named in itself),
+/// and names: the bots' pool the tests connect (`pool`) and the English player of the switch test.
+const ALLOWED: &[&str] = &["Skirmish", "SHA", "English", "pool", "Ann"];
 
 /// The English words the page shows, if any.
 async fn english_words(page: &Client) -> Vec<String> {

@@ -2,10 +2,12 @@
 // with "▶ Your turn" and its icon turns green, so a player in another tab sees it; an optional
 // short tone (off unless the player turns it on, kept in this browser) sounds when the turn begins.
 
+import { t } from './i18n.js';
+
 const SOUND_KEY = 'skirmish.sound';
 const ICON = '/favicon.svg';
 const TURN_ICON = '/favicon-turn.svg';
-const MARK = '▶ Your turn · ';
+const MARK = `${t('alert.title_mark')} · `;
 
 let wasTurn = false;
 let audio = null;

@@ -3,6 +3,7 @@
 // junqi in junqi.js; every room's event log in log_panel.js). Plain ES modules, no build.
 import { Connection } from './net.js';
 import { h } from './dom.js';
+import { t, refusal, translateStatic, mountSwitch, rulesHref } from './i18n.js';
 import * as A from './alert.js';
 import * as C from './chat.js';
 import { NAME_KEY, hooks, S, toast, errorText } from './state.js';
@@ -51,7 +52,7 @@ function onMessage(msg) {
       onReveal(msg);
       return;
     case 'error':
-      if (msg.code !== 'bad_resume') toast(`Refused: ${msg.message} (${msg.code})`);
+      if (msg.code !== 'bad_resume') toast(t('toast.refused', { reason: refusal(msg) }));
       for (const rs of S.roomStates.values()) { rs.firing = false; rs.placing = null; }
       break;
     default:
@@ -99,10 +100,10 @@ function route() {
     // A room's link (a tournament's Watch link, a shared link) says what is there, and lets a
     // visitor watch at once under a guest name.
     main.replaceChildren(h('section', { class: 'card', id: 'welcome', 'data-room-link': m ? m[1].toLowerCase() : null },
-      h('h1', {}, 'Skirmish: plane battle, gomoku and junqi'),
-      m ? h('p', {}, 'A match is played in this room, and you can watch it now. To play, choose a display name above (it is kept in this browser).')
-        : h('p', {}, 'Choose a display name above to play. It is kept in this browser.'),
-      m ? h('p', {}, h('button', { id: 'watch-guest', class: 'primary', onclick: watchAsGuest }, 'Watch as a guest')) : null),
+      h('h1', {}, t('welcome.title')),
+      m ? h('p', {}, t('welcome.room_link'))
+        : h('p', {}, t('welcome.choose_name')),
+      m ? h('p', {}, h('button', { id: 'watch-guest', class: 'primary', onclick: watchAsGuest }, t('welcome.watch_guest'))) : null),
     tournamentsCard());
     renderTournaments();
     refreshTournaments();
@@ -131,7 +132,7 @@ function route() {
 
 /** Picks a guest display name (kept like a chosen one) and opens the room the page points at. */
 function watchAsGuest() {
-  const name = `Guest ${Math.floor(1000 + Math.random() * 9000)}`;
+  const name = t('welcome.guest_name', { n: Math.floor(1000 + Math.random() * 9000) });
   document.getElementById('name-input').value = name;
   document.getElementById('name-form').requestSubmit();
 }
@@ -177,10 +178,13 @@ function setConn(state) {
   S.connState = state;
   const el = document.getElementById('conn');
   el.dataset.conn = state;
-  el.textContent = state === 'open' ? `online as ${S.name}` : state === 'connecting' ? 'connecting…' : 'offline: reconnecting…';
+  el.textContent = state === 'open' ? t('conn.online', { name: S.name }) : state === 'connecting' ? t('conn.connecting') : t('conn.reconnecting');
 }
 
 function start() {
+  translateStatic();
+  mountSwitch();
+  document.getElementById('rules-link').href = rulesHref();
   const form = document.getElementById('name-form');
   const input = document.getElementById('name-input');
   input.value = S.name;
@@ -192,7 +196,7 @@ function start() {
     S.name = name;
     localStorage.setItem(NAME_KEY, name);
     if (first) { S.conn = new Connection(name, onMessage, setConn); S.conn.open(); route(); }
-    else if (S.conn) { S.conn.restart(name); toast(`Your name is now ${name}.`); }
+    else if (S.conn) { S.conn.restart(name); toast(t('toast.renamed', { name })); }
   });
   if (S.name) {
     S.conn = new Connection(S.name, onMessage, setConn);

@@ -5,6 +5,7 @@
 // module checks each opening: the digest must match the commitment, and the deployment must be
 // the one the game revealed (a plane battle round's planes, a junqi game's layouts). SHA-256 is the
 // browser's own (Web Crypto), which browsers offer on https and on localhost only.
+import { t } from './i18n.js';
 
 /** Lowercase hex SHA-256 of `text` (UTF-8), or null where the browser offers no Web Crypto. */
 export async function sha256Hex(text) {
@@ -22,15 +23,15 @@ export async function sha256Hex(text) {
  */
 export async function checkReveal(commitments, reveal, revealed) {
   const commitment = commitments.find((c) => c.seat === reveal.seat && c.round === reveal.round);
-  if (!commitment) return { ok: false, why: 'it was never committed to' };
+  if (!commitment) return { ok: false, why: t('audit.never_sealed') };
   const digest = await sha256Hex(`${reveal.salt}:${reveal.deployment}`);
-  if (digest === null) return { ok: null, why: 'this browser computes SHA-256 only on https or localhost' };
-  if (digest !== commitment.sha256) return { ok: false, why: 'the revealed deployment does not match the commitment' };
-  if (revealed === undefined) return { ok: false, why: 'the game has not revealed this deployment' };
+  if (digest === null) return { ok: null, why: t('audit.no_sha') };
+  if (digest !== commitment.sha256) return { ok: false, why: t('audit.mismatch') };
+  if (revealed === undefined) return { ok: false, why: t('audit.not_revealed') };
   const same = typeof revealed === 'string'
     ? revealed === reveal.deployment
     : sameJson(parseOrNull(reveal.deployment), revealed);
-  if (!same) return { ok: false, why: 'the committed deployment is not the one the game revealed' };
+  if (!same) return { ok: false, why: t('audit.not_same') };
   return { ok: true };
 }
 
@@ -61,6 +62,7 @@ export function roundAudit(rs, round, label) {
 /** The summary line of a round's audit entry. */
 export function auditText(entry) {
   const all = entry.verified > 0 && entry.verified === entry.committed;
-  const checked = entry.verified ? `, ${entry.verified} checked against the reveal` : '';
-  return `${all ? '✓' : '·'} ${entry.label}: the referee committed to ${entry.committed} deployment${entry.committed === 1 ? '' : 's'}${checked}.`;
+  const sealed = t('audit.sealed', { count: entry.committed });
+  const checked = entry.verified ? t('audit.checked', { count: entry.verified }) : '';
+  return t('audit.line', { mark: all ? '✓' : '·', label: entry.label, sealed, checked });
 }

@@ -1,5 +1,6 @@
 // The room's chat: the players' chat for a seated player, the spectators' chat for a spectator
 // (the server keeps them apart). Names and lines go in as text, never as markup.
+import { t } from './i18n.js';
 
 /** The longest line the server takes (protocol `MAX_CHAT_CHARS`). */
 export const MAX_CHARS = 200;
@@ -19,10 +20,10 @@ export function onChat(rs, msg) {
  */
 export function chatPanel(rs, h, send) {
   const spectator = rs.you == null;
-  const title = spectator ? 'Spectators\u2019 chat' : 'Players\u2019 chat';
+  const title = spectator ? t('chat.spectators_title') : t('chat.players_title');
   const input = h('input', {
     id: 'chat-input', maxlength: MAX_CHARS, autocomplete: 'off', value: rs.chatDraft || '',
-    placeholder: spectator ? 'Say something to the other spectators' : 'Say something to the players',
+    placeholder: spectator ? t('chat.spectators_placeholder') : t('chat.players_placeholder'),
     'aria-label': title, oninput: (e) => { rs.chatDraft = e.target.value; },
   });
   const form = h('form', {
@@ -37,12 +38,12 @@ export function chatPanel(rs, h, send) {
         if (el) el.value = '';
       }).catch(() => {});
     },
-  }, input, h('button', { id: 'chat-send', type: 'submit' }, 'Send'));
+  }, input, h('button', { id: 'chat-send', type: 'submit' }, t('chat.send')));
   return h('div', { class: 'card chatcard', 'data-chat': spectator ? 'spectators' : 'players' },
     h('h2', { id: 'chat-title' }, title),
     h('ol', { id: 'chat-lines', class: 'chat-lines', role: 'log', 'aria-labelledby': 'chat-title' },
       (rs.chat || []).map((l) => h('li', { 'data-chat-line': l.channel },
-        h('strong', { class: 'chat-name' }, l.name), ': ', h('span', { class: 'chat-text' }, l.text)))),
+        h('strong', { class: 'chat-name' }, l.name), t('chat.colon'), h('span', { class: 'chat-text' }, l.text)))),
     form,
-    h('p', { class: 'muted small' }, spectator ? 'The players do not see this chat.' : 'Spectators do not see this chat.'));
+    h('p', { class: 'muted small' }, spectator ? t('chat.spectators_note') : t('chat.players_note')));
 }

@@ -2,12 +2,13 @@
 // board, the move list and the result. The room page (room_page.js, gameUi) hands each function a
 // `ui` with its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
 // seatName(seat), log(text), act(action) and render().
+import { t } from './i18n.js';
 
 /** Rule sets, as the create-room form offers them. */
 export const RULES = [
-  ['freestyle', 'freestyle: five or more in a row wins'],
-  ['standard', 'standard: exactly five wins'],
-  ['renju', 'renju: black has forbidden points'],
+  ['freestyle', t('gomoku.rule_help.freestyle')],
+  ['standard', t('gomoku.rule_help.standard')],
+  ['renju', t('gomoku.rule_help.renju')],
 ];
 
 /**
@@ -31,9 +32,25 @@ export const OPENINGS = [
 
 export const STONES = ['black', 'white'];
 
-/** Black sits in seat 0, white in seat 1. */
+/**
+ * An opening's name as the page shows it: `kansei 寒星 (direct 1)` in English, 寒星（直指1号） in
+ * Chinese (`opening.<name>` in the catalogs: the Chinese names of the renju openings, which
+ * openings.rs gives in their Japanese forms).
+ */
+export function openingLabel(name, note) {
+  const title = t(`opening.${name}`);
+  const m = note && note.match(/^(direct|indirect) (\d+)$/);
+  return m ? t('opening.label_numbered', { title, kind: t(`opening.${m[1]}`), n: m[2] }) : title;
+}
+
+/** Black sits in seat 0, white in seat 1: the CSS class of its stones. */
 export function colourOf(seat) {
-  return STONES[seat] ?? `seat ${seat + 1}`;
+  return STONES[seat] ?? `seat${seat + 1}`;
+}
+
+/** The colour of seat `seat` in words: black, white (黑棋, 白棋). */
+export function colourName(seat) {
+  return STONES[seat] ? t(`colour.${STONES[seat]}`) : t('seat.n', { n: seat + 1 });
 }
 
 /** (x from the left, y from the bottom), 0-based -> "h8". */
@@ -56,19 +73,19 @@ export function starPoints(size) {
 
 function openingText(opening) {
   if (!opening) return '';
-  if (typeof opening === 'string') return `opening ${opening}`;
-  return `opening of ${opening.length} stones`;
+  if (typeof opening === 'string') return t('gomoku.opening_named', { name: openingLabel(opening) });
+  return t('gomoku.opening_stones', { count: opening.length });
 }
 
 /** One line describing a gomoku config, for the lobby and the room's header. */
 export function configText(g, clock) {
-  const move = clock && clock.move_ms ? `${clock.move_ms / 1000}s per move` : 'no move clock';
-  return ['Gomoku', `${g.size}×${g.size}`, g.rule, openingText(g.opening), move].filter(Boolean).join(' · ');
+  const move = clock && clock.move_ms ? t('clock.per_move', { s: clock.move_ms / 1000 }) : t('clock.no_move_clock');
+  return [t('game.gomoku'), `${g.size}×${g.size}`, t(`gomoku.rule.${g.rule}`), openingText(g.opening), move].filter(Boolean).join(' · ');
 }
 
 /** What the lobby's room list says about a gomoku room: [headline, detail]. */
 export function lobbyText(g) {
-  return [`gomoku · ${g.size}×${g.size}`, [g.rule, openingText(g.opening)].filter(Boolean).join(' · ')];
+  return [`${t('game.gomoku')} · ${g.size}×${g.size}`, [t(`gomoku.rule.${g.rule}`), openingText(g.opening)].filter(Boolean).join(' · ')];
 }
 
 // ---------------------------------------------------------------- keeping the view current
@@ -101,8 +118,8 @@ export function applyEvent(rs, ev, moveMs, ui) {
       v.outcome = null;
       rs.placing = null;
       rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
-      const from = ev.opening.length ? ` from an opening of ${ev.opening.length} stones` : '';
-      ui.log(`The game starts on ${ev.size}×${ev.size} (${ev.rule})${from}. ${mover(ev.to_move, ui)} to move.`);
+      const from = ev.opening.length ? t('gomoku.log.from_opening', { count: ev.opening.length }) : '';
+      ui.log(t('gomoku.log.started', { size: `${ev.size}×${ev.size}`, rule: t(`gomoku.rule.${ev.rule}`), from, mover: mover(ev.to_move, ui) }));
       break;
     }
     case 'placed': {
@@ -115,7 +132,7 @@ export function applyEvent(rs, ev, moveMs, ui) {
         rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
       }
       rs.placing = null;
-      ui.log(`${ev.number}. ${mover(ev.seat, ui)} played ${ev.point}.`);
+      ui.log(t('gomoku.log.placed', { n: ev.number, mover: mover(ev.seat, ui), point: ev.point }));
       break;
     }
     case 'ended': {
@@ -126,7 +143,7 @@ export function applyEvent(rs, ev, moveMs, ui) {
       rs.confirmResign = false;
       rs.deadlineAt = null;
       if (rs.summary) rs.summary.status = 'finished';
-      ui.log(`Game over: ${resultText(ev.outcome, ui).join(' ')}`);
+      ui.log(t('log.game_over', { result: resultText(ev.outcome, ui).join(' ') }));
       break;
     }
     default:
@@ -136,30 +153,30 @@ export function applyEvent(rs, ev, moveMs, ui) {
 
 /** "You (black)" or "Ann (white)". */
 function mover(seat, ui) {
-  return `${ui.who(seat)} (${colourOf(seat)})`;
+  return t('mover', { who: ui.who(seat), colour: colourName(seat) });
 }
 
 /** The result as [headline, detail], such as ["Bot (white) won.", "You resigned: ..."]. */
 export function resultText(o, ui) {
   const e = o.end;
   if (o.winner == null) {
-    const why = e.kind === 'board_full' ? 'the board is full' : e.kind === 'no_legal_point'
-      ? 'black is to move and every empty point is forbidden' : e.kind;
-    return ['Draw.', `No winner: ${why} (${o.stones} stones).`];
+    const why = e.kind === 'board_full' ? t('gomoku.end.board_full') : e.kind === 'no_legal_point'
+      ? t('gomoku.end.no_legal_point') : e.kind;
+    return [t('result.draw'), t('gomoku.end.no_winner', { why, stones: o.stones })];
   }
-  const won = ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
+  const won = ui.you === o.winner ? t('result.you_won') : t('result.won', { who: mover(o.winner, ui) });
   switch (e.kind) {
     case 'five': {
       const n = e.line.length;
-      const row = n === 5 ? 'five in a row' : `${n} in a row`;
-      return [`${won} with ${row}.`, `The winning line: ${e.line.join(' ')} (${o.stones} stones on the board).`];
+      const row = n === 5 ? t('gomoku.end.five') : t('gomoku.end.n_in_row', { n });
+      return [t('gomoku.end.won_with', { won, row }), t('gomoku.end.line', { line: e.line.join(' '), stones: o.stones })];
     }
     case 'resigned':
-      return [`${won}: ${mover(e.seat, ui)} resigned.`, e.reason ? `Reason given: ${e.reason}` : 'No reason given.'];
+      return [t('result.resigned', { won, who: mover(e.seat, ui) }), e.reason ? t('result.reason', { reason: e.reason }) : t('result.no_reason')];
     case 'timed_out':
-      return [`${won}: ${mover(e.seat, ui)} ran out of time.`, `After ${o.stones} stones.`];
+      return [t('result.timed_out', { won, who: mover(e.seat, ui) }), t('gomoku.end.after', { stones: o.stones })];
     default:
-      return [`${won}.`, ''];
+      return [t('result.plain', { won }), ''];
   }
 }
 
@@ -199,18 +216,18 @@ export function boardEl(rs, ui) {
       const cls = ['pt', ...edges, s ? 'has-stone' : '', p === last ? 'last' : '', win.has(p) ? 'win' : '',
         isForbidden ? 'forbidden' : '', open ? 'open' : '', pending ? 'pending' : ''].filter(Boolean).join(' ');
       const words = [p];
-      if (s) words.push(`${s.stone} stone, move ${s.number}${s.opening ? ' (opening)' : ''}`);
-      else if (isForbidden) words.push('forbidden for black');
-      else words.push('empty');
-      if (p === last) words.push('last move');
-      if (win.has(p)) words.push('in the winning line');
+      if (s) words.push(t(s.opening ? 'gomoku.point.stone_opening' : 'gomoku.point.stone', { colour: t(`colour.${s.stone}`), n: s.number }));
+      else if (isForbidden) words.push(t('gomoku.point.forbidden'));
+      else words.push(t('gomoku.point.empty'));
+      if (p === last) words.push(t('gomoku.point.last'));
+      if (win.has(p)) words.push(t('gomoku.point.win'));
       cells.push(h('button', {
         type: 'button', class: cls, id: `p-${p}`, 'data-point': p, 'data-x': x, 'data-y': y,
         'data-stone': s ? s.stone : null, 'data-number': s ? s.number : null,
         'data-last': p === last ? 'true' : null, 'data-win': win.has(p) ? 'true' : null,
         'data-forbidden': isForbidden ? 'true' : null, 'data-playable': open ? 'true' : null,
-        'aria-label': words.join(', '), 'aria-disabled': open ? null : 'true', tabindex: -1,
-        title: isForbidden ? `${p}: forbidden for black (renju)` : null,
+        'aria-label': words.join(t('list.sep')), 'aria-disabled': open ? null : 'true', tabindex: -1,
+        title: isForbidden ? t('gomoku.point.forbidden_title', { point: p }) : null,
       },
       stars.has(p) && !s ? h('span', { class: 'star', 'aria-hidden': 'true' }) : null,
       s ? h('span', { class: `stone ${s.stone}`, 'aria-hidden': 'true' }, numbers ? String(s.number) : '') : null,
@@ -222,14 +239,14 @@ export function boardEl(rs, ui) {
   for (let x = 0; x < size; x++) cells.push(h('span', { class: 'gx', 'aria-hidden': 'true' }, String.fromCharCode(97 + x)));
   const grid = h('div', {
     class: `goban size-${size}${playable ? ' playable' : ''}`, style: `--size:${size}`, id: 'goban',
-    role: 'group', 'aria-label': `Gomoku board, ${size} by ${size}; a1 is the bottom left corner`,
+    role: 'group', 'aria-label': t('gomoku.board_label', { size }),
     'data-size': size, 'data-playable': playable ? 'true' : 'false',
     onclick: (e) => {
       const el = e.target.closest('[data-point]');
       if (el && el.dataset.playable) place(rs, el.dataset.point, ui);
       else if (el && el.dataset.forbidden && playable) {
         // Say why nothing happens, rather than nothing.
-        rs.notice = `${el.dataset.point} is forbidden for black under renju (a double three, a double four or an overline): choose another point.`;
+        rs.notice = t('gomoku.notice_forbidden', { point: el.dataset.point });
         ui.render();
       }
     },
@@ -240,7 +257,7 @@ export function boardEl(rs, ui) {
   const focus = grid.querySelector(`[data-point="${ui.focus || last || centre}"]`) || grid.querySelector('[data-point]');
   if (focus) focus.tabIndex = 0;
   return h('figure', { class: 'goban-wrap', 'data-gomoku-board': true },
-    h('figcaption', { class: 'sr-only' }, 'The board'), grid,
+    h('figcaption', { class: 'sr-only' }, t('gomoku.the_board')), grid,
     h('p', { id: 'gomoku-notice', class: 'notice', role: 'status' }, rs.notice || ''));
 }
 
@@ -274,30 +291,28 @@ export function sidePanel(rs, ui) {
   const playing = !v.outcome && rs.summary && rs.summary.status === 'playing';
   const players = [0, 1].map((seat) => h('li', { 'data-player': seat, class: v.to_move === seat ? 'to-move' : '' },
     h('span', { class: `stone mini ${colourOf(seat)}`, 'aria-hidden': 'true' }),
-    h('strong', {}, ui.seatName(seat)), rs.you === seat ? ' (you)' : '',
-    ` · ${colourOf(seat)}`,
-    v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null,
-    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, 'winner') : null));
+    h('strong', {}, ui.seatName(seat)), rs.you === seat ? t('seat.you_mark') : '',
+    ` · ${colourName(seat)}`,
+    v.to_move === seat ? h('span', { class: 'badge turn' }, t('badge.to_move')) : null,
+    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, t('badge.winner')) : null));
   let resign = null;
   if (rs.you != null && playing) {
     resign = rs.confirmResign
       ? h('p', { class: 'row', id: 'resign-box' },
-        h('span', {}, 'Give up this game?'),
-        h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, 'Yes, resign'),
-        h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, 'Keep playing'))
-      : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, 'Resign'));
+        h('span', {}, t('resign.ask')),
+        h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, t('resign.yes')),
+        h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, t('resign.no')))
+      : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, t('resign.button')));
   }
-  const rule = v.rule === 'renju' ? 'Renju: black may not make a double-three, a double-four or an overline; those points are marked × on black\'s turn.'
-    : v.rule === 'standard' ? 'Standard: exactly five in a row wins; six or more does not.'
-      : 'Freestyle: five or more in a row wins.';
+  const rule = t(`gomoku.rule_note.${v.rule}`);
   return h('div', { class: 'card gomoku-side' },
-    h('h2', {}, 'Players'),
+    h('h2', {}, t('players.title')),
     h('ul', { class: 'players' }, players),
     resign,
     h('p', { class: 'row small' },
       h('label', {},
         h('input', { type: 'checkbox', id: 'show-numbers', checked: ui.showNumbers, onchange: (e) => ui.setNumbers(e.target.checked) }),
-        ' Show move numbers on the stones')),
+        t('gomoku.show_numbers'))),
     h('p', { class: 'muted small' }, rule));
 }
 
@@ -312,13 +327,13 @@ export function moveList(rs, ui) {
   const { h } = ui;
   const v = rs.view;
   return h('div', { class: 'card movecard' },
-    h('h2', { id: 'moves-title' }, `Moves (${v.moves.length})`),
+    h('h2', { id: 'moves-title' }, t('moves.title', { n: v.moves.length })),
     v.moves.length
       ? h('ol', { id: 'moves', class: 'moves', 'aria-labelledby': 'moves-title' },
         v.moves.map((m, i) => h('li', { 'data-move': i + 1, 'data-point': m.point, 'data-stone': m.stone, class: i < v.opening ? 'opening' : '' },
           h('span', { class: `stone mini ${m.stone}`, 'aria-hidden': 'true' }),
-          ` ${m.stone} ${m.point}`, i < v.opening ? h('small', {}, ' (opening)') : null)))
-      : h('p', { class: 'empty' }, 'No stones yet.'));
+          ` ${t(`colour.${m.stone}`)} ${m.point}`, i < v.opening ? h('small', {}, t('gomoku.opening_mark')) : null)))
+      : h('p', { class: 'empty' }, t('gomoku.no_stones')));
 }
 
 /** The result, once the game is over. */
@@ -331,20 +346,20 @@ export function resultPanel(rs, ui) {
     h('h2', { id: 'result-text' }, head),
     detail ? h('p', { id: 'result-detail' }, detail) : null,
     h('p', { class: 'row' },
-      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch') : null,
-      h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, t('final.rematch')) : null,
+      h('button', { id: 'to-lobby', onclick: ui.toLobby }, t('room.back_to_lobby'))));
 }
 
 /** The status bar's text and the seat whose turn it is. */
 export function statusText(rs, phase, ui) {
   const v = rs.view;
-  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : 'Game over.', turn: '' };
+  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : t('status.game_over'), turn: '' };
   const seat = v.to_move;
-  if (seat == null) return { text: 'Waiting for the game to start.', turn: '' };
-  const count = `Move ${v.moves.length + 1}`;
+  if (seat == null) return { text: t('status.not_started'), turn: '' };
+  const count = t('moves.number', { n: v.moves.length + 1 });
   if (seat === rs.you) {
-    const extra = v.rule === 'renju' && seat === 0 && (v.forbidden || []).length ? ' Points marked × are forbidden for black.' : '';
-    return { text: `${count} · Your turn: you play ${colourOf(seat)}. Click an empty point.${extra}`, turn: String(seat) };
+    const extra = v.rule === 'renju' && seat === 0 && (v.forbidden || []).length ? t('gomoku.status.forbidden_marked') : '';
+    return { text: t('gomoku.status.your_turn', { count, colour: colourName(seat), extra }), turn: String(seat) };
   }
-  return { text: `${count} · ${ui.seatName(seat)} (${colourOf(seat)}) to move.`, turn: String(seat) };
+  return { text: t('status.to_move', { count, mover: t('mover', { who: ui.seatName(seat), colour: colourName(seat) }) }), turn: String(seat) };
 }

@@ -7,41 +7,59 @@ import { EXAMPLE_LAYOUT, LAYOUT_POSTS, LINKS, POSTS, ROW_LETTERS, boardOf, desti
   kindOf, layoutPieces, layoutProblems, mountain, movable, postIndex, postName, randomLayout,
   rankNames, rankOf, swapSlots } from './junqi_rules.js';
 
+import { t } from './i18n.js';
+
 export * from './junqi_rules.js';
 
 // ---------------------------------------------------------------- texts
 
 export const COLOURS = ['red', 'blue'];
 
-/** Red sits in seat 0 and moves first, blue in seat 1. */
+/** Red sits in seat 0 and moves first, blue in seat 1: the side's name in words (红方, 蓝方). */
 export function colourOf(seat) {
-  return COLOURS[seat] ?? `seat ${seat + 1}`;
+  return COLOURS[seat] ? t(`colour.${COLOURS[seat]}`) : t('seat.n', { n: seat + 1 });
 }
 
-function limitText(limit) {
-  return limit ? `no-attack limit ${limit}` : 'no-attack rule off';
+/**
+ * A rank's names as the page shows them: [Chinese, the page's language's] (司令 and Marshal in
+ * English; the second is empty in Chinese, where 司令 says it all).
+ */
+export function rankLabels(rank) {
+  const [cn] = rankNames(rank);
+  const local = t(`rank.${rank}`);
+  return [cn, local === cn ? '' : local];
+}
+
+/** A rank in words: "Marshal 司令" in English, 司令 in Chinese. */
+function rankWords(rank) {
+  const [cn, local] = rankLabels(rank);
+  return local ? `${local} ${cn}` : cn;
+}
+
+export function limitText(limit) {
+  return limit ? t('junqi.limit', { n: limit }) : t('junqi.limit_off');
 }
 
 /** One line describing a junqi config, for the room's header. */
 export function configText(g, clock) {
-  const deploy = clock && clock.deploy_ms ? `${clock.deploy_ms / 1000}s to deploy` : 'no deployment clock';
-  const move = clock && clock.move_ms ? `${clock.move_ms / 1000}s per move` : 'no move clock';
-  return ['Junqi', limitText(g.no_attack_limit), deploy, move].join(' · ');
+  const deploy = clock && clock.deploy_ms ? t('clock.deploy', { s: clock.deploy_ms / 1000 }) : t('clock.no_deploy_clock');
+  const move = clock && clock.move_ms ? t('clock.per_move', { s: clock.move_ms / 1000 }) : t('clock.no_move_clock');
+  return [t('game.junqi'), limitText(g.no_attack_limit), deploy, move].join(' · ');
 }
 
 /** What the lobby's room list says about a junqi room: [headline, detail]. */
 export function lobbyText(g) {
-  return ['junqi · 2 players', limitText(g.no_attack_limit)];
+  return [`${t('game.junqi')} · ${t('plane.players', { count: 2 })}`, limitText(g.no_attack_limit)];
 }
 
 /** "You (red)" or "Ann (blue)". */
 function mover(seat, ui) {
-  return `${ui.who(seat)} (${colourOf(seat)})`;
+  return t('mover', { who: ui.who(seat), colour: colourOf(seat) });
 }
 
 /** "the Captain at F0" when the rank is known, else "the piece at F0". */
 function pieceAt(rank, post) {
-  return rank ? `the ${rankNames(rank)[1]} at ${post}` : `the piece at ${post}`;
+  return rank ? t('junqi.piece_known', { rank: rankLabels(rank)[1] || rankLabels(rank)[0], post }) : t('junqi.piece_at', { post });
 }
 
 /**
@@ -49,13 +67,12 @@ function pieceAt(rank, post) {
  * piece that moved and the piece it attacked; otherwise only posts are named.
  */
 export function moveText(m, ui) {
-  const side = `${mover(m.seat, ui)}:`;
-  const piece = pieceAt(m.rank, m.from);
+  const values = { side: mover(m.seat, ui), piece: pieceAt(m.rank, m.from), other: pieceAt(m.met, m.to), to: m.to };
   switch (m.result) {
-    case 'won': return `${side} ${piece} took ${pieceAt(m.met, m.to)}.`;
-    case 'lost': return `${side} ${piece} attacked ${pieceAt(m.met, m.to)} and lost.`;
-    case 'traded': return `${side} ${piece} attacked ${pieceAt(m.met, m.to)}: both removed.`;
-    default: return `${side} ${piece} moved to ${m.to}.`;
+    case 'won': return t('junqi.move.won', values);
+    case 'lost': return t('junqi.move.lost', values);
+    case 'traded': return t('junqi.move.traded', values);
+    default: return t('junqi.move.moved', values);
   }
 }
 
@@ -79,18 +96,19 @@ export function movesWithRanks(v, you) {
 /** How the game ended, as [headline, detail]. */
 export function resultText(o, ui) {
   const e = o.end;
-  const won = o.winner == null ? 'Draw.' : ui.you === o.winner ? 'You won' : `${mover(o.winner, ui)} won`;
-  const moves = `after ${o.moves} moves`;
+  const won = o.winner == null ? t('result.draw') : ui.you === o.winner ? t('result.you_won') : t('result.won', { who: mover(o.winner, ui) });
+  const ended = t('junqi.end.ended', { n: o.moves });
+  const who = e.seat != null ? mover(e.seat, ui) : '';
   switch (e.kind) {
-    case 'neither_can_move': return ['Draw.', `Neither side can move (${moves}).`];
-    case 'no_legal_move': return [`${won}: ${mover(e.seat, ui)} had no legal move.`, `The game ended ${moves}.`];
-    case 'flag_captured': return [`${won} by capturing ${mover(e.seat, ui)}'s flag.`, `The game ended ${moves}.`];
-    case 'timed_out': return [`${won}: ${mover(e.seat, ui)} ran out of time.`, `The game ended ${moves}.`];
+    case 'neither_can_move': return [t('result.draw'), t('junqi.end.neither', { n: o.moves })];
+    case 'no_legal_move': return [t('junqi.end.no_legal_move', { won, who }), ended];
+    case 'flag_captured': return [t('junqi.end.flag', { won, who }), ended];
+    case 'timed_out': return [t('result.timed_out', { won, who }), ended];
     case 'no_attack_limit':
-      return [`${won}: ${e.limit} moves without a collision, and ${mover(e.seat, ui)} was to move.`, `The no-attack rule ended the game ${moves}.`];
+      return [t('junqi.end.no_attack', { won, who, limit: e.limit }), t('junqi.end.no_attack_detail', { n: o.moves })];
     case 'resigned':
-      return [`${won}: ${mover(e.seat, ui)} resigned.`, e.reason ? `Reason given: ${e.reason}` : `No reason given (${moves}).`];
-    default: return [`${won}.`, ''];
+      return [t('result.resigned', { won, who }), e.reason ? t('result.reason', { reason: e.reason }) : t('junqi.end.no_reason', { n: o.moves })];
+    default: return [t('result.plain', { won }), ''];
   }
 }
 
@@ -130,7 +148,7 @@ const HANDLERS = {
     Object.assign(v, { phase: 'deploying', no_attack_limit: ev.no_attack_limit, quiet_moves: 0, deployed: [false, false],
       pieces: [], moves: [], revealed_flags: [null, null], to_move: null, outcome: null });
     rs.deadlineAt = clock.deploy_ms ? Date.now() + clock.deploy_ms : null;
-    ui.log(`Deployment begins (${limitText(ev.no_attack_limit)}): each side places its 25 pieces in secret.`);
+    ui.log(t('junqi.log.started', { limit: limitText(ev.no_attack_limit) }));
   },
   deployed(rs, v, ev, clock, ui) {
     if (v.deployed[ev.seat]) return;
@@ -138,7 +156,7 @@ const HANDLERS = {
     const own = ev.seat === rs.you ? v.layout || localOf(rs).sent : null;
     if (own) v.layout = own;
     v.pieces = v.pieces.filter((p) => p.owner !== ev.seat).concat(own ? layoutPieces(own, ev.seat) : layoutPieces('', ev.seat, false));
-    ui.log(`${mover(ev.seat, ui)} ${ev.seat === rs.you ? 'have' : 'has'} deployed.`);
+    ui.log(t(ev.seat === rs.you ? 'junqi.log.you_deployed' : 'junqi.log.deployed', { who: mover(ev.seat, ui) }));
   },
   deployment(rs, v, ev) {
     // The seat's own layout, also when the referee deployed it because time ran out.
@@ -150,7 +168,7 @@ const HANDLERS = {
     v.phase = 'battle';
     v.to_move = ev.to_move;
     rs.deadlineAt = clock.move_ms ? Date.now() + clock.move_ms : null;
-    ui.log(`The battle begins. ${mover(ev.to_move, ui)} to move.`);
+    ui.log(t('junqi.log.battle', { who: mover(ev.to_move, ui) }));
   },
   moved(rs, v, ev, clock, ui) {
     // A `your_turn` view that came first already holds this move.
@@ -165,12 +183,12 @@ const HANDLERS = {
     localOf(rs).selected = null;
     const named = movesWithRanks(v, rs.you).find((m) => m.number === ev.number) || ev;
     // Before the end a named rank is the player's own (`data-mine`); after it, all are public.
-    ui.log(`Move ${ev.number}: ${moveText(named, ui)}`, { mine: Boolean(named.rank || named.met) });
+    ui.log(t('junqi.log.move', { n: ev.number, text: moveText(named, ui) }), { mine: Boolean(named.rank || named.met) });
   },
   flag_revealed(rs, v, ev, clock, ui) {
     v.revealed_flags[ev.seat] = ev.post;
     v.pieces = v.pieces.map((p) => (p.post === ev.post ? { ...p, rank: 'flag' } : p));
-    ui.log(`${mover(ev.seat, ui)} lost the field marshal: ${ev.seat === rs.you ? 'your' : 'their'} flag at ${ev.post} is revealed to all.`, { public: true });
+    ui.log(t(ev.seat === rs.you ? 'junqi.log.flag_yours' : 'junqi.log.flag_theirs', { who: mover(ev.seat, ui), post: ev.post }), { public: true });
   },
   ended(rs, v, ev, clock, ui) {
     Object.assign(v, { phase: 'over', outcome: ev.outcome, pieces: ev.outcome.pieces, to_move: null });
@@ -179,7 +197,7 @@ const HANDLERS = {
     rs.deadlineAt = null;
     localOf(rs).selected = null;
     if (rs.summary) rs.summary.status = 'finished';
-    ui.log(`Game over: ${resultText(ev.outcome, { ...ui, you: rs.you }).join(' ')}`);
+    ui.log(t('log.game_over', { result: resultText(ev.outcome, { ...ui, you: rs.you }).join(' ') }));
   },
 };
 
@@ -240,16 +258,16 @@ export function deployEditor(rs, ui) {
   }
   return h('div', { class: 'card jq-editor', id: 'deploy', 'data-mine': true, 'data-deploy-state': 'editing',
     'data-layout': local.layout, 'data-problems': problems.map((p) => p.code).join(' ') },
-  h('h2', {}, 'Your deployment'),
-  h('p', { class: 'muted small' }, 'Your half of the board, front row at the top. Click one piece, then another, to swap them (or drag one onto another). Camps (行营) start empty.'),
-  h('div', { class: 'jq-editor-grid', id: 'editor-grid', role: 'group', 'aria-label': 'Your half of the board',
+  h('h2', {}, t('junqi.editor.title')),
+  h('p', { class: 'muted small' }, t('junqi.editor.help')),
+  h('div', { class: 'jq-editor-grid', id: 'editor-grid', role: 'group', 'aria-label': t('junqi.editor.half'),
     onclick: (e) => { const el = e.target.closest('[data-slot]'); if (el) pickSlot(rs, Number(el.dataset.slot), ui); } }, cells),
   h('p', { id: 'deploy-problem', class: problems.length ? 'jq-problem bad' : 'jq-problem ok', role: 'status', 'aria-live': 'polite' },
-    problems.length ? problems.map((p) => h('span', { 'data-rule': p.code }, p.message)) : 'The layout follows every deployment rule.'),
+    problems.length ? problems.map((p) => h('span', { 'data-rule': p.code }, p.message)) : t('junqi.editor.ok')),
   h('p', { class: 'row' },
-    h('button', { id: 'deploy-random', type: 'button', onclick: () => setLayout(rs, randomLayout(), ui) }, 'Random'),
-    h('button', { id: 'deploy-example', type: 'button', onclick: () => setLayout(rs, EXAMPLE_LAYOUT, ui) }, 'CAAI example'),
-    h('button', { id: 'deploy-send', type: 'button', class: 'primary', disabled: problems.length > 0, onclick: () => sendLayout(rs, ui) }, 'Deploy')),
+    h('button', { id: 'deploy-random', type: 'button', onclick: () => setLayout(rs, randomLayout(), ui) }, t('deploy.random')),
+    h('button', { id: 'deploy-example', type: 'button', onclick: () => setLayout(rs, EXAMPLE_LAYOUT, ui) }, t('junqi.editor.example')),
+    h('button', { id: 'deploy-send', type: 'button', class: 'primary', disabled: problems.length > 0, onclick: () => sendLayout(rs, ui) }, t('junqi.editor.deploy'))),
   savedControls(rs, ui));
 }
 
@@ -260,12 +278,12 @@ function editorCell(rs, own, broken, ui) {
   const slot = LAYOUT_POSTS.indexOf(name);
   if (slot < 0) return h('span', { class: 'jq-slot camp', 'aria-hidden': 'true' }, h('span', {}, '行营'));
   const rank = rankOf(local.layout[slot]);
-  const [cn, en] = rankNames(rank);
+  const [cn, en] = rankLabels(rank);
   const cls = ['jq-slot', kindOf(own) === 'H' ? 'hq' : '', local.picked === slot ? 'picked' : '', broken.has(slot) ? 'broken' : ''];
   return h('button', {
     type: 'button', class: cls.filter(Boolean).join(' '), id: `slot-${slot}`, 'data-slot': slot, 'data-rank': rank,
     'data-own-post': name, draggable: 'true', 'aria-pressed': local.picked === slot ? 'true' : 'false',
-    'aria-label': `${name}${kindOf(own) === 'H' ? ' (headquarters)' : ''}: ${en} ${cn}${broken.has(slot) ? ', breaks a rule' : ''}`,
+    'aria-label': t(kindOf(own) === 'H' ? 'junqi.slot_hq' : 'junqi.slot', { post: name, rank: rankWords(rank) }) + (broken.has(slot) ? t('junqi.slot_broken') : ''),
     ondragstart: (e) => { e.dataTransfer.setData('text/plain', String(slot)); },
     ondragover: (e) => e.preventDefault(),
     ondrop: (e) => { e.preventDefault(); dropOn(rs, Number(e.dataTransfer.getData('text/plain')), slot, ui); },
@@ -312,14 +330,14 @@ function savedControls(rs, ui) {
   const names = Object.keys(saved).sort();
   return h('div', { class: 'jq-saved' },
     h('p', { class: 'row' },
-      h('label', { for: 'layout-name' }, 'Save as'),
-      h('input', { id: 'layout-name', maxlength: 40, value: local.saveName, placeholder: 'a name', oninput: (e) => { local.saveName = e.target.value; } }),
-      h('button', { id: 'layout-save', type: 'button', onclick: () => saveNamed(rs, ui) }, 'Save')),
+      h('label', { for: 'layout-name' }, t('junqi.saved.save_as')),
+      h('input', { id: 'layout-name', maxlength: 40, value: local.saveName, placeholder: t('junqi.saved.placeholder'), oninput: (e) => { local.saveName = e.target.value; } }),
+      h('button', { id: 'layout-save', type: 'button', onclick: () => saveNamed(rs, ui) }, t('header.save'))),
     names.length ? h('p', { class: 'row' },
-      h('label', { for: 'layout-saved' }, 'Saved'),
+      h('label', { for: 'layout-saved' }, t('junqi.saved.saved')),
       h('select', { id: 'layout-saved' }, names.map((n) => h('option', { value: n, selected: n === local.saveName }, n))),
-      h('button', { id: 'layout-load', type: 'button', onclick: () => loadNamed(rs, ui) }, 'Load'),
-      h('button', { id: 'layout-delete', type: 'button', onclick: () => { deleteLayout(document.getElementById('layout-saved').value); ui.render(); } }, 'Delete'))
+      h('button', { id: 'layout-load', type: 'button', onclick: () => loadNamed(rs, ui) }, t('junqi.saved.load')),
+      h('button', { id: 'layout-delete', type: 'button', onclick: () => { deleteLayout(document.getElementById('layout-saved').value); ui.render(); } }, t('junqi.saved.delete')))
       : null,
     local.note ? h('p', { class: 'muted small', id: 'layout-note' }, local.note) : null);
 }
@@ -327,9 +345,9 @@ function savedControls(rs, ui) {
 function saveNamed(rs, ui) {
   const local = localOf(rs);
   const name = local.saveName.trim();
-  if (!name) { local.note = 'Give the layout a name first.'; ui.render(); return; }
+  if (!name) { local.note = t('junqi.saved.name_first'); ui.render(); return; }
   saveLayout(name, local.layout);
-  local.note = `Saved as “${name}”.`;
+  local.note = t('junqi.saved.saved_as', { name });
   ui.render();
 }
 
@@ -341,7 +359,7 @@ function loadNamed(rs, ui) {
   local.layout = layout;
   local.saveName = name;
   local.picked = null;
-  local.note = `Loaded “${name}”.`;
+  local.note = t('junqi.saved.loaded', { name });
   ui.render();
 }
 
@@ -389,7 +407,7 @@ function boardLines(seat) {
   }
   const riverY = GEO.margin + GEO.row * 6 + GEO.river / 2;
   const front = svg('text', { x: BOARD_W / 2, y: riverY + 5, class: 'jq-front', 'text-anchor': 'middle' });
-  front.textContent = 'front';
+  front.textContent = t('junqi.front');
   // Mountains cut columns 1 and 3 at the front (no link F1-G1, F3-G3).
   const mountains = [1, 3].map((c) => {
     const t = svg('text', { x: centre(0, c)[0], y: riverY + 6, class: 'jq-mountain', 'text-anchor': 'middle' });
@@ -446,10 +464,10 @@ export function boardEl(rs, ui) {
     posts.push(postButton(state, placeOf(i, seat), v, h));
   }
   return h('figure', { class: 'jq-board-wrap', 'data-junqi-board': true },
-    h('figcaption', { class: 'sr-only' }, `The board, seen from ${rs.you == null ? 'red\'s' : 'your'} side`),
+    h('figcaption', { class: 'sr-only' }, t(rs.you == null ? 'junqi.board_from_red' : 'junqi.board_from_you')),
     h('div', {
       class: `jq-board${playable ? ' playable' : ''}`, id: 'jq-board', role: 'group', style: `width:${BOARD_W}px;height:${BOARD_H}px`,
-      'aria-label': 'Junqi board', 'data-seat-view': seat, 'data-selected': selected,
+      'aria-label': t('junqi.board_label'), 'data-seat-view': seat, 'data-selected': selected,
       onclick: (e) => { const el = e.target.closest('[data-post]'); if (el) clickPost(rs, el.dataset, ui); },
     }, boardLines(seat), edgeLabels(seat, h), posts));
 }
@@ -460,28 +478,27 @@ function postButton(s, [x, y], v, h) {
   const cls = ['jq-post', `kind-${kindOf(postIndex(s.name))}`, p ? `jq-piece owner-${p.owner}` : 'empty', rank ? 'known' : '',
     s.mine ? 'mine' : '', s.selected ? 'selected' : '', s.target ? 'target' : '', s.movable ? 'movable' : '',
     s.lastFrom ? 'last-from' : '', s.lastTo ? 'last-to' : '', s.flag ? 'revealed-flag' : ''].filter(Boolean).join(' ');
-  const [cn, en] = rank ? rankNames(rank) : ['', ''];
+  const [cn, en] = rank ? rankLabels(rank) : ['', ''];
   return h('button', {
     type: 'button', class: cls, id: `post-${s.name}`, style: `left:${x - 31}px;top:${y - 16}px`,
     'data-post': s.name, 'data-owner': p ? p.owner : null, 'data-rank': rank, 'data-mine': s.mine ? true : null,
     'data-movable': s.movable ? 'true' : null, 'data-target': s.target ? 'true' : null, 'data-selected': s.selected ? 'true' : null,
     'data-last': s.lastTo ? 'to' : s.lastFrom ? 'from' : null, 'data-revealed-flag': s.flag ? 'true' : null,
     'data-public': s.flag && !s.mine ? true : null,
-    'aria-label': postLabel(s, en, cn, v), tabindex: s.movable || s.target ? 0 : -1,
+    'aria-label': postLabel(s, v), tabindex: s.movable || s.target ? 0 : -1,
     'aria-disabled': s.movable || s.target ? null : 'true',
   }, rank ? [h('span', { class: 'cn' }, cn), h('span', { class: 'en' }, en)] : null);
 }
 
-function postLabel(s, en, cn, v) {
-  const kind = { S: 'post', R: 'railway post', C: 'camp', H: 'headquarters' }[kindOf(postIndex(s.name))];
-  const words = [`${s.name}, ${kind}`];
-  if (!s.piece) words.push('empty');
-  else if (s.piece.rank) words.push(`${s.mine ? 'your' : colourOf(s.piece.owner)} ${en} ${cn}`);
-  else words.push(`${colourOf(s.piece.owner)} piece`);
-  if (s.flag && !v.outcome) words.push('revealed');
-  if (s.target) words.push(s.piece ? 'attack here' : 'move here');
-  if (s.lastTo) words.push('last move');
-  return words.join(', ');
+function postLabel(s, v) {
+  const words = [s.name, t(`junqi.post.${kindOf(postIndex(s.name))}`)];
+  if (!s.piece) words.push(t('junqi.post.empty'));
+  else if (s.piece.rank) words.push(t('junqi.post.piece', { side: s.mine ? t('junqi.post.your') : colourOf(s.piece.owner), rank: rankWords(s.piece.rank) }));
+  else words.push(t('junqi.post.hidden', { side: colourOf(s.piece.owner) }));
+  if (s.flag && !v.outcome) words.push(t('junqi.post.revealed'));
+  if (s.target) words.push(s.piece ? t('junqi.post.attack_here') : t('junqi.post.move_here'));
+  if (s.lastTo) words.push(t('gomoku.point.last'));
+  return words.join(t('list.sep'));
 }
 
 function clickPost(rs, data, ui) {
@@ -507,18 +524,23 @@ export function sidePanel(rs, ui) {
   const v = rs.view;
   const players = [0, 1].map((seat) => h('li', { 'data-player': seat, class: v.to_move === seat ? 'to-move' : '' },
     h('span', { class: `jq-dot owner-${seat}`, 'aria-hidden': 'true' }),
-    h('strong', {}, ui.seatName(seat)), rs.you === seat ? ' (you)' : '', ` · ${colourOf(seat)}`,
-    v.phase === 'deploying' ? h('span', { class: `badge ${v.deployed[seat] ? 'ok' : ''}` }, v.deployed[seat] ? 'deployed' : 'deploying…') : null,
-    v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null,
-    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, 'winner') : null));
+    h('strong', {}, ui.seatName(seat)), rs.you === seat ? t('seat.you_mark') : '', ` · ${colourOf(seat)}`,
+    v.phase === 'deploying' ? h('span', { class: `badge ${v.deployed[seat] ? 'ok' : ''}` }, v.deployed[seat] ? t('junqi.badge_deployed') : t('plane.badge_deploying')) : null,
+    v.to_move === seat ? h('span', { class: 'badge turn' }, t('badge.to_move')) : null,
+    v.outcome && v.outcome.winner === seat ? h('span', { class: 'badge ok' }, t('badge.winner')) : null));
   const limit = v.no_attack_limit;
   return h('div', { class: 'card jq-side' },
-    h('h2', {}, 'Players'),
+    h('h2', {}, t('players.title')),
     h('ul', { class: 'players' }, players),
     h('p', { id: 'quiet', 'data-quiet': v.quiet_moves, 'data-limit': limit, class: limit && v.quiet_moves >= limit - 4 ? 'jq-quiet low' : 'jq-quiet' },
-      limit ? `Quiet moves ${v.quiet_moves}/${limit}` : `Quiet moves ${v.quiet_moves} (no-attack rule off)`),
-    h('p', { class: 'muted small' }, limit ? `After ${limit} moves in a row without a collision, the side to move loses.` : ''),
+      quietText(v.quiet_moves, limit)),
+    h('p', { class: 'muted small' }, limit ? t('junqi.quiet_help', { n: limit }) : ''),
     resignControls(rs, ui));
+}
+
+/** The no-attack counter: "Quiet moves 3/31". */
+export function quietText(quiet, limit) {
+  return limit ? t('junqi.quiet', { n: quiet, limit }) : t('junqi.quiet_off', { n: quiet });
 }
 
 function resignControls(rs, ui) {
@@ -527,10 +549,10 @@ function resignControls(rs, ui) {
   if (rs.you == null || v.outcome || !rs.summary || rs.summary.status !== 'playing') return null;
   return rs.confirmResign
     ? h('p', { class: 'row', id: 'resign-box' },
-      h('span', {}, 'Give up this game?'),
-      h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, 'Yes, resign'),
-      h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, 'Keep playing'))
-    : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, 'Resign'));
+      h('span', {}, t('resign.ask')),
+      h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, t('resign.yes')),
+      h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, t('resign.no')))
+    : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, t('resign.button')));
 }
 
 function resignNow(rs, ui) {
@@ -544,13 +566,13 @@ export function moveList(rs, ui) {
   const { h } = ui;
   const v = rs.view;
   return h('div', { class: 'card movecard' },
-    h('h2', { id: 'moves-title' }, `Moves (${v.moves.length})`),
+    h('h2', { id: 'moves-title' }, t('moves.title', { n: v.moves.length })),
     v.moves.length
       ? h('ol', { id: 'moves', class: 'moves jq-moves', 'aria-labelledby': 'moves-title' },
         movesWithRanks(v, rs.you).map((m) => h('li', { 'data-move': m.number, 'data-seat': m.seat, 'data-from': m.from, 'data-to': m.to, 'data-result': m.result,
           'data-rank': m.rank, 'data-met': m.met, 'data-mine': !v.outcome && (m.rank || m.met) ? 'true' : null, class: `owner-${m.seat}` },
           moveText(m, ui))))
-      : h('p', { class: 'empty' }, v.phase === 'deploying' ? 'The battle starts once both sides have deployed.' : 'No moves yet.'));
+      : h('p', { class: 'empty' }, v.phase === 'deploying' ? t('junqi.battle_after_deploy') : t('junqi.no_moves')));
 }
 
 /** The result, once the game is over, and both starting layouts in full. */
@@ -562,10 +584,10 @@ export function resultPanel(rs, ui) {
   return h('div', { class: 'card final', id: 'result', 'data-winner': o.winner ?? 'draw', 'data-end': o.end.kind },
     h('h2', { id: 'result-text' }, head),
     detail ? h('p', { id: 'result-detail' }, detail) : null,
-    h('p', { class: 'muted small' }, 'Every piece is revealed: the board shows what stood at the end; below, both starting layouts.'),
+    h('p', { class: 'muted small' }, t('junqi.all_revealed')),
     h('p', { class: 'row' },
-      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, 'Rematch') : null,
-      h('button', { id: 'to-lobby', onclick: ui.toLobby }, 'Back to the lobby')));
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: ui.rematch }, t('final.rematch')) : null,
+      h('button', { id: 'to-lobby', onclick: ui.toLobby }, t('room.back_to_lobby'))));
 }
 
 /** Both starting layouts, revealed at the end, each as its owner set it up. */
@@ -574,7 +596,7 @@ export function layoutsPanel(rs, ui) {
   const o = rs.view.outcome;
   if (!o) return null;
   return h('div', { class: 'card jq-layouts', id: 'layouts' },
-    h('h2', {}, 'Starting layouts'),
+    h('h2', {}, t('junqi.starting_layouts')),
     h('div', { class: 'row' }, [0, 1].map((seat) => layoutGrid(o.layouts[seat], seat, ui))));
 }
 
@@ -585,28 +607,28 @@ function layoutGrid(layout, seat, ui) {
     const slot = LAYOUT_POSTS.indexOf(postName(own));
     if (slot < 0) { cells.push(h('span', { class: 'jq-slot camp mini' })); continue; }
     const rank = rankOf(layout[slot]);
-    const [cn, en] = rankNames(rank);
-    cells.push(h('span', { class: `jq-slot mini owner-${seat}`, 'data-layout-rank': rank, title: `${en} ${cn}` },
+    const [cn, en] = rankLabels(rank);
+    cells.push(h('span', { class: `jq-slot mini owner-${seat}`, 'data-layout-rank': rank, title: rankWords(rank) },
       h('span', { class: 'cn' }, cn), h('span', { class: 'en' }, en)));
   }
   return h('figure', { class: 'jq-layout', 'data-layout-seat': seat },
-    h('figcaption', {}, `${ui.who(seat)} (${colourOf(seat)}), front row at the top`, layout ? '' : ': never deployed'),
+    h('figcaption', {}, t(layout ? 'junqi.layout_caption' : 'junqi.layout_never', { who: mover(seat, ui) })),
     h('div', { class: 'jq-editor-grid mini' }, cells));
 }
 
 /** The status bar's text and the seat whose turn it is. */
 export function statusText(rs, phase, ui) {
   const v = rs.view;
-  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : 'Game over.', turn: '' };
+  if (phase === 'over') return { text: v.outcome ? resultText(v.outcome, { ...ui, you: rs.you })[0] : t('status.game_over'), turn: '' };
   if (phase === 'deploying') {
-    const text = mustDeploy(rs) ? 'Deploy your pieces: arrange them, then press Deploy.'
-      : rs.you != null ? 'Deployed. Waiting for the other side to deploy.' : 'Both sides are deploying in secret.';
+    const text = mustDeploy(rs) ? t('junqi.status.deploy')
+      : rs.you != null ? t('junqi.status.deployed') : t('junqi.status.both_deploying');
     return { text, turn: 'deploy' };
   }
   const seat = v.to_move;
-  if (seat == null) return { text: 'Waiting for the game to start.', turn: '' };
-  const last = v.moves.length ? ` Last: ${moveText(v.moves[v.moves.length - 1], ui)}` : '';
-  const count = `Move ${v.moves.length + 1}`;
-  if (seat === rs.you) return { text: `${count} · Your turn (${colourOf(seat)}): click one of your pieces, then where it goes.${last}`, turn: String(seat) };
-  return { text: `${count} · ${ui.seatName(seat)} (${colourOf(seat)}) to move.${last}`, turn: String(seat) };
+  if (seat == null) return { text: t('status.not_started'), turn: '' };
+  const last = v.moves.length ? t('junqi.status.last', { text: moveText(v.moves[v.moves.length - 1], ui) }) : '';
+  const count = t('junqi.move_number', { n: v.moves.length + 1 });
+  if (seat === rs.you) return { text: t('junqi.status.your_turn', { count, colour: colourOf(seat), last }), turn: String(seat) };
+  return { text: t('status.to_move', { count, mover: t('mover', { who: ui.seatName(seat), colour: colourOf(seat) }) }) + last, turn: String(seat) };
 }

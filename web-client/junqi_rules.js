@@ -1,6 +1,7 @@
 // Junqi's rules in the browser (docs/rules.md, junqi; the same rules as games/src/junqi): the board
 // graph, pieces and layouts, and the legal destinations. No DOM: the page (junqi.js) and the tests
 // use them.
+import { t } from './i18n.js';
 
 // ---------------------------------------------------------------- the board graph
 
@@ -135,22 +136,23 @@ export function layoutPieces(layout, seat, known = true) {
  */
 export function layoutProblems(layout) {
   if (typeof layout !== 'string' || !/^[a-l]{25}$/.test(layout)) {
-    return [{ code: 'layout_piece_count', message: 'A layout is 25 pieces, one per post (camps stay empty).', slots: [] }];
+    return [{ code: 'layout_piece_count', message: t('layout.bad_string'), slots: [] }];
   }
   const problems = [];
   for (const [rank, letter, cn, , count] of RANKS) {
+    const name = t(`rank.${rank}`) === cn ? cn : `${cn} ${t(`rank.${rank}`)}`;
     const found = [...layout].filter((l) => l === letter).length;
     if (found !== count) {
-      problems.push({ code: 'layout_piece_count', message: `Wrong number of ${cn}: ${found} instead of ${count} (${rank}).`, slots: [] });
+      problems.push({ code: 'layout_piece_count', message: t('layout.piece_count', { name, found, count }), slots: [] });
     }
   }
   const slotsOf = (letter, bad) => [...layout].map((l, s) => (l === letter && bad(s) ? s : -1)).filter((s) => s >= 0);
   const flag = slotsOf('l', (s) => s !== 21 && s !== 23);
-  if (flag.length) problems.push({ code: 'flag_not_in_headquarters', slots: flag, message: 'The flag (军旗) must stand in one of your two headquarters (大本营, on your back row).' });
+  if (flag.length) problems.push({ code: 'flag_not_in_headquarters', slots: flag, message: t('layout.flag') });
   const mines = slotsOf('j', (s) => s < 15);
-  if (mines.length) problems.push({ code: 'landmine_out_of_back_rows', slots: mines, message: 'Landmines (地雷) may stand only in your last two rows.' });
+  if (mines.length) problems.push({ code: 'landmine_out_of_back_rows', slots: mines, message: t('layout.landmine') });
   const bombs = slotsOf('k', (s) => s < 5);
-  if (bombs.length) problems.push({ code: 'bomb_in_front_row', slots: bombs, message: 'Bombs (炸弹) may not stand in your front row.' });
+  if (bombs.length) problems.push({ code: 'bomb_in_front_row', slots: bombs, message: t('layout.bomb') });
   return problems;
 }
 

@@ -1,10 +1,11 @@
 // Plane battle's named match formats for the create-room form, and how long a match takes.
+import { t } from './i18n.js';
 
 /** The named formats: [name, rounds, label]. Full is the seed's format and the tournaments' default. */
 export const FORMATS = [
-  ['full', 18, 'Full: 18 rounds (the tournament format)'],
-  ['short', 6, 'Short: 6 rounds'],
-  ['quick', 3, 'Quick: 3 rounds'],
+  ['full', 18, t('length.full')],
+  ['short', 6, t('length.short')],
+  ['quick', 3, t('length.quick')],
 ];
 
 /**
@@ -39,8 +40,8 @@ export function expectedMinutes(rounds, players, variant) {
 
 /** The create form's line about the match length, e.g. "About 35–45 min between people." */
 export function lengthText(rounds, players, variant) {
-  if (!Number.isInteger(rounds) || rounds < 1) return 'Choose at least one round.';
+  if (!Number.isInteger(rounds) || rounds < 1) return t('length.none_chosen');
   const [lo, hi] = expectedMinutes(rounds, players, variant);
   const span = lo === hi ? `${lo}` : `${lo}–${hi}`;
-  return `About ${span} min between people (ties add extra rounds; bots play faster).`;
+  return t('length.about', { span });
 }

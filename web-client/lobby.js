@@ -4,7 +4,8 @@ import * as G from './gomoku.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
 import * as L from './length.js';
-import { hooks, S, addOwned, toast, errorText, plural, formatText } from './state.js';
+import { hooks, S, addOwned, toast, errorText, formatText } from './state.js';
+import { t } from './i18n.js';
 
 // Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
 const go = (path) => hooks.go(path);
@@ -22,56 +23,55 @@ export function renderLobby() {
     h('select', { id }, options.map(([v, t]) => h('option', { value: v, selected: v === value }, t))));
   const game = S.createGame || 'plane';
   const openings = h('div', { class: 'field' },
-    h('label', { for: 'create-opening' }, 'Opening'),
+    h('label', { for: 'create-opening' }, t('create.opening')),
     h('select', { id: 'create-opening', 'aria-describedby': 'create-opening-help' },
-      h('option', { value: '', selected: true }, 'none: an empty board'),
-      h('optgroup', { label: 'Renju openings (white moves next)' },
+      h('option', { value: '', selected: true }, t('create.opening_none')),
+      h('optgroup', { label: t('create.renju_openings') },
         G.OPENINGS.filter(([, , note]) => note !== 'seed formation')
-          .map(([name, title, note]) => h('option', { value: name }, `${name} ${title} (${note})`))),
-      h('optgroup', { label: 'Formations (white moves next)' },
+          .map(([name, , note]) => h('option', { value: name }, G.openingLabel(name, note)))),
+      h('optgroup', { label: t('create.formations') },
         G.OPENINGS.filter(([, , note]) => note === 'seed formation')
-          .map(([name, title]) => h('option', { value: name }, `${name} ${title}`)))),
-    h('small', { id: 'create-opening-help' }, 'A starting position; on 19×19 it is centred.'));
+          .map(([name]) => h('option', { value: name }, G.openingLabel(name))))),
+    h('small', { id: 'create-opening-help' }, t('create.opening_help')));
   const form = h('form', { id: 'create-form', class: 'card create', onsubmit: createRoom, 'data-game': game },
-    h('h2', {}, 'New room'),
-    h('div', { class: 'field' }, h('label', { for: 'create-name' }, 'Room name'),
-      h('input', { id: 'create-name', maxlength: 40, placeholder: `${S.name}'s room` })),
-    h('div', { class: 'field' }, h('label', { for: 'create-game' }, 'Game'),
+    h('h2', {}, t('create.title')),
+    h('div', { class: 'field' }, h('label', { for: 'create-name' }, t('create.room_name')),
+      h('input', { id: 'create-name', maxlength: 40, placeholder: t('create.room_placeholder', { name: S.name }) })),
+    h('div', { class: 'field' }, h('label', { for: 'create-game' }, t('create.game')),
       h('select', { id: 'create-game', onchange: (e) => chooseGame(e.target.value) },
-        [['plane', 'Plane battle (2 or 3 players)'], ['gomoku', 'Gomoku (2 players)'], ['junqi', 'Junqi (2 players)']]
+        [['plane', t('create.game_plane')], ['gomoku', t('create.game_gomoku')], ['junqi', t('create.game_junqi')]]
           .map(([v, t]) => h('option', { value: v, selected: v === game }, t)))),
     h('fieldset', { id: 'plane-fields', class: 'create-game', hidden: game !== 'plane', disabled: game !== 'plane' },
-      h('legend', { class: 'sr-only' }, 'Plane battle settings'),
-      sel('create-players', 'Seats', [['2', '2 players'], ['3', '3 players']], '3'),
-      sel('create-variant', 'Variant', [['double', 'double: 9×9, two planes'], ['classic', 'classic: 7×7, one plane']], 'double'),
-      sel('create-format', 'Match length', [...L.FORMATS.map(([name, , label]) => [name, label]), ['custom', 'Custom: choose the rounds']], 'full'),
-      num('create-rounds', 'Rounds', 18, 1, 99, 'Ties for first play extra rounds.'),
+      h('legend', { class: 'sr-only' }, t('create.plane_settings')),
+      sel('create-players', t('create.seats'), [['2', t('plane.players', { count: 2 })], ['3', t('plane.players', { count: 3 })]], '3'),
+      sel('create-variant', t('create.variant'), [['double', t('create.variant_double')], ['classic', t('create.variant_classic')]], 'double'),
+      sel('create-format', t('create.length'), [...L.FORMATS.map(([name, , label]) => [name, label]), ['custom', t('create.length_custom')]], 'full'),
+      num('create-rounds', t('create.rounds'), 18, 1, 99, t('create.rounds_help')),
       h('p', { id: 'create-length', class: 'hint', 'aria-live': 'polite' }, L.lengthText(18, 3, 'double')),
-      num('create-deploy', 'Seconds to deploy', 60, 0, 600, '0: no limit')),
+      num('create-deploy', t('create.deploy_seconds'), 60, 0, 600, t('create.no_limit'))),
     h('fieldset', { id: 'gomoku-fields', class: 'create-game', hidden: game !== 'gomoku', disabled: game !== 'gomoku' },
-      h('legend', { class: 'sr-only' }, 'Gomoku settings'),
-      sel('create-size', 'Board', [['15', '15×15'], ['19', '19×19']], '15'),
-      sel('create-rule', 'Rule', G.RULES, 'freestyle'),
+      h('legend', { class: 'sr-only' }, t('create.gomoku_settings')),
+      sel('create-size', t('create.board'), [['15', '15×15'], ['19', '19×19']], '15'),
+      sel('create-rule', t('create.rule'), G.RULES, 'freestyle'),
       openings,
-      sel('create-colour', 'You play', [['black', 'black (moves first)'], ['white', 'white']], 'black')),
+      sel('create-colour', t('create.you_play'), [['black', t('create.black_first')], ['white', t('colour.white')]], 'black')),
     h('fieldset', { id: 'junqi-fields', class: 'create-game', hidden: game !== 'junqi', disabled: game !== 'junqi' },
-      h('legend', { class: 'sr-only' }, 'Junqi settings'),
-      num('create-no-attack', 'No-attack limit', 31, 0, 31,
-        'Moves in a row without a collision after which the side to move loses: 10 to 31, or 0 for no limit.'),
-      num('create-junqi-deploy', 'Seconds to deploy', 180, 0, 600, '0: no limit. Out of time: a random layout.'),
-      sel('create-side', 'You play', [['red', 'red (moves first)'], ['blue', 'blue']], 'red')),
+      h('legend', { class: 'sr-only' }, t('create.junqi_settings')),
+      num('create-no-attack', t('create.no_attack'), 31, 0, 31, t('create.no_attack_help')),
+      num('create-junqi-deploy', t('create.deploy_seconds'), 180, 0, 600, t('create.junqi_deploy_help')),
+      sel('create-side', t('create.you_play'), [['red', t('create.red_first')], ['blue', t('colour.blue')]], 'red')),
     num('create-move', MOVE_FIELD[game].label, MOVE_FIELD[game].value, 0, 600, MOVE_FIELD[game].help),
-    sel('create-on-drop', 'If a player drops out', [['bot', 'a bot takes the seat over'], ['forfeit', 'the seat forfeits'], ['wait', 'the seat waits for them']], 'bot'),
-    num('create-grace', 'Seconds to come back', 60, 0, 3600, 'How long a dropped player has to reconnect before that happens.'),
-    h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, 'Create and sit'));
+    sel('create-on-drop', t('create.on_drop'), [['bot', t('create.on_drop_bot')], ['forfeit', t('create.on_drop_forfeit')], ['wait', t('create.on_drop_wait')]], 'bot'),
+    num('create-grace', t('create.grace'), 60, 0, 3600, t('create.grace_help')),
+    h('button', { id: 'create-submit', type: 'submit', class: 'primary' }, t('create.submit')));
   form.querySelector('#create-no-attack').addEventListener('input', (e) => e.target.setCustomValidity(''));
   wireFormat(form);
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
       h('div', { class: 'lobby-main' },
         h('div', { class: 'card rooms-card' },
-          h('h1', {}, 'Rooms'),
-          h('p', { class: 'muted' }, 'Open and running rooms, updated live. Join a free seat, or watch a match.'),
+          h('h1', {}, t('lobby.rooms')),
+          h('p', { class: 'muted' }, t('lobby.rooms_intro')),
           h('div', { id: 'rooms', 'aria-live': 'polite' })),
         tournamentsCard()),
       form));
@@ -83,7 +83,7 @@ export function renderLobby() {
 /** The lobby's list of tournaments (filled by renderTournaments). */
 export function tournamentsCard() {
   return h('div', { class: 'card tournaments-card' },
-    h('h2', {}, 'Tournaments'),
+    h('h2', {}, t('lobby.tournaments')),
     h('div', { id: 'tournaments' }));
 }
 
@@ -98,26 +98,24 @@ export function refreshTournaments() {
     .catch(() => {});
 }
 
-const TOURNAMENT_GAMES = { plane: 'plane battle', gomoku: 'gomoku', junqi: 'junqi' };
-
 export function renderTournaments() {
   const box = document.getElementById('tournaments');
   if (!box) return;
   const list = S.tournaments || [];
   if (!list.length) {
     box.replaceChildren(h('p', { class: 'empty small', 'data-tournaments-empty': true },
-      'No tournaments yet. Bots play them; they are made with POST /api/tournaments.'));
+      t('lobby.no_tournaments')));
     return;
   }
   box.replaceChildren(h('table', { class: 'rooms' },
-    h('caption', { class: 'sr-only' }, 'Tournaments, newest first'),
-    h('thead', {}, h('tr', {}, ['Tournament', 'Game', 'State', 'Matches'].map((t) => h('th', { scope: 'col' }, t)))),
-    h('tbody', {}, list.slice(0, 20).map((t) => h('tr', { 'data-tournament-id': t.id, 'data-state': t.state },
-      h('th', { scope: 'row' }, h('a', { href: `/tournament/${t.id}` }, t.name)),
-      h('td', {}, TOURNAMENT_GAMES[t.game] || t.game),
-      h('td', {}, h('span', { class: `badge ${t.state === 'running' ? 'playing' : t.state === 'cancelled' ? 'off' : 'ok'}` }, t.state)),
-      h('td', { 'data-progress': `${t.finished}/${t.total}` }, `${t.finished}/${t.total}`,
-        t.running ? h('small', {}, ` · ${t.running} running`) : null))))));
+    h('caption', { class: 'sr-only' }, t('lobby.tournaments_caption')),
+    h('thead', {}, h('tr', {}, [t('lobby.col_tournament'), t('lobby.col_game'), t('lobby.col_state'), t('lobby.col_matches')].map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', {}, list.slice(0, 20).map((x) => h('tr', { 'data-tournament-id': x.id, 'data-state': x.state },
+      h('th', { scope: 'row' }, h('a', { href: `/tournament/${x.id}` }, x.name)),
+      h('td', {}, ['plane', 'gomoku', 'junqi'].includes(x.game) ? t(`tournament.game.${x.game}`) : x.game),
+      h('td', {}, h('span', { class: `badge ${x.state === 'running' ? 'playing' : x.state === 'cancelled' ? 'off' : 'ok'}` }, t(`tournament.state.${x.state}`))),
+      h('td', { 'data-progress': `${x.finished}/${x.total}` }, `${x.finished}/${x.total}`,
+        x.running ? h('small', {}, t('lobby.running', { n: x.running })) : null))))));
 }
 
 /**
@@ -146,9 +144,9 @@ function wireFormat(form) {
 
 /** The create-room form's move clock field per game: its label, default seconds and help. */
 const MOVE_FIELD = {
-  plane: { label: 'Seconds per shot', value: 30, help: '0: no limit' },
-  gomoku: { label: 'Seconds per move', value: 30, help: '0: no limit. Running out of time loses the game.' },
-  junqi: { label: 'Seconds per move', value: 60, help: '0: no limit. Running out of time loses the game.' },
+  plane: { label: t('create.shot_seconds'), value: 30, help: t('create.no_limit') },
+  gomoku: { label: t('create.move_seconds'), value: 30, help: t('create.move_help') },
+  junqi: { label: t('create.move_seconds'), value: 60, help: t('create.move_help') },
 };
 
 /** Shows the create-room form's settings for `game` ('plane', 'gomoku' or 'junqi'). */
@@ -174,7 +172,7 @@ function noAttackLimit() {
   const input = document.getElementById('create-no-attack');
   const n = Number(input.value);
   const ok = Number.isInteger(n) && (n === 0 || (n >= 10 && n <= 31));
-  input.setCustomValidity(ok ? '' : 'The no-attack limit is 0 (off) or 10 to 31.');
+  input.setCustomValidity(ok ? '' : t('create.no_attack_invalid'));
   if (!ok) input.reportValidity();
   return ok ? n : null;
 }
@@ -193,7 +191,7 @@ export function renderRooms() {
   if (!box) return;
   const rooms = S.rooms.filter((r) => r.status !== 'finished');
   if (!rooms.length) {
-    box.replaceChildren(h('p', { class: 'empty', 'data-rooms-empty': true }, 'No rooms yet. Create one!'));
+    box.replaceChildren(h('p', { class: 'empty', 'data-rooms-empty': true }, t('lobby.no_rooms')));
     return;
   }
   const rows = rooms.map((r) => {
@@ -201,26 +199,31 @@ export function renderRooms() {
     const mine = r.seats.some((s) => s.occupant && s.occupant.player === S.player);
     const g = r.config.game;
     const [gameText, gameDetail] = g.game === 'gomoku' ? G.lobbyText(g) : g.game === 'junqi' ? J.lobbyText(g)
-      : [`plane · ${g.variant}`, formatText(g.format)];
-    const status = r.status === 'waiting' ? 'waiting' : 'in progress';
+      : [`${t('game.plane')} · ${t(`plane.variant.${g.variant}`)}`, formatText(g.format)];
+    const status = r.status === 'waiting' ? t('lobby.waiting') : t('lobby.in_progress');
     return h('tr', { 'data-room-id': r.id, 'data-status': r.status },
-      h('th', { scope: 'row' }, h('a', { href: `/room/${r.id}`, 'data-nav': true }, r.config.name || 'Room')),
+      h('th', { scope: 'row' }, h('a', { href: `/room/${r.id}`, 'data-nav': true }, r.config.name || t('room.default_name'))),
       h('td', { 'data-game': g.game }, gameText, h('br'), h('small', {}, gameDetail)),
       h('td', { 'data-seats': `${c.taken}/${c.total}` }, `${c.taken}/${c.total}`, h('br'),
-        h('small', {}, `${plural(c.humans, 'human')}, ${plural(c.bots, 'bot')}`)),
+        h('small', {}, t('lobby.occupants', { humans: t('lobby.humans', { count: c.humans }), bots: t('lobby.bots', { count: c.bots }) }))),
       h('td', {}, h('span', { class: `badge ${r.status}` }, status),
-        r.spectators ? h('small', {}, ` · ${r.spectators} watching`) : null),
+        r.spectators ? h('small', {}, t('lobby.watching', { n: r.spectators })) : null),
       h('td', { class: 'actions' },
-        mine ? h('button', { 'data-action': 'open', onclick: () => go(`/room/${r.id}`) }, 'Rejoin')
+        mine ? h('button', { 'data-action': 'open', onclick: () => go(`/room/${r.id}`) }, t('lobby.rejoin'))
           : r.status === 'waiting' && c.taken < c.total
-            ? h('button', { class: 'primary', 'data-action': 'join', onclick: () => joinRoom(r.id, null) }, 'Join')
+            ? h('button', { class: 'primary', 'data-action': 'join', onclick: () => joinRoom(r.id, null) }, t('lobby.join'))
             : null,
-        !mine ? h('button', { 'data-action': 'watch', onclick: () => go(`/room/${r.id}`) }, r.status === 'waiting' ? 'Open' : 'Watch') : null));
+        !mine ? h('button', { 'data-action': 'watch', onclick: () => go(`/room/${r.id}`) }, r.status === 'waiting' ? t('lobby.open') : t('lobby.watch')) : null));
   });
   box.replaceChildren(h('table', { class: 'rooms' },
-    h('caption', { class: 'sr-only' }, 'Rooms'),
-    h('thead', {}, h('tr', {}, ['Room', 'Game', 'Seats', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h('caption', { class: 'sr-only' }, t('lobby.rooms')),
+    h('thead', {}, h('tr', {}, [t('lobby.col_room'), t('lobby.col_game'), t('lobby.col_seats'), t('lobby.col_status'), ''].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', {}, rows)));
+}
+
+/** The form's room name, else "<player>'s room" in the page's language (the server's default is English). */
+function roomName() {
+  return document.getElementById('create-name').value.trim() || t('create.room_placeholder', { name: S.name });
 }
 
 async function createRoom(e) {
@@ -230,7 +233,7 @@ async function createRoom(e) {
   if (val('create-game') === 'gomoku') {
     const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
     if (val('create-opening')) game.opening = val('create-opening');
-    const config = { name: val('create-name').trim() || null, game, clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
+    const config = { name: roomName(), game, clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-colour') === 'white') await createAsWhite(config);
     else await createWith(config);
     return;
@@ -238,14 +241,14 @@ async function createRoom(e) {
   if (val('create-game') === 'junqi') {
     const limit = noAttackLimit();
     if (limit == null) return;
-    const config = { name: val('create-name').trim() || null, game: { game: 'junqi', no_attack_limit: limit },
+    const config = { name: roomName(), game: { game: 'junqi', no_attack_limit: limit },
       clock: { deploy_ms: Number(val('create-junqi-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop };
     if (val('create-side') === 'blue') await createAsWhite(config);
     else await createWith(config);
     return;
   }
   const config = {
-    name: val('create-name').trim() || null,
+    name: roomName(),
     game: { game: 'plane', variant: val('create-variant'), players: Number(val('create-players')),
       format: { rounds: Number(val('create-rounds')) }, first_attacker: 'rotating' },
     clock: { deploy_ms: Number(val('create-deploy')) * 1000, move_ms: Number(val('create-move')) * 1000 },
@@ -264,7 +267,7 @@ export async function createWith(config, bots = []) {
       await S.conn.request({ type: 'add_bot', room: seated.room, strategy }).catch((err) => toast(errorText(err)));
     }
   } catch (err) {
-    toast(`Could not create the room: ${errorText(err)}`);
+    toast(t('toast.create_failed', { reason: errorText(err) }));
   }
 }
 
@@ -275,7 +278,7 @@ async function createAsWhite(config) {
     addOwned(created.room);
     await joinRoom(created.room, 1);
   } catch (err) {
-    toast(`Could not create the room: ${errorText(err)}`);
+    toast(t('toast.create_failed', { reason: errorText(err) }));
   }
 }
 
@@ -286,6 +289,6 @@ export async function joinRoom(id, seat) {
     S.mySeats.push({ room: id, seat: seated.seat });
     go(`/room/${id}`);
   } catch (err) {
-    toast(`Could not join: ${errorText(err)}`);
+    toast(t('toast.join_failed', { reason: errorText(err) }));
   }
 }

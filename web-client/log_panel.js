@@ -3,10 +3,11 @@
 // commitment, verified or not), which open to show their details.
 import { auditText } from './audit.js';
 import { h } from './dom.js';
+import { t } from './i18n.js';
 
 export function logPanel(rs) {
   return h('div', { class: 'card logcard' },
-    h('h2', { id: 'log-title' }, 'Events'),
+    h('h2', { id: 'log-title' }, t('log.title')),
     h('ol', { id: 'log', class: 'log', role: 'log', 'aria-labelledby': 'log-title' },
       rs.log.map((t) => (typeof t === 'string' ? h('li', {}, t)
         : t.audit != null ? h('li', { 'data-audit': t.audit, 'data-verified': t.verified, 'data-committed': t.committed },

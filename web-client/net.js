@@ -70,7 +70,7 @@ export class Connection {
       if (this.ws !== ws) return;
       this.welcomed = false;
       this.onState('closed');
-      for (const { reject } of this.pending.values()) reject({ code: 'disconnected', message: 'connection lost' });
+      for (const { reject } of this.pending.values()) reject({ code: 'disconnected', message: 'connection lost' }); // error.disconnected in the catalogs
       this.pending.clear();
       if (this.stopped) return;
       const delay = Math.min(5000, 500 * 2 ** this.retry++);

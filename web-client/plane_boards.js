@@ -2,7 +2,8 @@
 // rematch. The room's event log, which every game's room shows, is log_panel.js's.
 import * as P from './plane.js';
 import { h } from './dom.js';
-import { hooks, S, ordinal, plural } from './state.js';
+import { hooks, S, ordinal } from './state.js';
+import { t } from './i18n.js';
 import { seatName, who } from './room_state.js';
 import { createWith, joinRoom } from './lobby.js';
 
@@ -15,11 +16,11 @@ const go = (path) => hooks.go(path);
 
 export function legend() {
   return h('p', { class: 'legend', 'aria-hidden': 'true' },
-    h('span', { class: 'cell mini shot-miss' }, '○'), ' miss ',
-    h('span', { class: 'cell mini shot-hit' }, '✕'), ' hit ',
-    h('span', { class: 'cell mini shot-down' }, '✹'), ' head: plane down ',
-    h('span', { class: 'cell mini plane' }), ' plane ',
-    h('span', { class: 'cell mini plane head' }, '▲'), ' head');
+    h('span', { class: 'cell mini shot-miss' }, '○'), t('legend.miss'),
+    h('span', { class: 'cell mini shot-hit' }, '✕'), t('legend.hit'),
+    h('span', { class: 'cell mini shot-down' }, '✹'), t('legend.down'),
+    h('span', { class: 'cell mini plane' }), t('legend.plane'),
+    h('span', { class: 'cell mini plane head' }, '▲'), t('legend.head'));
 }
 
 function canFire(rs, b) {
@@ -32,7 +33,7 @@ export function boardEl(rs, b, order = 0) {
   const v = rs.view;
   const side = P.sideOf(v.config.variant);
   const name = who(rs, b.seat);
-  const owner = rs.you === b.seat ? 'Your' : `${seatName(rs, b.seat)}'s`;
+  const owner = rs.you === b.seat ? t('plane.board_yours') : t('plane.board_of', { who: seatName(rs, b.seat) });
   const shots = new Map(b.shots.map((s) => [s.cell, s.result]));
   const downed = P.cellMap(b.downed);
   const own = P.cellMap(b.planes);
@@ -58,13 +59,11 @@ export function boardEl(rs, b, order = 0) {
         if (m) { plane = kind; head = m.head; facing = m.facing; break; }
       }
       const words = [];
-      if (shot === 'miss') words.push('miss');
-      if (shot === 'hit') words.push('hit');
-      if (shot === 'down') words.push('head hit, plane down');
-      if (plane === 'own' || plane === 'pending') words.push(head ? 'your plane\'s head' : 'your plane');
-      if (plane === 'downed' && shot !== 'down') words.push(head ? 'downed plane\'s head' : 'downed plane');
-      if (plane === 'revealed') words.push(head ? 'revealed plane\'s head' : 'revealed plane');
-      if (!words.length) words.push(rs.you === b.seat ? 'empty' : 'unknown');
+      if (shot) words.push(t(`plane.cell.${shot}`));
+      if (plane === 'own' || plane === 'pending') words.push(head ? t('plane.cell.own_head') : t('plane.cell.own'));
+      if (plane === 'downed' && shot !== 'down') words.push(head ? t('plane.cell.downed_head') : t('plane.cell.downed'));
+      if (plane === 'revealed') words.push(head ? t('plane.cell.revealed_head') : t('plane.cell.revealed'));
+      if (!words.length) words.push(rs.you === b.seat ? t('plane.cell.empty') : t('plane.cell.unknown'));
       const last = rs.lastShot && rs.lastShot.target === b.seat && rs.lastShot.cell === cell;
       const open = fireable && !shot && !(plane === 'downed');
       const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head && plane ? P.HEAD_ARROWS[facing] || '▲' : '';
@@ -75,7 +74,7 @@ export function boardEl(rs, b, order = 0) {
         'data-shot': shot || null, 'data-plane': plane, 'data-head': plane && head ? 'true' : null,
         'data-facing': plane && head ? facing : null,
         'data-last': last ? 'true' : null, 'data-fireable': open ? 'true' : null,
-        'aria-label': `${owner} board, ${cell}, ${words.join(', ')}${last ? ', last shot' : ''}`,
+        'aria-label': [owner, cell, ...words, ...(last ? [t('plane.cell.last')] : [])].join(t('list.sep')),
         'aria-disabled': !(open || deploying) ? 'true' : null,
         tabindex: -1,
       }, symbol));
@@ -83,7 +82,7 @@ export function boardEl(rs, b, order = 0) {
   }
   const grid = h('div', {
     class: `grid side-${side}`, style: `--side:${side}`, role: 'group',
-    'aria-label': `${owner} board`, 'data-grid': b.seat,
+    'aria-label': owner, 'data-grid': b.seat,
     onkeydown: (e) => gridKey(e, rs, b, side),
     onclick: (e) => {
       const cell = e.target.closest('[data-cell]');
@@ -102,19 +101,19 @@ export function boardEl(rs, b, order = 0) {
     const target = (prev && grid.querySelector(`[data-cell="${prev}"]`)) || grid.querySelector('[data-fireable]') || grid.querySelector('[data-cell]');
     if (target) target.tabIndex = 0;
   }
-  const playing = b.playing ? (b.knocked_out ? 'knocked out' : '') : 'not in this round';
-  const ready = v.phase.phase === 'deploy' && b.playing ? (v.phase.ready.includes(b.seat) ? 'ready' : 'deploying…') : '';
+  const playing = b.playing ? (b.knocked_out ? t('plane.knocked_out') : '') : t('plane.not_in_round');
+  const ready = v.phase.phase === 'deploy' && b.playing ? (v.phase.ready.includes(b.seat) ? 'ready' : 'deploying') : '';
   return h('figure', {
     class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''}`,
     'data-board': b.seat, 'data-knocked-out': b.knocked_out ? 'true' : 'false', 'data-target': fireable ? 'true' : null,
     style: order ? `order: ${order}` : null,
   },
   h('figcaption', {},
-    h('strong', {}, name), rs.you === b.seat ? ' (your board)' : '',
-    attacker ? h('span', { class: 'badge turn' }, '▶ attacking') : null,
+    h('strong', {}, name), rs.you === b.seat ? t('plane.your_board_mark') : '',
+    attacker ? h('span', { class: 'badge turn' }, t('plane.attacking_badge')) : null,
     playing ? h('span', { class: 'badge out' }, playing) : null,
-    ready ? h('span', { class: `badge ${ready === 'ready' ? 'ok' : ''}`, 'data-ready': ready }, ready) : null,
-    h('span', { class: 'pts' }, `${b.points} pt${b.points === 1 ? '' : 's'} this round`)),
+    ready ? h('span', { class: `badge ${ready === 'ready' ? 'ok' : ''}`, 'data-ready': ready === 'ready' ? 'ready' : 'deploying…' }, t(`plane.badge_${ready}`)) : null,
+    h('span', { class: 'pts' }, t('plane.points_this_round', { count: b.points }))),
   grid);
 }
 
@@ -148,25 +147,24 @@ function fire(rs, target, cell) {
 export function deployPanel(rs) {
   const v = rs.view;
   const me = v.boards[rs.you];
-  if (!me || !me.playing) return h('div', { class: 'card deploy' }, h('p', {}, 'You do not play this round.'));
+  if (!me || !me.playing) return h('div', { class: 'card deploy' }, h('p', {}, t('deploy.not_playing')));
   const need = P.planesOf(v.config.variant);
   const ready = v.phase.ready.includes(rs.you) || rs.deploy.sent;
   if (ready) {
     return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'ready' },
-      h('p', {}, h('strong', {}, 'Ready.'), ' Your planes are placed; waiting for the others.'));
+      h('p', {}, h('strong', {}, t('deploy.ready_strong')), t('deploy.ready_rest')));
   }
   const d = rs.deploy;
   const facingArrow = { up: '↑', right: '→', down: '↓', left: '←' }[d.facing];
   return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'placing' },
-    h('p', {}, `Place ${plural(need, 'plane')} on your board: tap a cell to put a plane's head there, tap the head again to turn it, tap its body to pick it up; `,
-      h('strong', {}, 'Ready'), ' confirms. With a keyboard: arrow keys, Enter, and ', h('kbd', {}, 'R'), ' rotates.'),
+    h('p', {}, t('deploy.how', { count: need }), h('strong', {}, t('deploy.ready_word')), t('deploy.how_keys'), h('kbd', {}, 'R'), t('deploy.how_rotates')),
     h('div', { class: 'row' },
       h('button', { id: 'deploy-rotate', type: 'button', onclick: () => rotate(rs), 'aria-keyshortcuts': 'R', 'data-facing': d.facing },
-        `Rotate (R) · facing ${d.facing} ${facingArrow}`),
-      h('button', { id: 'deploy-random', type: 'button', onclick: () => { d.planes = P.randomDeployment(P.sideOf(v.config.variant), need); renderRoom(); } }, 'Random'),
-      h('button', { id: 'deploy-clear', type: 'button', onclick: () => { d.planes = []; renderRoom(); }, disabled: !d.planes.length }, 'Clear'),
+        t('deploy.rotate', { facing: t(`facing.${d.facing}`), arrow: facingArrow })),
+      h('button', { id: 'deploy-random', type: 'button', onclick: () => { d.planes = P.randomDeployment(P.sideOf(v.config.variant), need); renderRoom(); } }, t('deploy.random')),
+      h('button', { id: 'deploy-clear', type: 'button', onclick: () => { d.planes = []; renderRoom(); }, disabled: !d.planes.length }, t('deploy.clear')),
       h('button', { id: 'deploy-ready', type: 'button', class: 'primary', disabled: d.planes.length !== need, onclick: () => submitDeploy(rs) },
-        `Ready: confirm (${d.planes.length}/${need})`)),
+        t('deploy.confirm', { n: d.planes.length, need }))),
     h('p', { id: 'deploy-hint', class: 'muted hint', 'aria-live': 'polite' }, d.hint || '\u00a0'));
 }
 
@@ -175,7 +173,7 @@ export function rotate(rs) {
   const btn = document.getElementById('deploy-rotate');
   if (btn) {
     const arrow = { up: '↑', right: '→', down: '↓', left: '←' }[rs.deploy.facing];
-    btn.textContent = `Rotate (R) · facing ${rs.deploy.facing} ${arrow}`;
+    btn.textContent = t('deploy.rotate', { facing: t(`facing.${rs.deploy.facing}`), arrow });
     btn.dataset.facing = rs.deploy.facing;
   }
   deployHover(rs, rs.deploy.hover, true);
@@ -194,7 +192,7 @@ function deployHover(rs, cell, force = false) {
   const onHead = inside != null && rs.deploy.planes[inside].head === cell;
   const full = rs.deploy.planes.length >= P.planesOf(rs.view.config.variant);
   const placement = { head: cell, facing: rs.deploy.facing };
-  const problem = inside != null ? null : full ? 'all planes placed' : P.placementProblem(placement, rs.deploy.planes, side);
+  const problem = inside != null ? null : full ? t('deploy.problem.all_placed') : problemText(P.placementProblem(placement, rs.deploy.planes, side));
   if (inside == null) {
     for (const [r, c] of P.planeCells(placement)) {
       const el = grid.querySelector(`[data-cell="${P.cellName(r, c)}"]`);
@@ -202,11 +200,17 @@ function deployHover(rs, cell, force = false) {
     }
   }
   if (hint) {
-    hint.textContent = onHead ? `${cell}: tap to turn this plane.` : inside != null ? `${cell}: tap to pick this plane up.`
-      : problem ? `${cell}: not allowed (${problem}).` : `${cell} facing ${placement.facing}: tap to place.`;
+    hint.textContent = onHead ? t('deploy.hint.turn', { cell }) : inside != null ? t('deploy.hint.pick', { cell })
+      : problem ? t('deploy.hint.not_allowed', { cell, problem }) : t('deploy.hint.place', { cell, facing: t(`facing.${placement.facing}`) });
   }
   const el = grid.querySelector(`[data-cell="${cell}"]`);
-  if (el) el.setAttribute('aria-description', problem ? `cannot place here: ${problem}` : onHead ? 'tap to turn' : inside != null ? 'tap to pick up' : 'can place here');
+  if (el) el.setAttribute('aria-description', problem ? t('deploy.aria.cannot', { problem }) : onHead ? t('deploy.aria.turn') : inside != null ? t('deploy.aria.pick') : t('deploy.aria.can'));
+}
+
+/** plane.js's placement problem ('off the board', 'overlaps a plane') in the page's language. */
+function problemText(problem) {
+  if (!problem) return null;
+  return problem === 'off the board' ? t('deploy.problem.off_board') : t('deploy.problem.overlap');
 }
 
 function pickedPlane(rs, cell) {
@@ -228,23 +232,23 @@ function deployClick(rs, cell) {
     const facing = P.fittingFacing(cell, P.nextFacing(plane.facing), others, side);
     if (facing && facing !== plane.facing) {
       d.planes[inside] = { head: cell, facing };
-      d.hint = `Plane at ${cell} turned to face ${facing}.`;
+      d.hint = t('deploy.hint.turned', { cell, facing: t(`facing.${facing}`) });
     } else {
-      d.hint = `The plane at ${cell} cannot turn there: no other way fits.`;
+      d.hint = t('deploy.hint.cannot_turn', { cell });
     }
   } else if (inside != null) {
     d.planes.splice(inside, 1);
-    d.hint = `Picked up a plane at ${cell}.`;
+    d.hint = t('deploy.hint.picked', { cell });
   } else if (d.planes.length >= need) {
-    d.hint = 'Cannot place there: all planes placed; tap one to pick it up.';
+    d.hint = t('deploy.hint.all_placed');
   } else {
     const placement = { head: cell, facing: d.facing };
-    const problem = P.placementProblem(placement, d.planes, side);
+    const problem = problemText(P.placementProblem(placement, d.planes, side));
     const other = problem && P.fittingFacing(cell, d.facing, d.planes, side);
-    if (problem) d.hint = `Cannot place there facing ${d.facing}: ${problem}.${other ? ` It fits facing ${other}: press Rotate.` : ''}`;
+    if (problem) d.hint = t('deploy.hint.cannot_place', { facing: t(`facing.${d.facing}`), problem }) + (other ? t('deploy.hint.fits', { facing: t(`facing.${other}`) }) : '');
     else {
       d.planes.push(placement);
-      d.hint = `Plane placed at ${cell} facing ${d.facing}. Tap its head to turn it.`;
+      d.hint = t('deploy.hint.placed', { cell, facing: t(`facing.${d.facing}`) });
     }
   }
   renderRoom();
@@ -270,27 +274,27 @@ function submitDeploy(rs) {
 export function scoreboard(rs) {
   const v = rs.view;
   const seats = v.boards.map((b) => b.seat);
-  const heads = v.history.map((r) => (r.extra ? `X${r.round + 1}` : `R${r.round + 1}`));
+  const heads = v.history.map((r) => t(r.extra ? 'score.extra_head' : 'score.round_head', { n: r.round + 1 }));
   // The current round, until its result joins the history.
   const showLive = v.phase.phase !== 'over' && v.history.length <= v.round;
   return h('div', { class: 'card score' },
-    h('h2', {}, 'Scoreboard'),
+    h('h2', {}, t('score.title')),
     h('div', { class: 'scroll' },
       h('table', { class: 'scoreboard', id: 'scoreboard' },
-        h('caption', { class: 'sr-only' }, 'Points per round and totals'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'),
+        h('caption', { class: 'sr-only' }, t('score.caption')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('score.player')),
           // Totals first: they stay in view however many rounds scroll sideways.
-          h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'Wins'),
+          h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.wins')),
           heads.map((t) => h('th', { scope: 'col' }, t)),
-          showLive ? h('th', { scope: 'col', title: 'current round' }, `R${v.round + 1}*`) : null)),
+          showLive ? h('th', { scope: 'col', title: t('score.current_round') }, `${t('score.round_head', { n: v.round + 1 })}*`) : null)),
         h('tbody', {}, seats.map((s) => h('tr', { 'data-score-row': s, class: v.outcome && v.outcome.winner === s ? 'winner' : '' },
-          h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out && !v.outcome ? h('span', { class: 'badge out' }, 'out') : null),
+          h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out && !v.outcome ? h('span', { class: 'badge out' }, t('score.out')) : null),
           h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),
           h('td', { 'data-wins': s }, String(v.round_wins[s])),
-          v.history.map((r) => h('td', { title: r.survivor === s ? 'survived the round' : null },
-            String(r.points[s]), r.survivor === s ? h('span', { 'aria-label': ', survived' }, ' ★') : null)),
+          v.history.map((r) => h('td', { title: r.survivor === s ? t('score.survived_title') : null },
+            String(r.points[s]), r.survivor === s ? h('span', { 'aria-label': t('score.survived_aria') }, ' ★') : null)),
           showLive ? h('td', { class: 'live' }, String(v.boards[s].points)) : null))))),
-    h('p', { class: 'muted small' }, '★ survived the round (last player left). Downing a plane: 1 point; knocking a player out: 3.'));
+    h('p', { class: 'muted small' }, t('score.note')));
 }
 
 export function finalPanel(rs) {
@@ -298,18 +302,21 @@ export function finalPanel(rs) {
   if (!o) return null;
   const order = o.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
   return h('div', { class: 'card final', id: 'final', 'data-winner': o.winner },
-    h('h2', {}, o.winner === rs.you ? 'You won!' : `${seatName(rs, o.winner)} won`),
+    h('h2', {}, o.winner === rs.you ? t('final.you_won') : t('final.won', { who: seatName(rs, o.winner) })),
     h('ol', { class: 'placings' }, order.map(({ p, s }) => h('li', { 'data-placing': s, 'data-place': p },
-      h('strong', {}, ordinal(p)), ` ${who(rs, s)} — ${plural(o.totals[s], 'point')}, ${plural(o.round_wins[s], 'round')} won`))),
+      h('strong', {}, ordinal(p)), t('final.placing', { who: who(rs, s), points: t('final.points', { count: o.totals[s] }), rounds: t('final.rounds_won', { count: o.round_wins[s] }) })))),
     h('p', { class: 'row' },
-      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, 'Rematch') : null,
-      h('button', { id: 'to-lobby', onclick: () => go('/') }, 'Back to the lobby')),
-    rs.you != null ? h('p', { class: 'muted small' }, 'Rematch opens a new room with the same settings and seats you; the first to click creates it (with the same bots), the others join it.') : null);
+      rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, t('final.rematch')) : null,
+      h('button', { id: 'to-lobby', onclick: () => go('/') }, t('room.back_to_lobby'))),
+    rs.you != null ? h('p', { class: 'muted small' }, t('final.rematch_note')) : null);
 }
 
 function rematchName(name) {
-  const m = (name || 'Room').match(/^(.*) \(rematch (\d+)\)$/);
-  return m ? `${m[1]} (rematch ${Number(m[2]) + 1})` : `${name || 'Room'} (rematch 2)`;
+  // Numbered, not worded: players who read different languages compute the same name, and so
+  // find each other's rematch room.
+  const base = name || t('room.default_name');
+  const m = base.match(/^(.*) #(\d+)$/);
+  return m ? `${m[1]} #${Number(m[2]) + 1}` : `${base} #2`;
 }
 
 export async function rematch(rs) {

@@ -4,6 +4,7 @@
 // their deployments and shots, the gomoku board with numbered stones, the junqi board with every
 // rank. Controls: first, previous, play/pause, next, last, a slider; the arrow keys step, Home and
 // End jump; the address names the step shown (/replay/<id>#42). Plain ES module, no build.
+import { translateStatic, mountSwitch, rulesHref } from './i18n.js';
 import { h, getJson, idFromPath, entrantName, ordinal, plural, seatLabel, gameText, resultText } from './dom.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
@@ -470,4 +471,7 @@ async function load() {
   render();
 }
 
+translateStatic();
+mountSwitch();
+document.getElementById('rules-link').href = rulesHref();
 load();

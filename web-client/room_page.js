@@ -10,6 +10,7 @@ import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_sta
 import { roomCounts, joinRoom } from './lobby.js';
 import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
+import { t } from './i18n.js';
 
 // Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
 const go = (path) => hooks.go(path);
@@ -24,9 +25,9 @@ export function renderRoom() {
   const stick = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
   if (!rs.view || !rs.summary) {
     main.replaceChildren(h('section', { id: 'room', class: 'card', 'data-room-id': S.roomId, 'data-phase': 'loading' },
-      h('h1', {}, 'Room'),
-      h('p', {}, rs.missing ? `This room cannot be opened: ${rs.missing}` : 'Connecting to the room…'),
-      h('p', {}, h('a', { href: '/', 'data-nav': true }, 'Back to the lobby'))));
+      h('h1', {}, t('room.default_name')),
+      h('p', {}, rs.missing ? t('room.cannot_open', { reason: rs.missing }) : t('room.connecting')),
+      h('p', {}, h('a', { href: '/', 'data-nav': true }, t('room.back_to_lobby')))));
     return;
   }
   main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : isJunqi(rs) ? junqiSection(rs) : planeSection(rs));
@@ -66,7 +67,7 @@ function planeSection(rs) {
 /** The room's chat card (chat.js), sending through the connection. */
 function chatPanel(rs) {
   return C.chatPanel(rs, h, (text) => S.conn.request({ type: 'chat', room: rs.id, text })
-    .catch((e) => { toast(`Not sent: ${errorText(e)}`); throw e; }));
+    .catch((e) => { toast(t('toast.not_sent', { reason: errorText(e) })); throw e; }));
 }
 
 /**
@@ -115,7 +116,7 @@ function gomokuSection(rs) {
   h('div', { class: `status ${turn !== '' && turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
     h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
     phase === 'play'
-      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      ? h('span', { class: 'clock' }, t('room.time_left'), h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
@@ -144,7 +145,7 @@ function junqiSection(rs) {
   h('div', { class: `status ${turn !== '' && (turn === String(rs.you) || deploying) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
     h('span', { id: 'status-text' }, phase === 'waiting' ? waitingText(rs) : text),
     phase === 'deploying' || phase === 'battle'
-      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      ? h('span', { class: 'clock' }, t('room.time_left'), h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null),
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
@@ -159,34 +160,34 @@ function junqiSection(rs) {
 
 function waitingText(rs) {
   const c = roomCounts(rs.summary);
-  return `Waiting for players: ${c.taken} of ${c.total} seats taken. The match starts when every seat is taken.`;
+  return t('room.waiting_players', { taken: c.taken, total: c.total });
 }
 
 function roomHeader(rs) {
   const url = `${location.origin}/room/${rs.id}`;
   return h('div', { class: 'room-head' },
     h('div', {},
-      h('h1', { id: 'room-name' }, rs.summary.config.name || 'Room'),
+      h('h1', { id: 'room-name' }, rs.summary.config.name || t('room.default_name')),
       h('p', { class: 'muted' }, configText(rs.summary.config),
-        rs.you == null ? h('strong', { 'data-spectator': true }, ' · watching') : null,
-        rs.summary.spectators ? ` · ${rs.summary.spectators} watching` : null,
+        rs.you == null ? h('strong', { 'data-spectator': true }, t('room.you_watch')) : null,
+        rs.summary.spectators ? t('lobby.watching', { n: rs.summary.spectators }) : null,
         ' · ', rulesLink(rs.summary.config))),
     h('div', { class: 'share' },
-      h('label', { for: 'share-link' }, 'Share'),
+      h('label', { for: 'share-link' }, t('room.share')),
       h('input', { id: 'share-link', readonly: true, value: url, onfocus: (e) => e.target.select() }),
-      h('button', { id: 'share-copy', type: 'button', onclick: () => copyLink(url) }, 'Copy link'),
+      h('button', { id: 'share-copy', type: 'button', onclick: () => copyLink(url) }, t('room.copy_link')),
       rs.you != null ? h('label', { class: 'sound' },
         h('input', { type: 'checkbox', id: 'sound-toggle', checked: A.soundOn(), onchange: (e) => A.setSound(e.target.checked) }),
-        ' Sound on my turn') : null,
+        t('room.sound')) : null,
       h('button', { id: 'room-leave', type: 'button', onclick: () => leaveRoom(rs) },
-        rs.you != null && rs.summary.status === 'waiting' ? 'Leave seat' : 'Lobby')));
+        rs.you != null && rs.summary.status === 'waiting' ? t('room.leave_seat') : t('header.lobby'))));
 }
 
 async function copyLink(url) {
-  try { await navigator.clipboard.writeText(url); toast('Link copied.'); } catch {
+  try { await navigator.clipboard.writeText(url); toast(t('toast.copied')); } catch {
     const input = document.getElementById('share-link');
     input.focus(); input.select();
-    toast('Press Ctrl+C to copy the selected link.');
+    toast(t('toast.copy_by_hand'));
   }
 }
 
@@ -201,8 +202,8 @@ async function leaveRoom(rs) {
 
 function roundLabel(v) {
   const f = v.config.format;
-  if (v.extra) return 'Extra round (tie-break)';
-  return f.rounds != null ? `Round ${v.round + 1} of ${f.rounds}` : `Round ${v.round + 1} (first to ${f.first_to})`;
+  if (v.extra) return t('plane.extra_round');
+  return f.rounds != null ? t('plane.round_of', { n: v.round + 1, total: f.rounds }) : t('plane.round_first_to', { n: v.round + 1, first: f.first_to });
 }
 
 function statusBar(rs, phase) {
@@ -213,20 +214,20 @@ function statusBar(rs, phase) {
     text = waitingText(rs);
   } else if (phase === 'deploy') {
     const waiting = v.boards.filter((b) => b.playing && !v.phase.ready.includes(b.seat)).map((b) => who(rs, b.seat));
-    text = `${roundLabel(v)} · deploying. Still placing: ${waiting.join(', ') || 'nobody'}.`;
+    text = t('plane.status.deploying', { round: roundLabel(v), who: waiting.join(t('list.sep')) || t('plane.status.nobody') });
     turn = 'deploy';
   } else if (phase === 'attack') {
     const a = v.phase.attacker;
-    text = a === rs.you ? `${roundLabel(v)} · Your turn: pick an opponent's cell.` : `${roundLabel(v)} · ${seatName(rs, a)} is attacking.`;
+    text = a === rs.you ? t('plane.status.your_turn', { round: roundLabel(v) }) : t('plane.status.attacking', { round: roundLabel(v), who: seatName(rs, a) });
     turn = String(a);
   } else {
     const o = v.outcome;
-    text = o ? `Match over: ${who(rs, o.winner)} won.` : 'Match over.';
+    text = o ? t('plane.status.won', { who: who(rs, o.winner) }) : t('plane.status.over');
   }
   return h('div', { class: `status ${turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
     h('span', { id: 'status-text' }, text),
     phase === 'deploy' || phase === 'attack'
-      ? h('span', { class: 'clock' }, 'Time left ', h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
+      ? h('span', { class: 'clock' }, t('room.time_left'), h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now())))
       : null);
 }
 
@@ -237,34 +238,34 @@ function seatsPanel(rs) {
   const game = rs.summary.config.game.game;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;
-    const label = game === 'gomoku' ? `${s.seat === 0 ? 'Black' : 'White'} (seat ${s.seat + 1})`
-      : game === 'junqi' ? `${s.seat === 0 ? 'Red' : 'Blue'} (seat ${s.seat + 1})` : `Seat ${s.seat + 1}`;
+    const label = game === 'gomoku' ? t(s.seat === 0 ? 'seat.black' : 'seat.white', { n: s.seat + 1 })
+      : game === 'junqi' ? t(s.seat === 0 ? 'seat.red' : 'seat.blue', { n: s.seat + 1 }) : t('seat.n', { n: s.seat + 1 });
     let body;
     if (occ) {
       body = h('span', {},
-        h('strong', {}, occ.name), occ.player === S.player ? ' (you)' : '',
-        occ.bot != null ? h('span', { class: 'badge bot' }, `bot: ${occ.bot}`) : null,
-        occ.took_over_from != null ? h('span', { class: 'badge', 'data-took-over-from': true }, `took over from ${occ.took_over_from}`) : null,
-        !occ.connected ? h('span', { class: 'badge off' }, 'disconnected') : null);
+        h('strong', {}, occ.name), occ.player === S.player ? t('seat.you_mark') : '',
+        occ.bot != null ? h('span', { class: 'badge bot' }, t('seat.bot', { strategy: occ.bot })) : null,
+        occ.took_over_from != null ? h('span', { class: 'badge', 'data-took-over-from': true }, t('seat.took_over', { name: occ.took_over_from })) : null,
+        !occ.connected ? h('span', { class: 'badge off' }, t('seat.disconnected')) : null);
     } else {
       const strategies = botStrategies(game);
       const choice = botChoice(game, s.seat);
       body = h('span', { class: 'seat-actions' },
-        h('em', {}, 'empty'),
-        !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, 'Sit here') : null,
+        h('em', {}, t('seat.empty')),
+        !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, t('seat.sit')) : null,
         isOwner && waiting ? h('span', { class: 'addbot' },
-          h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, `Bot strategy for seat ${s.seat + 1}`),
+          h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, t('seat.bot_strategy', { n: s.seat + 1 })),
           h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, onchange: (e) => { S.botChoice[s.seat] = e.target.value; } },
             strategies.map((st) => h('option', { value: st, selected: st === choice }, st))),
-          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, 'Add bot')) : null);
+          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, t('seat.add_bot'))) : null);
     }
     return h('li', { 'data-seat-row': s.seat, 'data-occupied': occ ? 'true' : 'false' }, h('span', { class: 'seat-no' }, label), body);
   });
   return h('div', { class: 'card seats' },
-    h('h2', {}, 'Seats'),
+    h('h2', {}, t('seat.title')),
     h('ul', { class: 'seat-list' }, items),
-    waiting && isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, 'Start now (bots fill empty seats)')) : null,
-    waiting && !isOwner ? h('p', { class: 'muted', id: 'bots-note' }, 'The room\'s creator can add bots to empty seats.') : null);
+    waiting && isOwner ? h('p', {}, h('button', { id: 'start-now', onclick: () => startNow(rs) }, t('seat.start_now'))) : null,
+    waiting && !isOwner ? h('p', { class: 'muted', id: 'bots-note' }, t('seat.owner_adds_bots')) : null);
 }
 
 /** The strategies the connected bots offer for `game`, strongest first (each bot's offer lists them per game). */
@@ -281,11 +282,11 @@ function botChoice(game, seat) {
 
 async function addBot(rs, seat) {
   const strategy = botChoice(rs.summary.config.game.game, seat);
-  await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(`No bot: ${errorText(e)}`));
+  await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(t('toast.no_bot', { reason: errorText(e) })));
 }
 
 async function startNow(rs) {
-  await S.conn.request({ type: 'start', room: rs.id }).catch((e) => toast(`Cannot start: ${errorText(e)}`));
+  await S.conn.request({ type: 'start', room: rs.id }).catch((e) => toast(t('toast.cannot_start', { reason: errorText(e) })));
 }
 
 // ---------------------------------------------------------------- clock

@@ -3,7 +3,8 @@
 import * as G from './gomoku.js';
 import { checkReveal, roundAudit } from './audit.js';
 import * as J from './junqi.js';
-import { hooks, S, plural } from './state.js';
+import { hooks, S } from './state.js';
+import { t } from './i18n.js';
 
 // room_page.js draws the room and imports this module, so the call goes up through state.js's hooks.
 const renderRoom = () => hooks.renderRoom();
@@ -24,11 +25,11 @@ export function roomState(id) {
 
 export function seatName(rs, seat) {
   const occ = rs.summary && rs.summary.seats[seat] && rs.summary.seats[seat].occupant;
-  return occ ? occ.name : `Seat ${seat + 1}`;
+  return occ ? occ.name : t('seat.n', { n: seat + 1 });
 }
 
 export function who(rs, seat) {
-  return rs.you === seat ? 'You' : seatName(rs, seat);
+  return rs.you === seat ? t('seat.you') : seatName(rs, seat);
 }
 
 /**
@@ -149,15 +150,15 @@ function applyEvent(rs, ev) {
       rs.lastShot = null;
       rs.deploy = { planes: [], facing: rs.deploy.facing, hover: null, sent: false };
       rs.deadlineAt = clock.deploy_ms ? Date.now() + clock.deploy_ms : null;
-      const label = ev.extra ? 'Extra round (tie-break)' : `Round ${ev.round + 1}`;
-      logLine(rs, `${label} starts; ${who(rs, ev.first_attacker)} will fire first. Deploy!`);
+      const label = ev.extra ? t('plane.extra_round') : t('plane.round', { n: ev.round + 1 });
+      logLine(rs, t('plane.log.round_started', { label, first: who(rs, ev.first_attacker) }));
       break;
     }
     case 'ready':
       if (v.phase.phase === 'deploy' && !v.phase.ready.includes(ev.seat)) v.phase.ready.push(ev.seat);
       logLine(rs, ev.by_default
-        ? `${who(rs, ev.seat)} ran out of time: planes placed at random.`
-        : `${who(rs, ev.seat)} ${rs.you === ev.seat ? 'are' : 'is'} ready.`);
+        ? t('plane.log.ready_by_default', { who: who(rs, ev.seat) })
+        : rs.you === ev.seat ? t('plane.log.you_ready') : t('plane.log.ready', { who: who(rs, ev.seat) }));
       break;
     case 'deployment':
       v.boards[ev.seat].planes = ev.planes;
@@ -177,11 +178,7 @@ function applyEvent(rs, ev) {
       v.totals[ev.attacker] += ev.points;
       rs.lastShot = { target: ev.target, cell: ev.cell };
       rs.firing = false;
-      let text = `${who(rs, ev.attacker)} fired at ${rs.you === ev.target ? 'you' : seatName(rs, ev.target)} ${ev.cell}: ${ev.result}`;
-      if (ev.result === 'down') text += ev.knocked_out ? ' — last plane down, knocked out' : ' — plane shot down';
-      if (ev.points) text += ` (+${ev.points})`;
-      if (ev.by_default) text += ' [time ran out: random shot]';
-      logLine(rs, text);
+      logLine(rs, shotText(who(rs, ev.attacker), rs.you === ev.target ? t('seat.you_object') : seatName(rs, ev.target), ev));
       break;
     }
     case 'round_ended': {
@@ -191,8 +188,9 @@ function applyEvent(rs, ev) {
       v.round_wins[r.survivor] += 1;
       rs.revealed = r.deployments;
       rs.deadlineAt = null;
-      const pts = r.points.map((p, s) => `${seatName(rs, s)} ${p}`).join(', ');
-      logLine(rs, `${r.extra ? 'Extra round' : `Round ${r.round + 1}`} over: ${who(rs, r.survivor)} survived. Points: ${pts}.`);
+      const pts = r.points.map((p, s) => `${seatName(rs, s)} ${p}`).join(t('list.sep'));
+      const label = r.extra ? t('plane.extra_round_short') : t('plane.round', { n: r.round + 1 });
+      logLine(rs, t('plane.log.round_ended', { label, survivor: who(rs, r.survivor), points: pts }));
       break;
     }
     case 'match_ended': {
@@ -203,7 +201,7 @@ function applyEvent(rs, ev) {
       v.round_wins = o.round_wins;
       rs.deadlineAt = null;
       if (rs.summary) rs.summary.status = 'finished';
-      logLine(rs, `Match over: ${who(rs, o.winner)} won with ${plural(o.totals[o.winner], 'point')}.`);
+      logLine(rs, t('plane.log.match_ended', { winner: who(rs, o.winner), count: o.totals[o.winner] }));
       break;
     }
     default:
@@ -218,12 +216,12 @@ export function onCommitment(msg) {
   rs.commitments.push({ seat: msg.seat, round: msg.round, sha256: msg.sha256 });
   const entry = roundAudit(rs, msg.round, auditLabel(rs, msg.round));
   entry.committed += 1;
-  entry.details.push(`The referee committed to ${seatName(rs, msg.seat)}'s deployment (SHA-256 ${msg.sha256.slice(0, 12)}…).`);
+  entry.details.push(t('audit.detail_sealed', { who: seatName(rs, msg.seat), digest: `${msg.sha256.slice(0, 12)}…` }));
 }
 
 /** What a round's audit line is about: a plane battle round, or junqi's two layouts. */
 function auditLabel(rs, round) {
-  return isJunqi(rs) ? 'Layouts' : `Round ${round + 1}`;
+  return isJunqi(rs) ? t('audit.layouts') : t('plane.round', { n: round + 1 });
 }
 
 /** The deployment the game itself revealed for `seat` in `round`, if it has. */
@@ -240,19 +238,31 @@ export async function onReveal(msg) {
   const rs = roomState(msg.room);
   const check = await checkReveal(rs.commitments || [], msg, gameRevealed(rs, msg.seat, msg.round));
   rs.audit = rs.audit || { verified: 0, failed: 0 };
-  const whose = `${seatName(rs, msg.seat)}'s deployment`;
+  const whose = t('audit.whose', { who: seatName(rs, msg.seat) });
   const entry = roundAudit(rs, msg.round, auditLabel(rs, msg.round));
   if (check.ok) {
     rs.audit.verified += 1;
     entry.verified += 1;
-    entry.details.push(`✓ ${whose} matches the referee's commitment.`);
+    entry.details.push(t('audit.detail_ok', { whose }));
   } else if (check.ok === null) {
-    entry.details.push(`${whose} was revealed, but ${check.why}.`);
+    entry.details.push(t('audit.detail_unchecked', { whose, why: check.why }));
   } else {
     rs.audit.failed += 1;
-    logLine(rs, `✗ ${whose}: ${check.why}. The referee cannot be trusted here.`);
+    logLine(rs, t('audit.failed', { whose, why: check.why }));
   }
   if (S.page === 'room') renderRoom();
+}
+
+/**
+ * A plane battle shot in words: "Ann fired at Bob E5: hit — plane shot down (+1)". `by` and `at`
+ * name the attacker and the target; `ev` is the `shot` event. The replay page says shots this way too.
+ */
+export function shotText(by, at, ev) {
+  const parts = [t('plane.log.shot', { by, at, cell: ev.cell, result: t(`plane.result.${ev.result}`) })];
+  if (ev.result === 'down') parts.push(ev.knocked_out ? t('plane.log.knocked_out') : t('plane.log.shot_down'));
+  if (ev.points) parts.push(t('plane.log.points', { n: ev.points }));
+  if (ev.by_default) parts.push(t('plane.log.random_shot'));
+  return parts.join('');
 }
 
 export function onYourTurn(msg) {

@@ -3,6 +3,7 @@
 import * as G from './gomoku.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
+import { t, refusal, rulesHref } from './i18n.js';
 
 export const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -70,12 +71,14 @@ export function toast(text) {
   toastTimer = setTimeout(() => { el.hidden = true; }, 5000);
 }
 
+/** A refusal in the page's language (i18n.js, refusal: the sentence for its code, else the server's text). */
 export function errorText(err) {
-  return err && err.message ? err.message : String(err && err.code || err);
+  return refusal(err);
 }
 
+/** "1st", "2nd" (第1名, 第2名): the place `n` in a ranking. */
 export function ordinal(n) {
-  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+  return t('place', { count: n, ordinal: true });
 }
 
 export function fmtClock(ms) {
@@ -84,23 +87,18 @@ export function fmtClock(ms) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
 export function formatText(format) {
   if (!format) return '';
-  if (format.rounds != null) return plural(format.rounds, 'round');
-  return `first to ${format.first_to}`;
+  if (format.rounds != null) return t('plane.rounds', { count: format.rounds });
+  return t('plane.first_to', { n: format.first_to });
 }
 
 /** The rules page's section for a room's game (docs/rules.md, served at /rules). */
 export function rulesLink(config) {
   const g = config.game || {};
-  const [anchor, name] = g.game === 'gomoku' ? ['2-gomoku', 'gomoku']
-    : g.game === 'junqi' ? ['3-junqi', 'junqi'] : ['1-plane-battle', 'plane battle'];
-  return h('a', { href: `/rules#${anchor}`, target: '_blank', rel: 'noopener', 'data-rules-link': g.game || 'plane' },
-    `Rules of ${name}`);
+  const game = g.game === 'gomoku' || g.game === 'junqi' ? g.game : 'plane';
+  return h('a', { href: rulesHref(game), target: '_blank', rel: 'noopener', 'data-rules-link': game },
+    t(`rules.link.${game}`));
 }
 
 export function configText(config) {
@@ -108,6 +106,6 @@ export function configText(config) {
   const clock = config.clock || {};
   if (g.game === 'gomoku') return G.configText(g, clock);
   if (g.game === 'junqi') return J.configText(g, clock);
-  const move = clock.move_ms ? `${clock.move_ms / 1000}s per shot` : 'no shot clock';
-  return `Plane battle · ${g.variant} · ${g.players} players · ${formatText(g.format)} · ${move}`;
+  const move = clock.move_ms ? t('plane.shot_clock', { s: clock.move_ms / 1000 }) : t('plane.no_shot_clock');
+  return [t('game.plane'), t(`plane.variant.${g.variant}`), t('plane.players', { count: g.players }), formatText(g.format), move].join(' · ');
 }

@@ -7,6 +7,7 @@
 // It polls GET /api/tournaments/<id> and /standings while the tournament runs, and stops once it is
 // over. Plain ES module, no build.
 import { sha256Hex } from './audit.js';
+import { translateStatic, mountSwitch, rulesHref } from './i18n.js';
 import { h, getJson, idFromPath, entrantName, num, seconds, seatLabel, gameText, resultText, plural } from './dom.js';
 
 /** Milliseconds between two polls while the tournament runs. */
@@ -276,4 +277,7 @@ function matchesCard(s) {
     h('p', { class: 'muted small' }, 'Running matches can be watched live; finished ones replayed move by move. Matches with the same deal are dealt the same boards; while a deal is still being played at one of its tables, none of them can be watched or replayed.'));
 }
 
+translateStatic();
+mountSwitch();
+document.getElementById('rules-link').href = rulesHref();
 load();

@@ -9,6 +9,8 @@
 mod gomoku;
 #[path = "browser/harness.rs"]
 mod harness;
+#[path = "browser/i18n.rs"]
+mod i18n;
 #[path = "browser/junqi.rs"]
 mod junqi;
 #[path = "browser/plane.rs"]

@@ -45,8 +45,9 @@ async fn every_page_of_the_web_client_links_to_the_rules() {
             .unwrap();
         assert!(page.contains(r#"href="/rules""#), "{path} has no rules link");
     }
-    // The room page's rules link (`rulesLink`) lives with the client's shared helpers.
-    let app = reqwest::get(server.http_url("/state.js"))
+    // The room page's rules link (`rulesLink` in state.js) takes its game's anchor from the
+    // language's catalog (`rules.anchor.<game>`).
+    let app = reqwest::get(server.http_url("/i18n/en.json"))
         .await
         .unwrap()
         .text()
@@ -54,7 +55,7 @@ async fn every_page_of_the_web_client_links_to_the_rules() {
         .unwrap();
     for anchor in ["1-plane-battle", "2-gomoku", "3-junqi"] {
         assert!(
-            app.contains(&format!("'{anchor}'")),
+            app.contains(&format!("\"{anchor}\"")),
             "the room page does not link to #{anchor}"
         );
     }

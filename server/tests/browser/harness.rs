@@ -154,11 +154,20 @@ impl Driver {
         driver
     }
 
-    /// Opens a new headless Chromium with a fresh profile.
+    /// Opens a new headless Chromium with a fresh profile, its language the default (English).
     ///
     /// # Panics
     /// When the session cannot be created.
     pub async fn browser(&mut self) -> Client {
+        self.browser_in(None).await
+    }
+
+    /// Opens a new headless Chromium with a fresh profile whose language is `lang` (a BCP 47 tag
+    /// such as `zh-CN`; `navigator.languages` starts with it), or the default when `None`.
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn browser_in(&mut self, lang: Option<&str>) -> Client {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let profile = std::env::temp_dir().join(format!(
             "{}{}",
@@ -167,7 +176,7 @@ impl Driver {
         ));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("a profile folder");
-        let args = vec![
+        let mut args = vec![
             "--headless".to_owned(),
             "--no-sandbox".to_owned(),
             "--disable-gpu".to_owned(),
@@ -181,9 +190,15 @@ impl Driver {
             format!("--user-data-dir={}", profile.display()),
         ];
         self.profiles.push(profile);
+        let mut options = json!({ "binary": CHROMIUM });
+        if let Some(lang) = lang {
+            args.push(format!("--lang={lang}"));
+            options["prefs"] = json!({ "intl.accept_languages": lang });
+        }
+        options["args"] = json!(args);
         let caps = json!({
             "browserName": "chrome",
-            "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+            "goog:chromeOptions": options,
         });
         let Value::Object(caps) = caps else { unreachable!() };
         ClientBuilder::new(HttpConnector::new())

@@ -441,8 +441,8 @@ async fn a_person_deploys_and_plays_junqi_against_a_bot() {
             l.iter()
                 .filter(|t| {
                     t.as_str().is_some_and(|t| {
-                        t.starts_with("✓ Layouts: the referee committed to 2 deployments, 2 checked")
-                            && t.matches("matches the referee's commitment").count() == 2
+                        t.starts_with("✓ Layouts: 2 secret deployments sealed before play, 2 checked")
+                            && t.matches("matches what was sealed").count() == 2
                     })
                 })
                 .count()

@@ -259,7 +259,7 @@ async fn one_person_plays_a_bot() {
         s["log"].as_array().is_some_and(|l| {
             l.iter().any(|t| {
                 t.as_str().is_some_and(|t| {
-                    t.starts_with("✓ Round 1: the referee committed to 2 deployments, 2 checked")
+                    t.starts_with("✓ Round 1: 2 secret deployments sealed before play, 2 checked")
                 })
             })
         })
@@ -272,13 +272,13 @@ async fn one_person_plays_a_bot() {
         .filter_map(Value::as_str)
         .collect();
     assert_eq!(
-        log.iter().filter(|t| t.contains("committed to")).count(),
+        log.iter().filter(|t| t.contains("sealed before play")).count(),
         1,
         "one line for the round's commitments: {s}"
     );
     let audit = log.iter().find(|t| t.starts_with("✓")).expect("the round's line");
     assert_eq!(
-        audit.matches("matches the referee's commitment").count(),
+        audit.matches("matches what was sealed").count(),
         2,
         "each check in the details: {audit}"
     );

@@ -1,6 +1,7 @@
 // The lobby page: the live room list, the tournaments, and the create-room form; creating and
 // joining rooms.
 import * as G from './gomoku.js';
+import { GAMES, pageModule } from './games.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
 import * as L from './length.js';
@@ -39,7 +40,8 @@ export function renderLobby() {
       h('input', { id: 'create-name', maxlength: 40, placeholder: t('create.room_placeholder', { name: S.name }) })),
     h('div', { class: 'field' }, h('label', { for: 'create-game' }, t('create.game')),
       h('select', { id: 'create-game', onchange: (e) => chooseGame(e.target.value) },
-        [['plane', t('create.game_plane')], ['gomoku', t('create.game_gomoku')], ['junqi', t('create.game_junqi')]]
+        [['plane', t('create.game_plane')], ['gomoku', t('create.game_gomoku')], ['junqi', t('create.game_junqi')],
+          ...Object.keys(GAMES).map((g) => [g, t(`create.game_${g}`)])]
           .map(([v, t]) => h('option', { value: v, selected: v === game }, t)))),
     h('fieldset', { id: 'plane-fields', class: 'create-game', hidden: game !== 'plane', disabled: game !== 'plane' },
       h('legend', { class: 'sr-only' }, t('create.plane_settings')),
@@ -60,6 +62,8 @@ export function renderLobby() {
       num('create-no-attack', t('create.no_attack'), 31, 0, 31, t('create.no_attack_help')),
       num('create-junqi-deploy', t('create.deploy_seconds'), 180, 0, 600, t('create.junqi_deploy_help')),
       sel('create-side', t('create.you_play'), [['red', t('create.red_first')], ['blue', t('colour.blue')]], 'red')),
+    ...Object.values(GAMES).map((mod) => h('fieldset', { id: `${mod.GAME}-fields`, class: 'create-game', hidden: game !== mod.GAME, disabled: game !== mod.GAME },
+      h('legend', { class: 'sr-only' }, t(`create.game_${mod.GAME}`)), mod.createFields(h))),
     num('create-move', MOVE_FIELD[game].label, MOVE_FIELD[game].value, 0, 600, MOVE_FIELD[game].help),
     sel('create-on-drop', t('create.on_drop'), [['bot', t('create.on_drop_bot')], ['forfeit', t('create.on_drop_forfeit')], ['wait', t('create.on_drop_wait')]], 'bot'),
     num('create-grace', t('create.grace'), 60, 0, 3600, t('create.grace_help')),
@@ -147,6 +151,8 @@ const MOVE_FIELD = {
   plane: { label: t('create.shot_seconds'), value: 30, help: t('create.no_limit') },
   gomoku: { label: t('create.move_seconds'), value: 30, help: t('create.move_help') },
   junqi: { label: t('create.move_seconds'), value: 60, help: t('create.move_help') },
+  ...Object.fromEntries(Object.values(GAMES).map((mod) => [mod.GAME,
+    { label: t('create.move_seconds'), value: mod.MOVE_FIELD.value, help: t(mod.MOVE_FIELD.help) }])),
 };
 
 /** Shows the create-room form's settings for `game` ('plane', 'gomoku' or 'junqi'). */
@@ -156,7 +162,8 @@ function chooseGame(game) {
   const form = document.getElementById('create-form');
   if (!form) return;
   form.dataset.game = game;
-  for (const [id, g] of [['plane-fields', 'plane'], ['gomoku-fields', 'gomoku'], ['junqi-fields', 'junqi']]) {
+  for (const [id, g] of [['plane-fields', 'plane'], ['gomoku-fields', 'gomoku'], ['junqi-fields', 'junqi'],
+    ...Object.keys(GAMES).map((key) => [`${key}-fields`, key])]) {
     const set = document.getElementById(id);
     set.hidden = g !== game;
     set.disabled = g !== game;
@@ -198,7 +205,7 @@ export function renderRooms() {
     const c = roomCounts(r);
     const mine = r.seats.some((s) => s.occupant && s.occupant.player === S.player);
     const g = r.config.game;
-    const [gameText, gameDetail] = g.game === 'gomoku' ? G.lobbyText(g) : g.game === 'junqi' ? J.lobbyText(g)
+    const [gameText, gameDetail] = pageModule(g.game) ? pageModule(g.game).lobbyText(g) : g.game === 'gomoku' ? G.lobbyText(g) : g.game === 'junqi' ? J.lobbyText(g)
       : [`${t('game.plane')} · ${t(`plane.variant.${g.variant}`)}`, formatText(g.format)];
     const status = r.status === 'waiting' ? t('lobby.waiting') : t('lobby.in_progress');
     return h('tr', { 'data-room-id': r.id, 'data-status': r.status },
@@ -230,6 +237,11 @@ async function createRoom(e) {
   e.preventDefault();
   const val = (id) => document.getElementById(id).value;
   const onDrop = { grace_ms: Number(val('create-grace')) * 1000, then: val('create-on-drop') };
+  const mod = pageModule(val('create-game'));
+  if (mod) {
+    await createWith({ name: roomName(), game: mod.configFromForm(val), clock: { move_ms: Number(val('create-move')) * 1000 }, on_drop: onDrop });
+    return;
+  }
   if (val('create-game') === 'gomoku') {
     const game = { game: 'gomoku', size: Number(val('create-size')), rule: val('create-rule') };
     if (val('create-opening')) game.opening = val('create-opening');

@@ -11,6 +11,7 @@ import { roomCounts, joinRoom } from './lobby.js';
 import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
 import { t } from './i18n.js';
+import { pageModule } from './games.js';
 
 // Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
 const go = (path) => hooks.go(path);
@@ -30,7 +31,8 @@ export function renderRoom() {
       h('p', {}, h('a', { href: '/', 'data-nav': true }, t('room.back_to_lobby')))));
     return;
   }
-  main.replaceChildren(isGomoku(rs) ? gomokuSection(rs) : isJunqi(rs) ? junqiSection(rs) : planeSection(rs));
+  const mod = pageModule(rs.view.game);
+  main.replaceChildren(mod ? moduleSection(rs, mod) : isGomoku(rs) ? gomokuSection(rs) : isJunqi(rs) ? junqiSection(rs) : planeSection(rs));
   if (focused) {
     const el = document.getElementById(focused);
     if (el) el.focus({ preventScroll: true });
@@ -125,6 +127,17 @@ function gomokuSection(rs) {
   seatsPanel(rs),
   logPanel(rs),
   chatPanel(rs));
+}
+
+// ---------------------------------------------------------------- a page module's room (games.js)
+
+/** A game's room drawn by its page module, with the room page's common pieces. */
+function moduleSection(rs, mod) {
+  const waiting = rs.summary.status === 'waiting';
+  const status = (text, turn, clock) => h('div', { class: `status ${turn !== '' && turn === String(rs.you) ? 'mine' : ''}`, id: 'status', role: 'status', 'data-turn': turn },
+    h('span', { id: 'status-text' }, waiting || text == null ? waitingText(rs) : text),
+    clock ? h('span', { class: 'clock' }, t('room.time_left'), h('span', { id: 'clock', 'data-clock': true }, fmtClock(rs.deadlineAt && rs.deadlineAt - Date.now()))) : null);
+  return mod.section(rs, gameUi(rs), { header: roomHeader(rs), status, seats: seatsPanel(rs), log: logPanel(rs), chat: chatPanel(rs) });
 }
 
 // ---------------------------------------------------------------- junqi room
@@ -238,7 +251,8 @@ function seatsPanel(rs) {
   const game = rs.summary.config.game.game;
   const items = rs.summary.seats.map((s) => {
     const occ = s.occupant;
-    const label = game === 'gomoku' ? t(s.seat === 0 ? 'seat.black' : 'seat.white', { n: s.seat + 1 })
+    const label = pageModule(game) ? `${t('seat.n', { n: s.seat + 1 })} · ${pageModule(game).seatLabel(s.seat)}`
+      : game === 'gomoku' ? t(s.seat === 0 ? 'seat.black' : 'seat.white', { n: s.seat + 1 })
       : game === 'junqi' ? t(s.seat === 0 ? 'seat.red' : 'seat.blue', { n: s.seat + 1 }) : t('seat.n', { n: s.seat + 1 });
     let body;
     if (occ) {

@@ -1,6 +1,7 @@
 // A room's state as the page keeps it: its snapshots, the games' events applied to its view, clock
 // and event log, and the referee's commitments and reveals checked.
 import * as G from './gomoku.js';
+import { pageModule } from './games.js';
 import { checkReveal, roundAudit } from './audit.js';
 import * as J from './junqi.js';
 import { hooks, S } from './state.js';
@@ -104,6 +105,8 @@ function replayHistory(rs, snap) {
 }
 
 function viewSnapshot(rs, snap) {
+  const mod = pageModule(snap.view.game);
+  if (mod) { turnSnapshot(rs, snap, mod.turnKey); return; }
   if (snap.view.game === 'gomoku') { turnSnapshot(rs, snap, G.turnKey); return; }
   if (snap.view.game === 'junqi') { turnSnapshot(rs, snap, J.turnKey); return; }
   const before = phaseKey(rs.view);
@@ -129,6 +132,11 @@ export function onEvent(msg) {
 function applyEvent(rs, ev) {
   const v = rs.view;
   const clock = rs.summary ? rs.summary.config.clock || {} : {};
+  const mod = pageModule(ev.game);
+  if (mod) {
+    if (v && v.game === ev.game) mod.applyEvent(rs, ev, clock, gameUi(rs));
+    return;
+  }
   if (ev.game === 'gomoku') {
     if (isGomoku(rs)) G.applyEvent(rs, ev, clock.move_ms || 0, gameUi(rs));
     return;

@@ -4,6 +4,7 @@ import * as G from './gomoku.js';
 import * as J from './junqi.js';
 import { h } from './dom.js';
 import { t, refusal, rulesHref } from './i18n.js';
+import { pageModule } from './games.js';
 
 export const NAME_KEY = 'skirmish.name';
 const OWNED_KEY = 'skirmish.owned';
@@ -96,7 +97,7 @@ export function formatText(format) {
 /** The rules page's section for a room's game (docs/rules.md, served at /rules). */
 export function rulesLink(config) {
   const g = config.game || {};
-  const game = g.game === 'gomoku' || g.game === 'junqi' ? g.game : 'plane';
+  const game = g.game === 'gomoku' || g.game === 'junqi' || pageModule(g.game) ? g.game : 'plane';
   return h('a', { href: rulesHref(game), target: '_blank', rel: 'noopener', 'data-rules-link': game },
     t(`rules.link.${game}`));
 }
@@ -104,6 +105,8 @@ export function rulesLink(config) {
 export function configText(config) {
   const g = config.game;
   const clock = config.clock || {};
+  const mod = pageModule(g.game);
+  if (mod) return mod.configText(g, clock);
   if (g.game === 'gomoku') return G.configText(g, clock);
   if (g.game === 'junqi') return J.configText(g, clock);
   const move = clock.move_ms ? t('plane.shot_clock', { s: clock.move_ms / 1000 }) : t('plane.no_shot_clock');

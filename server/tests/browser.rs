@@ -17,6 +17,8 @@ mod junqi;
 mod plane;
 #[path = "browser/players.rs"]
 mod players;
+#[path = "browser/tic_tac_toe.rs"]
+mod tic_tac_toe;
 #[path = "browser/tournaments.rs"]
 mod tournaments;
 

@@ -47,6 +47,8 @@ const DYNAMIC_PREFIXES: &[&str] = &[
     // A tournament's state and game in the lobby's list.
     "tournament.state.",
     "tournament.game.",
+    // A page module's game in the create-room form (games.js: lobby.js lists each).
+    "create.game_",
     // The rules page's link and section anchor per game (`rulesHref`, `rulesLink`).
     "rules.link.",
     "rules.anchor.",

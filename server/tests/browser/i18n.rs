@@ -10,7 +10,7 @@ use super::*;
 const ENGLISH_WORDS_JS: &str = r#"
 const allowed = new Set(arguments[0]);
 for (const b of (window.skirmish && window.skirmish.bots) || []) {
-  for (const list of Object.values(b.offer.games || {})) list.forEach((s) => allowed.add(s));
+  for (const list of Object.values(b.offer.games || {})) list.forEach((s) => s.split('-').forEach((w) => allowed.add(w)));
   allowed.add(b.name);
 }
 const words = document.body.innerText.match(/[A-Za-z]+\d*/g) || [];
@@ -31,7 +31,7 @@ async fn english_words(page: &Client) -> Vec<String> {
     serde_json::from_value(words).expect("a list of words")
 }
 
-async fn assert_chinese(page: &Client, what: &str) {
+pub(super) async fn assert_chinese(page: &Client, what: &str) {
     let lang = page
         .execute("return document.documentElement.lang", vec![])
         .await

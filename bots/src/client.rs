@@ -13,11 +13,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
-use skirmish_games::plane::{self, PhaseView};
-use skirmish_games::{Seat, Viewer, gomoku, junqi};
+use skirmish_games::Seat;
 use skirmish_protocol::{
-    AccessKey, AccountToken, Action, BotOffer, CLOSE_REPLACED, ClientFrame, ClientMsg, ForfeitCause,
-    GameEvent, GameKind, GameView, PROTOCOL_VERSION, ResumeToken, RoomId, ServerMsg,
+    AccessKey, AccountToken, BotOffer, CLOSE_REPLACED, ClientFrame, ClientMsg, ForfeitCause, GameKind,
+    GameView, PROTOCOL_VERSION, ResumeToken, RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -26,16 +25,7 @@ use tracing::{debug, error, info, warn};
 
 use crate::Budget;
 use crate::audit::Audit;
-use crate::gomoku::GomokuStrategy;
-use crate::junqi::JunqiStrategy;
-use crate::plane::PlaneStrategy;
-use crate::tic_tac_toe::TicTacToeStrategy;
-
-/// Makes a fresh gomoku strategy by name (`None` for a name it does not know).
-pub type GomokuFactory = Arc<dyn Fn(&str) -> Option<Box<dyn GomokuStrategy>> + Send + Sync>;
-
-/// Makes a fresh junqi strategy by name (`None` for a name it does not know).
-pub type JunqiFactory = Arc<dyn Fn(&str) -> Option<Box<dyn JunqiStrategy>> + Send + Sync>;
+pub use crate::player::{Decision, Player, PlayerFactory};
 
 /// How a bot connects and what it offers.
 #[derive(Clone)]
@@ -48,12 +38,9 @@ pub struct BotOptions {
     /// built-in strategy of every game). [`BotOptions::set_strategies`] sets it
     /// from one list of names.
     pub strategies: BTreeMap<GameKind, Vec<String>>,
-    /// How gomoku strategies are made from their names (default: the built-in ones,
-    /// [`crate::gomoku::strategy`]); an outside-engine adapter plugs in here.
-    pub gomoku: GomokuFactory,
-    /// How junqi strategies are made from their names (default: the built-in ones,
-    /// [`crate::junqi::strategy`]); an outside-engine adapter plugs in here.
-    pub junqi: JunqiFactory,
+    /// How each game's players are made from strategy names (default: the built-in ones,
+    /// [`crate::player::built_in`]); an outside-engine adapter replaces its game's.
+    pub players: BTreeMap<GameKind, PlayerFactory>,
     /// The longest a strategy thinks about one move (gomoku, junqi), in wall time; a shorter room clock
     /// lowers it. Default 1 s.
     pub think: Duration,
@@ -86,14 +73,14 @@ impl BotOptions {
         BotOptions {
             url,
             name,
-            strategies: BTreeMap::from([
-                (GameKind::Plane, names(crate::plane::STRATEGIES)),
-                (GameKind::Gomoku, names(crate::gomoku::STRATEGIES)),
-                (GameKind::Junqi, names(crate::junqi::STRATEGIES)),
-                (GameKind::TicTacToe, names(crate::tic_tac_toe::STRATEGIES)),
-            ]),
-            gomoku: Arc::new(crate::gomoku::strategy),
-            junqi: Arc::new(crate::junqi::strategy),
+            strategies: crate::player::built_in()
+                .iter()
+                .map(|(game, list, _)| (*game, names(list)))
+                .collect(),
+            players: crate::player::built_in()
+                .into_iter()
+                .map(|(game, _, make)| (game, make))
+                .collect(),
             transcript: None,
             reconnect: true,
             think: Duration::from_secs(1),
@@ -105,19 +92,13 @@ impl BotOptions {
         }
     }
 
-    /// Offers exactly `names` (strongest first), each for the game(s) that know it: plane battle's
-    /// built-in strategies, for gomoku the names [`BotOptions::gomoku`] makes, and for junqi those
-    /// [`BotOptions::junqi`] makes. A game none of the names plays is not offered.
+    /// Offers exactly `names` (strongest first), each for the game(s) whose
+    /// [`BotOptions::players`] make it. A game none of the names plays is not offered.
     pub fn set_strategies(&mut self, names: &[String]) {
         self.strategies.clear();
         for name in names {
-            for &game in GameKind::ALL {
-                let plays = match game {
-                    GameKind::Plane => crate::plane::strategy(name).is_some(),
-                    GameKind::Gomoku => (self.gomoku)(name).is_some(),
-                    GameKind::Junqi => (self.junqi)(name).is_some(),
-                    GameKind::TicTacToe => crate::tic_tac_toe::strategy(name).is_some(),
-                };
+            for (&game, make) in &self.players {
+                let plays = make(name).is_some();
                 let list = self.strategies.entry(game).or_default();
                 if plays && !list.contains(name) {
                     list.push(name.clone());
@@ -132,42 +113,18 @@ impl BotOptions {
         self.strategies.get(&game).map_or(&[], Vec::as_slice)
     }
 
-    fn plane_strategy(&self, wanted: &str) -> Box<dyn PlaneStrategy> {
-        crate::plane::strategy(wanted)
+    /// A player of `game` for the strategy `wanted`; else of the first strategy this bot offers
+    /// for the game; else of the game's strongest built-in one.
+    fn player(&self, game: GameKind, wanted: &str) -> Option<Box<dyn Player>> {
+        let make = self.players.get(&game)?;
+        make(wanted)
+            .or_else(|| self.offered(game).iter().find_map(|s| make(s)))
             .or_else(|| {
-                self.offered(GameKind::Plane)
-                    .iter()
-                    .find_map(|s| crate::plane::strategy(s))
+                let (_, list, make) = crate::player::built_in()
+                    .into_iter()
+                    .find(|(g, _, _)| *g == game)?;
+                make(list.first()?)
             })
-            .or_else(|| crate::plane::strategy(crate::plane::STRATEGIES[0]))
-            .expect("the built-in plane strategies exist")
-    }
-
-    fn gomoku_strategy(&self, wanted: &str) -> Option<Box<dyn GomokuStrategy>> {
-        (self.gomoku)(wanted)
-            .or_else(|| {
-                self.offered(GameKind::Gomoku)
-                    .iter()
-                    .find_map(|s| (self.gomoku)(s))
-            })
-            .or_else(|| crate::gomoku::strategy(crate::gomoku::STRATEGIES[0]))
-    }
-
-    fn tic_tac_toe_strategy(&self, wanted: &str) -> Box<dyn TicTacToeStrategy> {
-        crate::tic_tac_toe::strategy(wanted)
-            .or_else(|| {
-                self.offered(GameKind::TicTacToe)
-                    .iter()
-                    .find_map(|s| crate::tic_tac_toe::strategy(s))
-            })
-            .or_else(|| crate::tic_tac_toe::strategy(crate::tic_tac_toe::STRATEGIES[0]))
-            .expect("the built-in tic-tac-toe strategies exist")
-    }
-
-    fn junqi_strategy(&self, wanted: &str) -> Option<Box<dyn JunqiStrategy>> {
-        (self.junqi)(wanted)
-            .or_else(|| self.offered(GameKind::Junqi).iter().find_map(|s| (self.junqi)(s)))
-            .or_else(|| crate::junqi::strategy(crate::junqi::STRATEGIES[0]))
     }
 }
 
@@ -190,10 +147,7 @@ impl std::fmt::Debug for BotOptions {
 /// at its first turn.
 enum SeatPlayer {
     Named(String),
-    Plane(Box<dyn PlaneStrategy>),
-    Gomoku(Box<dyn GomokuStrategy>),
-    Junqi(Box<dyn JunqiStrategy>),
-    TicTacToe(Box<dyn TicTacToeStrategy>),
+    Playing(Box<dyn Player>),
 }
 
 /// One seat's player, used by one decision at a time.
@@ -394,12 +348,8 @@ fn on_message(
                 let _ = decided.send(ClientFrame { req: None, msg });
             });
         }
-        ServerMsg::Event {
-            room,
-            event: GameEvent::Junqi(junqi::Event::Ended { outcome }),
-            ..
-        } => {
-            // Each junqi seat hears how its game ended (an outside engine is told `END`), on a
+        ServerMsg::Event { room, event, .. } if event.ends_match() => {
+            // Each seat of the room hears how its match ended (an outside engine is told), on a
             // blocking thread: a seat's strategy may still be deciding.
             let (ended, kept): (HashMap<_, _>, HashMap<_, _>) = std::mem::take(&mut state.seats)
                 .into_iter()
@@ -408,19 +358,11 @@ fn on_message(
             tokio::task::spawn_blocking(move || {
                 for ((_, seat), player) in ended {
                     let mut player = player.lock().expect("a strategy does not panic");
-                    if let SeatPlayer::Junqi(strategy) = &mut *player {
-                        strategy.finish(seat, &outcome);
+                    if let SeatPlayer::Playing(playing) = &mut *player {
+                        playing.finish(seat, &event);
                     }
                 }
             });
-        }
-        ServerMsg::Event {
-            room,
-            event:
-                GameEvent::Plane(plane::Event::MatchEnded { .. }) | GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-            ..
-        } => {
-            state.seats.retain(|(r, _), _| *r != room);
         }
         ServerMsg::Error { code, message, .. } => {
             warn!(bot = %options.name, code = %code, message = %message, "the server refused a request");
@@ -451,14 +393,6 @@ fn write_token(path: &std::path::Path, token: &ResumeToken) -> std::io::Result<(
     std::fs::rename(&staged, path)
 }
 
-/// What a seat does at its turn.
-enum Decision {
-    /// Plays this action.
-    Act(Action),
-    /// Gives up: its outside engine failed, for this reason.
-    EngineFailed(Option<String>),
-}
-
 /// What `seat` does in `view`, or `None` when it is not to act.
 fn decide(
     options: &BotOptions,
@@ -469,86 +403,13 @@ fn decide(
 ) -> Option<Decision> {
     let mut rng = rand::rng();
     let mut player = player.lock().expect("a strategy does not panic");
-    match view {
-        GameView::Plane(view) => {
-            if let SeatPlayer::Named(name) = &*player {
-                *player = SeatPlayer::Plane(options.plane_strategy(name));
-            }
-            let SeatPlayer::Plane(strategy) = &mut *player else {
-                warn!(seat = seat.0, "a seat changed game");
-                return None;
-            };
-            decide_plane(strategy.as_mut(), view, seat, &mut rng).map(|a| Decision::Act(Action::Plane(a)))
-        }
-        GameView::Gomoku(view) => {
-            if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
-                return None;
-            }
-            if let SeatPlayer::Named(name) = &*player {
-                *player = SeatPlayer::Gomoku(options.gomoku_strategy(name)?);
-            }
-            let SeatPlayer::Gomoku(strategy) = &mut *player else {
-                warn!(seat = seat.0, "a seat changed game");
-                return None;
-            };
-            let action = strategy.act(view, options.budget(deadline_ms), &mut rng);
-            Some(match action {
-                gomoku::Action::Resign { reason } if strategy.engine_failed() => {
-                    Decision::EngineFailed(reason)
-                }
-                action => Decision::Act(Action::Gomoku(action)),
-            })
-        }
-        GameView::Junqi(view) => {
-            if view.viewer != Viewer::Seat(seat) {
-                return None;
-            }
-            if let SeatPlayer::Named(name) = &*player {
-                *player = SeatPlayer::Junqi(options.junqi_strategy(name)?);
-            }
-            let SeatPlayer::Junqi(strategy) = &mut *player else {
-                warn!(seat = seat.0, "a seat changed game");
-                return None;
-            };
-            let action = match view.phase {
-                junqi::Phase::Deploying if !view.deployed[seat] => {
-                    match strategy.deploy(view, options.budget(deadline_ms), &mut rng) {
-                        Ok(layout) => junqi::Action::Deploy { layout },
-                        Err(reason) => {
-                            return Some(Decision::EngineFailed(Some(crate::engine_process::truncate(
-                                reason,
-                                junqi::MAX_REASON_BYTES,
-                            ))));
-                        }
-                    }
-                }
-                junqi::Phase::Battle if view.to_move == Some(seat) => {
-                    match strategy.act(view, options.budget(deadline_ms), &mut rng) {
-                        junqi::Action::Resign { reason } if strategy.engine_failed() => {
-                            return Some(Decision::EngineFailed(reason));
-                        }
-                        action => action,
-                    }
-                }
-                _ => return None,
-            };
-            Some(Decision::Act(Action::Junqi(action)))
-        }
-        GameView::TicTacToe(view) => {
-            if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
-                return None;
-            }
-            if let SeatPlayer::Named(name) = &*player {
-                *player = SeatPlayer::TicTacToe(options.tic_tac_toe_strategy(name));
-            }
-            let SeatPlayer::TicTacToe(strategy) = &mut *player else {
-                warn!(seat = seat.0, "a seat changed game");
-                return None;
-            };
-            let action = strategy.act(view, options.budget(deadline_ms), &mut rng);
-            Some(Decision::Act(Action::TicTacToe(action)))
-        }
+    if let SeatPlayer::Named(name) = &*player {
+        *player = SeatPlayer::Playing(options.player(view.kind(), name)?);
     }
+    let SeatPlayer::Playing(playing) = &mut *player else {
+        return None;
+    };
+    playing.decide(view, seat, options.budget(deadline_ms), &mut rng)
 }
 
 impl BotOptions {
@@ -560,27 +421,5 @@ impl BotOptions {
             None => self.think,
         };
         Budget::new(deadline_ms.unwrap_or(0), think)
-    }
-}
-
-/// The plane battle action `seat` takes in `view`, or `None` when it is not to act.
-fn decide_plane(
-    strategy: &mut dyn PlaneStrategy,
-    view: &plane::View,
-    seat: Seat,
-    rng: &mut rand::rngs::ThreadRng,
-) -> Option<plane::Action> {
-    if view.viewer != Viewer::Seat(seat) {
-        return None;
-    }
-    match &view.phase {
-        PhaseView::Deploy { ready } if !ready.contains(&seat) => Some(plane::Action::Deploy {
-            planes: strategy.deploy(view, rng),
-        }),
-        PhaseView::Attack { attacker } if *attacker == seat => {
-            let (target, cell) = strategy.fire(view, rng);
-            Some(plane::Action::Fire { target, cell })
-        }
-        _ => None,
     }
 }

@@ -11,6 +11,7 @@ pub mod gomoku;
 pub mod junqi;
 pub mod piskvork;
 pub mod plane;
+pub mod player;
 pub mod tic_tac_toe;
 pub mod tls;
 pub mod tournament;

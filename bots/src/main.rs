@@ -181,12 +181,14 @@ fn main() -> anyhow::Result<()> {
         } => {
             let engine = find_engine(engine)?;
             let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Gomoku);
-            options.gomoku = std::sync::Arc::new(move |_name: &str| {
-                Some(
-                    Box::new(skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()))
-                        as Box<dyn skirmish_bots::gomoku::GomokuStrategy>,
-                )
-            });
+            options.players.insert(
+                skirmish_protocol::GameKind::Gomoku,
+                std::sync::Arc::new(move |_name: &str| {
+                    Some(skirmish_bots::gomoku::player(Box::new(
+                        skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()),
+                    )))
+                }),
+            );
             serve(options, &connection)
         }
         Command::Caai {
@@ -198,15 +200,18 @@ fn main() -> anyhow::Result<()> {
         } => {
             let engine = find_engine(engine)?;
             let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Junqi);
-            options.junqi = std::sync::Arc::new(move |_name: &str| {
-                let strategy =
-                    skirmish_bots::caai::CaaiStrategy::with_args(engine.clone(), engine_args.clone());
-                let strategy = match game_seconds {
-                    Some(seconds) => strategy.game_seconds(seconds),
-                    None => strategy,
-                };
-                Some(Box::new(strategy) as Box<dyn skirmish_bots::junqi::JunqiStrategy>)
-            });
+            options.players.insert(
+                skirmish_protocol::GameKind::Junqi,
+                std::sync::Arc::new(move |_name: &str| {
+                    let strategy =
+                        skirmish_bots::caai::CaaiStrategy::with_args(engine.clone(), engine_args.clone());
+                    let strategy = match game_seconds {
+                        Some(seconds) => strategy.game_seconds(seconds),
+                        None => strategy,
+                    };
+                    Some(skirmish_bots::junqi::player(Box::new(strategy)))
+                }),
+            );
             serve(options, &connection)
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),

@@ -16,6 +16,36 @@ use skirmish_games::Seat;
 use skirmish_games::tic_tac_toe::{Action, LINES, View};
 
 pub use crate::Budget;
+use crate::player::{Decision, Player};
+use skirmish_games::Viewer;
+use skirmish_protocol::GameView;
+
+struct TicTacToePlayer(Box<dyn TicTacToeStrategy>);
+
+/// `strategy` as a seat's player: a mark on the seat's turn.
+pub fn player(strategy: Box<dyn TicTacToeStrategy>) -> Box<dyn Player> {
+    Box::new(TicTacToePlayer(strategy))
+}
+
+impl Player for TicTacToePlayer {
+    fn decide(
+        &mut self,
+        view: &GameView,
+        seat: Seat,
+        budget: Budget,
+        rng: &mut dyn RngCore,
+    ) -> Option<Decision> {
+        let GameView::TicTacToe(view) = view else {
+            return None;
+        };
+        if view.viewer != Viewer::Seat(seat) || view.to_move != Some(seat) {
+            return None;
+        }
+        Some(Decision::Act(skirmish_protocol::Action::TicTacToe(
+            self.0.act(view, budget, rng),
+        )))
+    }
+}
 
 /// A tic-tac-toe player for one seat of one game.
 pub trait TicTacToeStrategy: Send {

@@ -162,6 +162,9 @@ pub trait Referee: Game<Error: RuleCode> + Clone + Debug + Send + Sync + Sized +
     /// Who may see `event`: the one place per game that decides it.
     fn audience(event: &Self::Event) -> Audience;
 
+    /// Whether `event` is the one that ends the match (a bot then lets its seat's strategy go).
+    fn ends_match(event: &Self::Event) -> bool;
+
     /// Applies `seat`'s action, with the referee's reading of what it caused.
     ///
     /// # Errors

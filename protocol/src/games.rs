@@ -276,6 +276,24 @@ macro_rules! games {
             $(#[doc = $doc] $variant($module::Event),)+
         }
 
+        impl GameEvent {
+            /// Whether this is the event that ends the match.
+            pub fn ends_match(&self) -> bool {
+                match self {
+                    $(GameEvent::$variant(event) => <$module::$engine as Referee>::ends_match(event),)+
+                }
+            }
+        }
+
+        impl GameView {
+            /// Which game.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $(GameView::$variant(_) => GameKind::$variant,)+
+                }
+            }
+        }
+
         $(
             impl WireGame for $module::$engine {
                 const KIND: GameKind = GameKind::$variant;

@@ -1,6 +1,7 @@
 //! One room of a load run: its seats' connections, as people (not bots), play uniformly random
 //! legal moves the moment the server says it is their turn, and open a new room when a match ends.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -11,9 +12,8 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use serde::Deserialize;
 use skirmish_games::Seat;
-use skirmish_games::plane::PhaseView;
 use skirmish_protocol::{
-    Action, ClientFrame, ClientMsg, GameConfig, GameView, PROTOCOL_VERSION, RoomConfig, RoomId, junqi,
+    Action, ClientFrame, ClientMsg, GameConfig, GameKind, GameView, PROTOCOL_VERSION, RoomConfig, RoomId,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -21,10 +21,6 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use super::{LoadGame, Shared};
 use skirmish_bots::Budget;
-use skirmish_bots::gomoku::GomokuStrategy;
-use skirmish_bots::junqi::JunqiStrategy;
-use skirmish_bots::plane::PlaneStrategy;
-use skirmish_bots::tic_tac_toe::TicTacToeStrategy;
 
 /// How many times a seat tries `join_room` again after `no_such_room` (a room created through
 /// another node of a cluster, not yet in the joining node's directory), and how long it waits
@@ -137,51 +133,25 @@ pub(super) async fn connect_raw(
     Ok(socket)
 }
 
-/// A seat's player: the `random` strategy of each game.
+/// A seat's player: the `random` strategy of each game, made at its first turn in that game.
 struct Player {
     rng: SmallRng,
-    plane: skirmish_bots::plane::RandomStrategy,
-    gomoku: skirmish_bots::gomoku::RandomStone,
-    junqi: skirmish_bots::junqi::RandomMove,
-    tic_tac_toe: skirmish_bots::tic_tac_toe::RandomMark,
+    players: HashMap<GameKind, Box<dyn skirmish_bots::player::Player>>,
 }
 
 impl Player {
     /// The action `seat` takes in `view`, or `None` when it is not to act.
     fn decide(&mut self, view: &GameView, seat: Seat) -> Option<Action> {
         let budget = Budget::new(0, Duration::ZERO);
-        let rng = &mut self.rng;
-        match view {
-            GameView::Plane(view) => match &view.phase {
-                PhaseView::Deploy { ready } if !ready.contains(&seat) => {
-                    Some(Action::Plane(skirmish_games::plane::Action::Deploy {
-                        planes: self.plane.deploy(view, rng),
-                    }))
-                }
-                PhaseView::Attack { attacker } if *attacker == seat => {
-                    let (target, cell) = self.plane.fire(view, rng);
-                    Some(Action::Plane(skirmish_games::plane::Action::Fire {
-                        target,
-                        cell,
-                    }))
-                }
-                _ => None,
-            },
-            GameView::Gomoku(view) => {
-                (view.to_move == Some(seat)).then(|| Action::Gomoku(self.gomoku.act(view, budget, rng)))
+        let player = match self.players.entry(view.kind()) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(skirmish_bots::player::built_in_player(view.kind(), "random")?)
             }
-            GameView::Junqi(view) => match view.phase {
-                junqi::Phase::Deploying if !view.deployed[seat] => {
-                    let layout = self.junqi.deploy(view, budget, rng).ok()?;
-                    Some(Action::Junqi(junqi::Action::Deploy { layout }))
-                }
-                junqi::Phase::Battle if view.to_move == Some(seat) => {
-                    Some(Action::Junqi(self.junqi.act(view, budget, rng)))
-                }
-                _ => None,
-            },
-            GameView::TicTacToe(view) => (view.to_move == Some(seat))
-                .then(|| Action::TicTacToe(self.tic_tac_toe.act(view, budget, rng))),
+        };
+        match player.decide(view, seat, budget, &mut self.rng)? {
+            skirmish_bots::player::Decision::Act(action) => Some(action),
+            skirmish_bots::player::Decision::EngineFailed(_) => None,
         }
     }
 }
@@ -268,10 +238,7 @@ async fn play(
     let recorder = &shared.recorder;
     let mut player = Player {
         rng: SmallRng::from_os_rng(),
-        plane: skirmish_bots::plane::RandomStrategy,
-        gomoku: skirmish_bots::gomoku::RandomStone,
-        junqi: skirmish_bots::junqi::RandomMove,
-        tic_tac_toe: skirmish_bots::tic_tac_toe::RandomMark,
+        players: HashMap::new(),
     };
     let mut room: Option<RoomId> = None;
     let mut seat_of: Vec<Option<Seat>> = vec![None; sinks.len()];

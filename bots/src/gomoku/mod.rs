@@ -5,6 +5,7 @@
 //! strategy playing black must never choose a forbidden point; the referee would refuse it.
 
 pub mod bench;
+mod player;
 pub mod random;
 pub mod seed_minimax;
 pub mod threat_search;
@@ -12,6 +13,7 @@ pub mod threat_search;
 use rand::RngCore;
 use skirmish_games::gomoku::{Action, View};
 
+pub use player::player;
 pub use random::RandomStone;
 pub use seed_minimax::SeedMinimax;
 pub use threat_search::ThreatSearch;

@@ -11,6 +11,7 @@ pub mod bench;
 pub mod deploy;
 pub mod flag_rush;
 pub mod flag_safety;
+mod player;
 pub mod random;
 pub mod seed_rules;
 
@@ -20,6 +21,7 @@ use skirmish_games::{Seat, Viewer};
 
 pub use belief_search::BeliefSearch;
 pub use flag_rush::FlagRush;
+pub use player::player;
 pub use random::RandomMove;
 pub use seed_rules::SeedRules;
 

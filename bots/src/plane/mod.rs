@@ -17,6 +17,7 @@ pub mod exhaustive;
 pub mod habits;
 pub mod opening;
 pub mod optimal;
+mod player;
 pub mod points;
 pub mod random;
 pub mod rivals;
@@ -31,6 +32,7 @@ use skirmish_games::Viewer;
 use skirmish_games::plane::{BoardView, Cell, Placement, View};
 
 pub use bayes::Bayes;
+pub use player::player;
 pub use random::RandomStrategy;
 pub use seed_cv::SeedCv;
 

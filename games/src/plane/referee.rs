@@ -74,6 +74,10 @@ impl Referee for PlaneBattle {
         event.audience()
     }
 
+    fn ends_match(event: &Event) -> bool {
+        matches!(event, Event::MatchEnded { .. })
+    }
+
     fn act(&mut self, seat: Seat, action: Action) -> Result<Step<Event>, RuleError> {
         let round = self.round();
         self.apply(seat, action).map(|events| step(events, round))

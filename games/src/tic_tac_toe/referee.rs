@@ -61,6 +61,10 @@ impl Referee for TicTacToe {
         event.audience()
     }
 
+    fn ends_match(event: &Event) -> bool {
+        matches!(event, Event::Ended { .. })
+    }
+
     fn act(&mut self, seat: Seat, action: Action) -> Result<Step<Event>, RuleError> {
         self.apply(seat, action).map(step)
     }

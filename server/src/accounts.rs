@@ -32,6 +32,7 @@ use skirmish_protocol::{AccountToken, codes};
 
 use crate::AppState;
 use crate::store::{Store, StoreError, on_conn};
+use crate::wall_clock::now_ms;
 
 /// Why an account request was refused; each has a stable code.
 #[derive(Debug, thiserror::Error)]
@@ -73,12 +74,6 @@ pub fn clean_name(name: &str) -> Option<String> {
 /// The key a name is unique by: its lowercase form, so that `Alpha` cannot pass for `alpha`.
 pub fn name_key(name: &str) -> String {
     name.to_lowercase()
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 impl Store {

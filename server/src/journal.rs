@@ -124,12 +124,26 @@ impl std::fmt::Debug for Write {
 const BATCH: usize = 4096;
 
 impl Journal {
-    /// Starts the writer task on `store`.
+    /// Starts the writer task on `store`, watched: a writer that panics leaves storage marked
+    /// failing for good, so that every room refuses what it would write with
+    /// `storage_unavailable` and `/healthz` says so, rather than rooms waiting in silence for
+    /// commits that will never come. The server must then be restarted.
     pub fn start(store: Store) -> Journal {
         let (tx, rx) = mpsc::unbounded_channel::<Write>();
         let health = Arc::new(Health::default());
         let waiting = Arc::new(Mutex::new(Waiting::default()));
-        tokio::spawn(write_all(store.clone(), rx, waiting.clone(), health.clone()));
+        let writer = tokio::spawn(write_all(store.clone(), rx, waiting.clone(), health.clone()));
+        let watched = health.clone();
+        tokio::spawn(async move {
+            if let Err(err) = writer.await
+                && err.is_panic()
+            {
+                error!(cause = %err, "the journal's writer panicked: storage is unavailable until the server restarts");
+                watched.failed(format!(
+                    "the journal's writer stopped ({err}); restart the server"
+                ));
+            }
+        });
         Journal {
             queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
             waiting,

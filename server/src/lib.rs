@@ -21,6 +21,7 @@ pub mod journal;
 mod listener;
 pub mod lobby;
 pub mod metrics;
+mod options;
 pub mod outbox;
 pub mod replica;
 pub mod room;
@@ -33,6 +34,7 @@ mod table;
 pub mod testing;
 pub mod tls;
 pub mod tournament;
+mod wall_clock;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -48,6 +50,7 @@ use tower_http::services::{ServeDir, ServeFile};
 use tracing::Instrument;
 
 use crate::lobby::Lobby;
+pub use crate::options::{AnonymousBots, DEFAULT_LIMITS, Limits};
 
 /// How long a stopping server waits for the journal to write what the rooms logged last: 10 s
 /// (storage failing, it would wait forever; what was never written was never sent either).
@@ -61,245 +64,6 @@ const CLUSTER_LEAVE: std::time::Duration = std::time::Duration::from_secs(5);
 /// [`skirmish_protocol::MAX_FRAME_BYTES`] but under this are answered with `frame_too_large`; larger
 /// ones close the connection.
 pub const MAX_TRANSPORT_BYTES: usize = 1 << 20;
-
-/// Limits on what one connection may do, and the time controls rooms get; each is a server
-/// option (`skirmish-server --help`).
-#[derive(Clone, Debug, PartialEq, Eq, clap::Args)]
-pub struct Limits {
-    /// Largest client text frame read, in bytes; a larger one (up to 1 MiB) is answered with
-    /// `frame_too_large` and dropped, and one over 1 MiB closes the connection.
-    #[arg(
-        long,
-        env = "SKIRMISH_MAX_FRAME_BYTES",
-        default_value_t = skirmish_protocol::MAX_FRAME_BYTES,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20)
-    )]
-    pub max_frame_bytes: usize,
-    /// Messages the server may have queued for one connection before it counts as not keeping up
-    /// and is closed with code 4008 (it may reconnect and resume).
-    #[arg(
-        long,
-        env = "SKIRMISH_OUTBOX_CAPACITY",
-        default_value_t = outbox::OUTBOX_CAPACITY,
-        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1 << 20)
-    )]
-    pub outbox_capacity: usize,
-    /// Milliseconds a new connection has to say `hello` before it is closed with code 4001.
-    #[arg(long, env = "SKIRMISH_HELLO_TIMEOUT_MS", default_value_t = 30_000)]
-    pub hello_timeout_ms: u64,
-    /// Deepest nesting of JSON arrays and objects read in a client frame; a deeper one is answered
-    /// with `too_deep` and dropped.
-    #[arg(long, env = "SKIRMISH_MAX_JSON_DEPTH", default_value_t = skirmish_protocol::MAX_JSON_DEPTH)]
-    pub max_json_depth: usize,
-    /// Client frames per second one connection may send on average (a token bucket); a client
-    /// that empties its bucket is closed with code 4029.
-    #[arg(
-        long,
-        env = "SKIRMISH_MESSAGES_PER_SECOND",
-        default_value_t = 20,
-        value_parser = clap::value_parser!(u32).range(1..)
-    )]
-    pub messages_per_second: u32,
-    /// The token bucket's size: frames a connection may send at once, above the average rate.
-    #[arg(
-        long,
-        env = "SKIRMISH_MESSAGE_BURST",
-        default_value_t = 100,
-        value_parser = clap::value_parser!(u32).range(1..)
-    )]
-    pub message_burst: u32,
-    /// As `--messages-per-second`, for a bot connection (a bot plays many seats at once, and
-    /// answers each turn within milliseconds); also its bucket's size.
-    #[arg(
-        long,
-        env = "SKIRMISH_BOT_MESSAGES_PER_SECOND",
-        default_value_t = 1000,
-        value_parser = clap::value_parser!(u32).range(1..)
-    )]
-    pub bot_messages_per_second: u32,
-    /// Rooms one player may have open (waiting or playing) that they created, across their
-    /// connections (a reconnect with the resume token keeps the count); more are refused with
-    /// `too_many_rooms`.
-    #[arg(long, env = "SKIRMISH_ROOMS_PER_PLAYER", default_value_t = 8)]
-    pub rooms_per_player: usize,
-    /// Rooms one IP address may have open that were created from it, whoever said hello there
-    /// (a reconnect as a new player keeps the count); more are refused with
-    /// `too_many_rooms_from_address`.
-    #[arg(long, env = "SKIRMISH_ROOMS_PER_ADDRESS", default_value_t = 32)]
-    pub rooms_per_address: usize,
-    /// Milliseconds a room may wait for its players before it closes unstarted: its owner and
-    /// everyone in it get `room_closed` with `room_expired`, and it leaves the lobby and the
-    /// database (0: rooms wait for ever).
-    #[arg(long, env = "SKIRMISH_ROOM_EXPIRY_MS", default_value_t = 600_000)]
-    pub room_expiry_ms: u64,
-    /// WebSocket connections one IP address may hold at once; more are refused with HTTP 429.
-    #[arg(long, env = "SKIRMISH_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
-    pub connections_per_address: usize,
-    /// WebSocket connections one IP address may hold that have not said `hello` yet; more are
-    /// refused with HTTP 429 (each is closed with 4001 after `--hello-timeout-ms`).
-    #[arg(long, env = "SKIRMISH_UPGRADES_PER_ADDRESS", default_value_t = 8)]
-    pub upgrades_per_address: usize,
-    /// HTTP connections (TCP connections not upgraded to a WebSocket) one IP address may hold at
-    /// once; a connection over it is closed as soon as it is accepted.
-    #[arg(long, env = "SKIRMISH_HTTP_CONNECTIONS_PER_ADDRESS", default_value_t = 64)]
-    pub http_connections_per_address: usize,
-    /// HTTP requests from one IP address the server handles at once, over all its connections;
-    /// one more is answered at once with HTTP 429.
-    #[arg(long, env = "SKIRMISH_REQUESTS_PER_ADDRESS", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..))]
-    pub requests_per_address: u32,
-    /// Milliseconds a connection has to send a request's headers, from when it opens or from
-    /// the end of its previous response; then it is closed without an answer (a connection that
-    /// sends nothing included).
-    #[arg(long, env = "SKIRMISH_HEADER_READ_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub header_read_timeout_ms: u64,
-    /// Milliseconds the server spends on one HTTP request, its body read included; a longer one
-    /// is answered with HTTP 408.
-    #[arg(long, env = "SKIRMISH_REQUEST_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
-    pub request_timeout_ms: u64,
-    /// Milliseconds a connection may go without sending anything (frames, or the pongs that
-    /// answer the server's pings every half of this) before it is closed with code 4000.
-    #[arg(long, env = "SKIRMISH_IDLE_TIMEOUT_MS", default_value_t = 120_000, value_parser = clap::value_parser!(u64).range(100..))]
-    pub idle_timeout_ms: u64,
-    /// Milliseconds to deploy each round in a room created without a clock (plane battle; 0: no
-    /// limit).
-    #[arg(
-        long,
-        env = "SKIRMISH_DEFAULT_DEPLOY_MS",
-        default_value_t = 60_000,
-        help_heading = "Time controls"
-    )]
-    pub default_deploy_ms: u64,
-    /// Milliseconds for each shot or stone in a room created without a clock (0: no limit).
-    #[arg(
-        long,
-        env = "SKIRMISH_DEFAULT_MOVE_MS",
-        default_value_t = 30_000,
-        help_heading = "Time controls"
-    )]
-    pub default_move_ms: u64,
-    /// The longest time limit a room may set, in milliseconds; 0 (no limit) is always allowed.
-    #[arg(
-        long,
-        env = "SKIRMISH_MAX_CLOCK_MS",
-        default_value_t = 3_600_000,
-        help_heading = "Time controls"
-    )]
-    pub max_clock_ms: u64,
-    /// Milliseconds a player who dropped mid-match has to reconnect and take their seat back, in
-    /// a room created without a drop policy; after it a bot takes the seat over (or the seat
-    /// forfeits when no bot is connected). Also how long every seat waits after a restart.
-    #[arg(
-        long,
-        env = "SKIRMISH_GRACE_MS",
-        default_value_t = 60_000,
-        help_heading = "Time controls"
-    )]
-    pub grace_ms: u64,
-    /// A key every anonymous bot (one without an account token) must give in its `hello`; people
-    /// and account bots need none. Without this option, any connection may offer itself as an
-    /// anonymous bot for casual seats (while `--anonymous-bots allow`). Its value never appears in
-    /// logs or `--help`.
-    #[arg(
-        long,
-        env = "SKIRMISH_BOT_KEY",
-        hide_env_values = true,
-        help_heading = "Access"
-    )]
-    pub bot_key: Option<skirmish_protocol::AccessKey>,
-    /// A key needed to create and cancel tournaments over the HTTP API (`Authorization: Bearer
-    /// <key>`); without this option anyone may. Its value never appears in logs or `--help`.
-    #[arg(
-        long,
-        env = "SKIRMISH_TOURNAMENT_KEY",
-        hide_env_values = true,
-        help_heading = "Access"
-    )]
-    pub tournament_key: Option<skirmish_protocol::AccessKey>,
-    /// A PEM file with the server's certificate chain: with `--tls-key`, every connection speaks
-    /// TLS (https and wss). Reloaded when it changes (see `--tls-reload-ms`).
-    #[arg(long, env = "SKIRMISH_TLS_CERT", requires = "tls_key", help_heading = "TLS")]
-    pub tls_cert: Option<PathBuf>,
-    /// A PEM file with the certificate's private key.
-    #[arg(long, env = "SKIRMISH_TLS_KEY", requires = "tls_cert", help_heading = "TLS")]
-    pub tls_key: Option<PathBuf>,
-    /// Milliseconds between two looks at the certificate's files; changed files are loaded for
-    /// the connections that follow (a renewal needs no restart).
-    #[arg(long, env = "SKIRMISH_TLS_RELOAD_MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(10..), help_heading = "TLS")]
-    pub tls_reload_ms: u64,
-    /// The key of the admin HTTP API that registers, rotates and revokes bot accounts
-    /// (`Authorization: Bearer <key>`, `skirmish-bots account --admin-key`); without this
-    /// option that API refuses every request. Its value never appears in logs or `--help`.
-    #[arg(
-        long,
-        env = "SKIRMISH_ADMIN_KEY",
-        hide_env_values = true,
-        help_heading = "Access"
-    )]
-    pub admin_key: Option<skirmish_protocol::AccessKey>,
-    /// Whether bots without an account token may connect and fill casual seats (rooms people
-    /// make, `add_bot`, a dropped player's seat). They never enter tournaments either way.
-    #[arg(
-        long,
-        env = "SKIRMISH_ANONYMOUS_BOTS",
-        value_enum,
-        default_value_t = AnonymousBots::Allow,
-        help_heading = "Access"
-    )]
-    pub anonymous_bots: AnonymousBots,
-}
-
-/// Whether bots without an account may connect ([`Limits::anonymous_bots`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum AnonymousBots {
-    /// They may, to fill casual seats (the default: the built-in pool and bots people run for
-    /// themselves keep working without an account).
-    #[default]
-    Allow,
-    /// They are refused with `token_required`: every bot needs an account.
-    Deny,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_frame_bytes: skirmish_protocol::MAX_FRAME_BYTES,
-            outbox_capacity: outbox::OUTBOX_CAPACITY,
-            hello_timeout_ms: 30_000,
-            max_json_depth: skirmish_protocol::MAX_JSON_DEPTH,
-            messages_per_second: 20,
-            message_burst: 100,
-            bot_messages_per_second: 1000,
-            rooms_per_player: 8,
-            rooms_per_address: 32,
-            room_expiry_ms: 600_000,
-            connections_per_address: 64,
-            upgrades_per_address: 8,
-            http_connections_per_address: 64,
-            requests_per_address: 16,
-            header_read_timeout_ms: 10_000,
-            request_timeout_ms: 30_000,
-            idle_timeout_ms: 120_000,
-            default_deploy_ms: 60_000,
-            default_move_ms: 30_000,
-            max_clock_ms: 3_600_000,
-            grace_ms: 60_000,
-            bot_key: None,
-            tournament_key: None,
-            tls_cert: None,
-            tls_key: None,
-            tls_reload_ms: 60_000,
-            admin_key: None,
-            anonymous_bots: AnonymousBots::Allow,
-        }
-    }
-}
-
-impl Limits {
-    /// How long a room may wait for its players ([`Limits::room_expiry_ms`]; `None` for ever).
-    pub fn room_expiry(&self) -> Option<std::time::Duration> {
-        (self.room_expiry_ms > 0).then(|| std::time::Duration::from_millis(self.room_expiry_ms))
-    }
-}
 
 /// What every request handler and session shares: one allocation, cloned by its reference
 /// count. A session keeps a clone for its life, and the whole state inline (the limits alone are
@@ -525,61 +289,21 @@ impl Drop for AddressGuard {
     }
 }
 
-/// Serves Skirmish on `listener` with the default [`Limits`] until `shutdown` is cancelled, then
-/// closes every connection and waits for the sessions to end.
+/// Serves Skirmish on `listener` until `shutdown` is cancelled: the web client from `web_root`,
+/// the protocol at `/ws`, the HTTP API; storing tournaments, matches and every room's log in
+/// `store`. A single server (`cluster` `None`) rebuilds the rooms stored as open from their logs
+/// ([`room::restore`]) for their players to resume, and running tournaments go on. As a node of
+/// `cluster` (docs/cluster.md) the lobby shares its rooms, bots and players with the other nodes
+/// and lists theirs; rooms and running tournaments are not rebuilt at the start but taken over
+/// from nodes that are gone (this one included, when it comes back after a kill); on a graceful
+/// stop, once the journal is written, the node leaves the cluster, and the others take its rooms
+/// over at once. On shutdown it stops taking connections, closes every connection with 1001
+/// (going away), waits for the sessions to end, and writes what the rooms logged last.
 ///
 /// # Errors
-/// An IO error from the listener.
-pub async fn serve(
-    listener: TcpListener,
-    web_root: PathBuf,
-    shutdown: CancellationToken,
-) -> std::io::Result<()> {
-    serve_with(listener, web_root, Limits::default(), shutdown).await
-}
-
-/// As [`serve`], with the given limits, and storage in memory (gone with the process).
-///
-/// # Errors
-/// An IO error from the listener.
-pub async fn serve_with(
-    listener: TcpListener,
-    web_root: PathBuf,
-    limits: Limits,
-    shutdown: CancellationToken,
-) -> std::io::Result<()> {
-    let store = store::Store::in_memory().await.map_err(std::io::Error::other)?;
-    serve_with_store(listener, web_root, limits, store, shutdown).await
-}
-
-/// As [`serve_with`], storing tournaments, matches and every room's log in `store`; tournaments
-/// stored as running go on, and rooms stored as open are rebuilt from their logs
-/// ([`room::restore`]) for their players to resume. On shutdown it stops taking connections,
-/// closes every connection with 1001 (going away), waits for the sessions to end, and writes what
-/// the rooms logged last.
-///
-/// # Errors
-/// An IO error from the listener, a storage error reading the stored tournaments or rooms, or TLS
-/// files ([`Limits::tls_cert`]) that do not load.
-pub async fn serve_with_store(
-    listener: TcpListener,
-    web_root: PathBuf,
-    limits: Limits,
-    store: store::Store,
-    shutdown: CancellationToken,
-) -> std::io::Result<()> {
-    serve_node(listener, web_root, limits, store, None, shutdown).await
-}
-
-/// As [`serve_with_store`], as a node of `cluster` when given (docs/cluster.md): the lobby
-/// shares its rooms, bots and players with the other nodes and lists theirs; rooms and running
-/// tournaments are not rebuilt at the start but taken over from nodes that are gone (this one
-/// included, when it comes back after a kill); on a graceful stop, once the journal is written,
-/// the node leaves the cluster, and the others take its rooms over at once.
-///
-/// # Errors
-/// As [`serve_with_store`], and when the bus refuses the node's subscriptions.
-pub async fn serve_node(
+/// An IO error from the listener, a storage error reading the stored tournaments or rooms, TLS
+/// files ([`Limits::tls_cert`]) that do not load, or a bus that refuses the node's subscriptions.
+pub async fn run(
     listener: TcpListener,
     web_root: PathBuf,
     limits: Limits,
@@ -617,9 +341,7 @@ pub async fn serve_node(
                 // Kept in storage, marked broken, to be looked at; its players are told when they
                 // resume; the other rooms go on.
                 tracing::error!(room = %id, cause = %err, players = holders.len(), "a stored room could not be restored; it is kept as broken");
-                let now_ms = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+                let now_ms = wall_clock::now_ms();
                 store
                     .mark_broken(id, err.to_string(), now_ms)
                     .await

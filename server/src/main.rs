@@ -45,8 +45,7 @@ struct Args {
     #[arg(long, env = "SKIRMISH_BOTS_PROGRAM")]
     bots_program: Option<PathBuf>,
     /// Strategies the built-in bots offer, comma-separated, strongest first within each game
-    /// (default: every built-in one: bayes, seed-cv, random for plane battle; threat-search,
-    /// seed-minimax, random for gomoku; the junqi ones of bots/README.md).
+    /// (default: every built-in strategy of every game, as bots/README.md lists them).
     #[arg(long, env = "SKIRMISH_BOT_STRATEGIES", value_delimiter = ',')]
     bot_strategies: Vec<String>,
     /// The web client's folder (default: web-client/ in the source tree).
@@ -203,7 +202,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         }
         _ => None,
     };
-    let server = tokio::spawn(skirmish_server::serve_node(
+    let server = tokio::spawn(skirmish_server::run(
         listener,
         web_root,
         args.limits.clone(),

@@ -78,11 +78,12 @@ impl TestServer {
         let store = crate::store::Store::in_memory()
             .await
             .expect("a database in memory");
-        let task = tokio::spawn(crate::serve_with_store(
+        let task = tokio::spawn(crate::run(
             listener,
             crate::default_web_root(),
             limits,
             store.clone(),
+            None,
             shutdown.clone(),
         ));
         TestServer {
@@ -103,11 +104,12 @@ impl TestServer {
             .expect("bind a loopback port");
         let addr = listener.local_addr().expect("a bound address");
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(crate::serve_with_store(
+        let task = tokio::spawn(crate::run(
             listener,
             crate::default_web_root(),
             limits,
             store.clone(),
+            None,
             shutdown.clone(),
         ));
         TestServer {

@@ -26,6 +26,7 @@ use skirmish_protocol::RoomId;
 use super::{Cluster, home, wire};
 use crate::journal::Journal;
 use crate::store::Store;
+use crate::wall_clock::now_ms;
 
 /// How often a node renews its presence (1 s).
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
@@ -71,12 +72,6 @@ pub(super) struct Keeper {
     pub journal: Journal,
     pub tournaments: crate::tournament::Tournaments,
     pub expiry: Option<Duration>,
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 async fn put_presence(cluster: &Cluster) -> Result<(), String> {

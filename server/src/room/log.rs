@@ -67,9 +67,7 @@ pub struct SeatHolder {
 impl Room {
     /// Records the new room in the journal and writes its log there from now on.
     pub(super) fn open_log(&mut self, journal: Journal) {
-        let created_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let created_ms = crate::wall_clock::now_ms();
         self.written = journal.open(
             StoredRoom {
                 id: self.id,

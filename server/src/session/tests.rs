@@ -82,7 +82,7 @@ impl Sink<Message> for StuckSocket {
     }
 }
 
-/// A server's state as `serve_node` makes it, with `limits` and a database in memory.
+/// A server's state as `run` makes it, with `limits` and a database in memory.
 async fn state(limits: Limits) -> AppState {
     let store = Store::in_memory().await.expect("a database in memory");
     let lobby = Lobby::default();

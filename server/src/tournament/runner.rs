@@ -31,11 +31,7 @@ pub(super) const RETRY_MS: u64 = 200;
 /// checks a match (spectating, the match API).
 pub(super) type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
 
-pub(super) fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
+pub(super) use crate::wall_clock::now_ms;
 /// One tournament's actor.
 pub(super) struct Runner {
     id: TournamentId,

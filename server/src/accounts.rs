@@ -24,13 +24,14 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+
 use axum::routing::post;
 use axum::{Json, Router};
 use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};
 use skirmish_protocol::{AccountToken, codes};
 
 use crate::AppState;
+use crate::http_error::HttpError;
 use crate::store::{Store, StoreError, on_conn};
 use crate::wall_clock::now_ms;
 
@@ -228,46 +229,37 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/accounts/{name}/revoke", post(revoke_route))
 }
 
-fn refuse(status: StatusCode, code: &str, message: String) -> Response {
-    (
-        status,
-        Json(serde_json::json!({ "code": code, "message": message })),
-    )
-        .into_response()
-}
-
-impl IntoResponse for AccountError {
-    fn into_response(self) -> Response {
-        let status = match &self {
+impl From<AccountError> for HttpError {
+    fn from(err: AccountError) -> Self {
+        let status = match &err {
             AccountError::BadName => StatusCode::BAD_REQUEST,
             AccountError::NameTaken(_) => StatusCode::CONFLICT,
             AccountError::NoSuchAccount(_) => StatusCode::NOT_FOUND,
             AccountError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        refuse(status, self.code(), self.to_string())
+        HttpError::new(status, err.code(), err.to_string())
     }
 }
 
-/// The refusal of a request without the server's admin key (of every request when it has none);
-/// `None` lets the request through.
-fn refused_admin(state: &AppState, headers: &HeaderMap) -> Option<Response> {
+/// Refuses a request without the server's admin key (every request when it has none).
+fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), HttpError> {
     let Some(required) = &state.limits.admin_key else {
-        return Some(refuse(
+        return Err(HttpError::new(
             StatusCode::FORBIDDEN,
             "admin_disabled",
-            "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP".to_owned(),
+            "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP",
         ));
     };
     // The one reading of the header, the scheme's name in any case (RFC 7235), as for the
     // tournament key.
     let offered = crate::bearer::offered_key(headers);
     if required.admits(offered.as_ref()) {
-        None
+        Ok(())
     } else {
-        Some(refuse(
+        Err(HttpError::new(
             StatusCode::UNAUTHORIZED,
             codes::BAD_KEY,
-            "bot accounts are managed with the server's admin key: Authorization: Bearer <key>".to_owned(),
+            "bot accounts are managed with the server's admin key: Authorization: Bearer <key>",
         ))
     }
 }
@@ -276,54 +268,35 @@ async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Result<Json<AccountRequest>, JsonRejection>,
-) -> Response {
-    if let Some(refused) = refused_admin(&state, &headers) {
-        return refused;
-    }
-    let request = match body {
-        Ok(Json(request)) => request,
-        Err(rejection) => return refuse(rejection.status(), "bad_json", rejection.body_text()),
-    };
-    match register(&state.store, &request.name).await {
-        Ok(issued) => (StatusCode::CREATED, Json(issued)).into_response(),
-        Err(err) => err.into_response(),
-    }
+) -> Result<(StatusCode, Json<AccountIssued>), HttpError> {
+    check_admin(&state, &headers)?;
+    let Json(request) = body?;
+    Ok((
+        StatusCode::CREATED,
+        Json(register(&state.store, &request.name).await?),
+    ))
 }
 
-async fn list(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    if let Some(refused) = refused_admin(&state, &headers) {
-        return refused;
-    }
-    match state.store.accounts().await {
-        Ok(accounts) => Json(accounts).into_response(),
-        Err(err) => AccountError::Store(err).into_response(),
-    }
+async fn list(State(state): State<AppState>, headers: HeaderMap) -> Result<Json<Vec<Account>>, HttpError> {
+    check_admin(&state, &headers)?;
+    let accounts = state.store.accounts().await.map_err(AccountError::Store)?;
+    Ok(Json(accounts))
 }
 
 async fn rotate_route(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(name): Path<String>,
-) -> Response {
-    if let Some(refused) = refused_admin(&state, &headers) {
-        return refused;
-    }
-    match rotate(&state, &name).await {
-        Ok(issued) => Json(issued).into_response(),
-        Err(err) => err.into_response(),
-    }
+) -> Result<Json<AccountIssued>, HttpError> {
+    check_admin(&state, &headers)?;
+    Ok(Json(rotate(&state, &name).await?))
 }
 
 async fn revoke_route(
     State(state): State<AppState>,
     headers: HeaderMap,
     Path(name): Path<String>,
-) -> Response {
-    if let Some(refused) = refused_admin(&state, &headers) {
-        return refused;
-    }
-    match revoke(&state, &name).await {
-        Ok(account) => Json(account).into_response(),
-        Err(err) => err.into_response(),
-    }
+) -> Result<Json<Account>, HttpError> {
+    check_admin(&state, &headers)?;
+    Ok(Json(revoke(&state, &name).await?))
 }

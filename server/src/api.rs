@@ -26,6 +26,7 @@ use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId, Tou
 
 use crate::AppState;
 use crate::bearer::offered_key;
+use crate::http_error::HttpError;
 use crate::tournament::TournamentError;
 
 /// The API's routes.
@@ -38,26 +39,9 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/matches/{id}", get(match_record))
 }
 
-fn refuse(status: StatusCode, code: &str, message: String) -> Response {
-    (
-        status,
-        Json(serde_json::json!({ "code": code, "message": message })),
-    )
-        .into_response()
-}
-
-/// A refusal not yet made into a response: its status, code and message.
-struct Refusal(StatusCode, &'static str, String);
-
-impl IntoResponse for Refusal {
-    fn into_response(self) -> Response {
-        refuse(self.0, self.1, self.2)
-    }
-}
-
-impl IntoResponse for TournamentError {
-    fn into_response(self) -> Response {
-        let status = match &self {
+impl From<TournamentError> for HttpError {
+    fn from(err: TournamentError) -> Self {
+        let status = match &err {
             TournamentError::BadConfig(_)
             | TournamentError::UnknownEntrant(..)
             | TournamentError::TooFewEntrants(..) => StatusCode::BAD_REQUEST,
@@ -65,12 +49,12 @@ impl IntoResponse for TournamentError {
             TournamentError::Over(_) | TournamentError::DealInPlay(_) => StatusCode::CONFLICT,
             TournamentError::Store(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        refuse(status, self.code(), self.to_string())
+        HttpError::new(status, err.code(), err.to_string())
     }
 }
 
 /// Refuses a request without the server's tournament key, when it has one.
-fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
+fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), HttpError> {
     let Some(required) = &state.limits.tournament_key else {
         return Ok(());
     };
@@ -78,51 +62,41 @@ fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), Refusal> {
     if required.admits(offered.as_ref()) {
         Ok(())
     } else {
-        Err(Refusal(
+        Err(HttpError::new(
             StatusCode::UNAUTHORIZED,
             skirmish_protocol::codes::BAD_KEY,
-            "this server makes and cancels tournaments only with its key: Authorization: Bearer <key>"
-                .to_owned(),
+            "this server makes and cancels tournaments only with its key: Authorization: Bearer <key>",
         ))
     }
 }
 
-fn parse_id<T: std::str::FromStr>(text: &str, code: &'static str) -> Result<T, Refusal> {
+fn parse_id<T: std::str::FromStr>(text: &str, code: &'static str) -> Result<T, HttpError> {
     text.parse()
-        .map_err(|_| Refusal(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
+        .map_err(|_| HttpError::new(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
 }
 
 async fn create(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Result<Json<TournamentConfig>, JsonRejection>,
-) -> Response {
-    if let Err(refused) = check_key(&state, &headers) {
-        return refused.into_response();
-    }
-    let config = match body {
-        Ok(Json(config)) => config,
-        Err(rejection) => return refuse(rejection.status(), "bad_json", rejection.body_text()),
-    };
-    match state.tournaments.create(config).await {
-        Ok(status) => (StatusCode::CREATED, Json(status)).into_response(),
-        Err(err) => err.into_response(),
-    }
+) -> Result<(StatusCode, Json<TournamentStatus>), HttpError> {
+    check_key(&state, &headers)?;
+    let Json(config) = body?;
+    Ok((StatusCode::CREATED, Json(state.tournaments.create(config).await?)))
 }
 
 async fn list(State(state): State<AppState>) -> Response {
     Json(state.tournaments.list()).into_response()
 }
 
-async fn status(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
-        Ok(id) => id,
-        Err(refused) => return refused.into_response(),
-    };
-    match any_status(&state, id).await {
-        Ok(Some(status)) => Json(status).into_response(),
-        Ok(None) => TournamentError::NoSuchTournament(id).into_response(),
-        Err(err) => err.into_response(),
+async fn status(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentStatus>, HttpError> {
+    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
+    match any_status(&state, id).await? {
+        Some(status) => Ok(Json(status)),
+        None => Err(TournamentError::NoSuchTournament(id).into()),
     }
 }
 
@@ -138,47 +112,35 @@ async fn any_status(state: &AppState, id: TournamentId) -> Result<Option<Tournam
     Ok(state.tournaments.stored_status(id).await?)
 }
 
-async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
-        Ok(id) => id,
-        Err(refused) => return refused.into_response(),
-    };
+async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
     if let Some(standings) = state.tournaments.standings(id) {
-        return Json(standings).into_response();
+        return Ok(Json(standings).into_response());
     }
-    match any_status(&state, id).await {
-        Ok(Some(status)) => Json(crate::tournament::standings_of(&status)).into_response(),
-        Ok(None) => TournamentError::NoSuchTournament(id).into_response(),
-        Err(err) => err.into_response(),
-    }
-}
-
-async fn cancel(State(state): State<AppState>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Err(refused) = check_key(&state, &headers) {
-        return refused.into_response();
-    }
-    let id: TournamentId = match parse_id(&id, "no_such_tournament") {
-        Ok(id) => id,
-        Err(refused) => return refused.into_response(),
-    };
-    match state.tournaments.cancel(id).await {
-        Ok(status) => Json(status).into_response(),
-        Err(err) => err.into_response(),
+    match any_status(&state, id).await? {
+        Some(status) => Ok(Json(crate::tournament::standings_of(&status)).into_response()),
+        None => Err(TournamentError::NoSuchTournament(id).into()),
     }
 }
 
-async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Response {
-    let id: MatchId = match parse_id(&id, "no_such_match") {
-        Ok(id) => id,
-        Err(refused) => return refused.into_response(),
-    };
-    match state.tournaments.match_record(id).await {
-        Ok(Some(record)) => Json(record).into_response(),
-        Ok(None) => refuse(
+async fn cancel(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Json<TournamentStatus>, HttpError> {
+    check_key(&state, &headers)?;
+    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
+    Ok(Json(state.tournaments.cancel(id).await?))
+}
+
+async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
+    let id: MatchId = parse_id(&id, "no_such_match")?;
+    match state.tournaments.match_record(id).await? {
+        Some(record) => Ok(Json(record).into_response()),
+        None => Err(HttpError::new(
             StatusCode::NOT_FOUND,
             "no_such_match",
             format!("no finished match {id}"),
-        ),
-        Err(err) => err.into_response(),
+        )),
     }
 }

@@ -17,6 +17,7 @@ mod chat;
 pub mod cluster;
 pub mod entry;
 pub mod error;
+mod http_error;
 pub mod journal;
 mod listener;
 pub mod lobby;

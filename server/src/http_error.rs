@@ -1,0 +1,53 @@
+//! The HTTP API's one error: a refused request, answered with its status and the body
+//! `{"code": ..., "message": ...}`, where `code` is stable (docs/tournaments.md and
+//! docs/running.md list each route's). Every handler returns `Result<_, HttpError>`; the errors of
+//! tournaments and accounts, and axum's rejection of a body that is not the JSON expected
+//! (`bad_json`), become one here.
+
+use axum::Json;
+use axum::extract::rejection::JsonRejection;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+/// A refused HTTP request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct HttpError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+/// What a refusal's body says.
+#[derive(Serialize)]
+struct Body<'a> {
+    code: &'a str,
+    message: &'a str,
+}
+
+impl HttpError {
+    /// A refusal with `status`, the stable `code` and a message for people.
+    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> HttpError {
+        HttpError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        let body = Body {
+            code: self.code,
+            message: &self.message,
+        };
+        (self.status, Json(body)).into_response()
+    }
+}
+
+impl From<JsonRejection> for HttpError {
+    fn from(rejection: JsonRejection) -> Self {
+        HttpError::new(rejection.status(), "bad_json", rejection.body_text())
+    }
+}

@@ -24,7 +24,6 @@
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
-
 use axum::routing::post;
 use axum::{Json, Router};
 use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};

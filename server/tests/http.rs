@@ -224,3 +224,40 @@ async fn health_rooms_bots_and_the_web_client() {
         assert_eq!(get(module).await.0, StatusCode::OK, "{module}");
     }
 }
+
+#[tokio::test]
+async fn every_page_and_answer_carries_a_content_security_policy_and_nosniff() {
+    for path in [
+        "/",
+        "/room/00000000-0000-0000-0000-000000000000",
+        "/rules",
+        "/app.js",
+        "/api/rooms",
+        "/api/tournaments/x",
+    ] {
+        let response = app(
+            state(skirmish_server::Limits::default()).await,
+            default_web_root(),
+        )
+        .oneshot(Request::get(path).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+        let headers = response.headers();
+        let csp = headers
+            .get("content-security-policy")
+            .unwrap_or_else(|| panic!("{path}: no Content-Security-Policy"))
+            .to_str()
+            .unwrap();
+        assert_eq!(csp, skirmish_server::CONTENT_SECURITY_POLICY, "{path}");
+        assert!(
+            csp.contains("script-src 'self';"),
+            "{path}: inline script allowed: {csp}"
+        );
+        assert!(!csp.contains("unsafe-eval"), "{path}: {csp}");
+        assert_eq!(
+            headers.get("x-content-type-options").map(|v| v.to_str().unwrap()),
+            Some("nosniff"),
+            "{path}"
+        );
+    }
+}

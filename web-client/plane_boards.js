@@ -89,6 +89,11 @@ export function boardEl(rs, b, order = 0) {
       if (!cell) return;
       if (deploying) deployClick(rs, cell.dataset.cell);
       else if (fireable && cell.dataset.fireable) fire(rs, b.seat, cell.dataset.cell);
+      else {
+        // Say why nothing happens, under the boards, rather than nothing.
+        rs.notice = whyNot(rs, b, cell);
+        renderRoom();
+      }
     },
     onmouseover: deploying ? (e) => { const cell = e.target.closest('[data-cell]'); if (cell) deployHover(rs, cell.dataset.cell); } : null,
     onfocusin: deploying ? (e) => { const cell = e.target.closest('[data-cell]'); if (cell) deployHover(rs, cell.dataset.cell); } : null,
@@ -135,7 +140,38 @@ function gridKey(e, rs, b, side) {
   }
 }
 
+/** Why a click on `cell` of board `b` fires nothing, in words. */
+function whyNot(rs, b, cell) {
+  const v = rs.view;
+  if (rs.you == null) return t('plane.notice.spectator');
+  if (v.phase.phase === 'over') return t('plane.notice.over');
+  if (v.phase.phase === 'deploy') return t('plane.notice.deploying');
+  if (v.phase.attacker !== rs.you) return t('plane.notice.not_your_turn', { who: seatName(rs, v.phase.attacker) });
+  if (b.seat === rs.you) return t('plane.notice.own_board');
+  if (!b.playing || b.knocked_out) return t('plane.notice.out', { who: seatName(rs, b.seat) });
+  if (rs.firing) return t('plane.notice.firing');
+  if (cell.dataset.shot) return t('error.cell_public');
+  return t('plane.notice.downed');
+}
+
+/** The Resign button of a seated player while the match runs, with its confirmation. */
+export function resignRow(rs) {
+  if (rs.you == null || rs.view.phase.phase === 'over' || !rs.summary || rs.summary.status !== 'playing') return null;
+  const resign = () => {
+    rs.confirmResign = false;
+    S.conn.send({ type: 'act', room: rs.id, action: { game: 'plane', kind: 'resign' } });
+    renderRoom();
+  };
+  return rs.confirmResign
+    ? h('p', { class: 'row', id: 'resign-box' },
+      h('span', {}, t('plane.resign_ask')),
+      h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: resign }, t('resign.yes')),
+      h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; renderRoom(); } }, t('resign.no')))
+    : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; renderRoom(); } }, t('resign.button')));
+}
+
 function fire(rs, target, cell) {
+  rs.notice = null;
   rs.firing = true;
   S.gridFocus = { ...(S.gridFocus || {}), [target]: cell };
   S.conn.send({ type: 'act', room: rs.id, action: { game: 'plane', kind: 'fire', target, cell } });

@@ -176,6 +176,7 @@ function applyEvent(rs, ev) {
       v.phase = { phase: 'attack', attacker: ev.attacker };
       rs.deadlineAt = clock.move_ms ? Date.now() + clock.move_ms : null;
       rs.firing = false;
+      rs.notice = null;
       break;
     case 'shot': {
       const b = v.boards[ev.target];

@@ -472,3 +472,51 @@ async fn a_spectator_never_sees_a_hidden_plane() {
     player.close().await.expect("close the browser");
     watcher.close().await.expect("close the browser");
 }
+
+/// A click that fires nothing says why under the boards (one's own board, out of turn), and a
+/// player can resign a plane battle match: it ends at once with the resigning seat placed last.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_click_says_why_and_a_player_can_resign() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.browser().await;
+    wait_for_bots(&page, &server).await;
+    open_as(&page, &base(&server), "Eve").await;
+    create_room(&page, 2, "classic", 3).await;
+    click(
+        &page,
+        "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
+    )
+    .await;
+    click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+    wait_state(&page, "deployment", |s| s["phase"] == "deploy").await;
+    deploy_random(&page).await;
+    let s = wait_state(&page, "my turn", my_turn).await;
+    let shots_before = s["boards"].to_string();
+    // My own board: nothing is fired, and the notice says why.
+    click(&page, "[data-board=\"0\"] [data-cell=\"A1\"]").await;
+    let notice = text_of(&page, "#plane-notice").await;
+    assert!(notice.contains("your own board"), "{notice}");
+    assert_eq!(
+        state(&page).await["boards"].to_string(),
+        shots_before,
+        "a refused click fired"
+    );
+    // Resign, confirmed: the match ends and Eve is placed last.
+    click(&page, "#resign").await;
+    click(&page, "#resign-confirm").await;
+    let s = wait_state(&page, "the final screen", |s| {
+        s["placings"].as_array().is_some_and(|p| p.len() == 2)
+    })
+    .await;
+    assert_eq!(s["phase"], "over", "{s}");
+    let eve = s["placings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p[0] == 0)
+        .expect("Eve's placing");
+    assert_eq!(eve[1], 2, "the resigning seat is placed last: {s}");
+}

@@ -403,11 +403,15 @@ impl BotOffer {
 
 /// Whether `c` is a character a name the server repeats must not carry: a control character
 /// (newlines, tabs, ESC and the other C0/C1 codes, which can rewrite a terminal or a log line) or
-/// a bidirectional formatting character (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
-/// U+2069, which reorder the text shown around them, as in Trojan Source, CVE-2021-42574).
+/// one of Unicode's default-ignorable code points (`Default_Ignorable_Code_Point`, from ICU4X's
+/// data): characters shown as nothing, such as the zero-width space U+200B and joiners, the
+/// soft hyphen, variation selectors, the Hangul fillers, and the bidirectional formatting
+/// characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) that reorder the text
+/// around them, as in Trojan Source, CVE-2021-42574. A name made only of these is empty.
 pub fn is_hidden_char(c: char) -> bool {
     c.is_control()
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+        || icu_properties::CodePointSetData::new::<icu_properties::props::DefaultIgnorableCodePoint>()
+            .contains(c)
 }
 
 /// A name as the server repeats it (player, bot, room and tournament names): every

@@ -146,3 +146,21 @@ fn every_game_is_listed_once_with_its_wire_tag_and_starts_behind_the_table() {
         assert_eq!(table.to_act().is_empty(), table.is_over());
     }
 }
+
+#[test]
+fn names_lose_every_invisible_character_and_one_made_only_of_them_is_empty() {
+    use skirmish_protocol::{clean_name, is_hidden_char};
+    for c in [
+        '\u{200B}', '\u{200D}', '\u{FEFF}', '\u{00AD}', '\u{3164}', '\u{202E}', '\u{2066}', '\u{FE0F}', '\n',
+        '\u{1B}',
+    ] {
+        assert!(is_hidden_char(c), "U+{:04X} is shown as nothing", c as u32);
+    }
+    for c in ['a', 'Z', '中', '军', ' ', '-', 'é', 'а'] {
+        assert!(!is_hidden_char(c), "U+{:04X} is visible", c as u32);
+    }
+    assert_eq!(clean_name("\u{200B}\u{200B}"), "");
+    assert_eq!(clean_name(" \u{3164} "), "");
+    assert_eq!(clean_name("al\u{200B}pha\u{202E}"), "alpha");
+    assert_eq!(clean_name("  小明 "), "小明");
+}

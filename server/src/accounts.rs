@@ -76,6 +76,15 @@ pub fn name_key(name: &str) -> String {
     name.to_lowercase()
 }
 
+/// The key two names count as the same person's by: the UTS #39 confusable skeleton
+/// (`unicode-security`) of the lowercase name, so that Cyrillic `аlpha`, fullwidth `ａｌｐｈａ` or
+/// `a1pha` cannot pass for the bot account `alpha` (invisible characters are gone already:
+/// [`clean_name`]).
+pub fn confusable_key(name: &str) -> String {
+    let skeleton: String = unicode_security::skeleton(&name.to_lowercase()).collect();
+    skeleton.to_lowercase()
+}
+
 impl Store {
     /// Registers the account `name` (already clean) holding the token whose SHA-256 is
     /// `digest`. Returns `false`, storing nothing, when the name is taken.
@@ -132,17 +141,24 @@ impl Store {
         }))
     }
 
-    /// The registered name of the account called `name` (without regard to case), if any.
+    /// The registered name of the account called `name` (without regard to case), or of one
+    /// whose name `name` could pass for ([`confusable_key`]), if any.
+    ///
+    /// Reads every account's name: accounts are made by the operator alone (the admin key), so
+    /// they are few, and this runs once per `hello` without a token.
     ///
     /// # Errors
     /// The database's error.
     pub async fn account_named(&self, name: String) -> Result<Option<String>, StoreError> {
-        Ok(on_conn!(self, |conn| {
-            sqlx::query_scalar("SELECT name FROM accounts WHERE name_key = $1")
-                .bind(name_key(&name))
-                .fetch_optional(&mut *conn)
+        let names: Vec<String> = on_conn!(self, |conn| {
+            sqlx::query_scalar("SELECT name FROM accounts")
+                .fetch_all(&mut *conn)
                 .await?
-        }))
+        });
+        let (key, confusable) = (name_key(&name), confusable_key(&name));
+        Ok(names
+            .into_iter()
+            .find(|n| name_key(n) == key || confusable_key(n) == confusable))
     }
 
     /// Every account, by name.
@@ -174,6 +190,9 @@ impl Store {
 /// [`AccountError::BadName`], [`AccountError::NameTaken`], or a storage error.
 pub async fn register(store: &Store, name: &str) -> Result<AccountIssued, AccountError> {
     let name = clean_name(name).ok_or(AccountError::BadName)?;
+    if let Some(taken) = store.account_named(name.clone()).await? {
+        return Err(AccountError::NameTaken(taken));
+    }
     let token = AccountToken::random();
     if !store.register_account(name.clone(), token.digest()).await? {
         return Err(AccountError::NameTaken(name));

@@ -621,3 +621,61 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
     assert_eq!((winner.wins, winner.forfeits, winner.losses), (2, 0, 0));
     stop.cancel();
 }
+
+/// A name that passes for an account's (invisible characters, look-alike letters from another
+/// script, fullwidth forms) is the account's too: refused in `hello` without the token and when
+/// registering; a name made only of invisible characters is no name (issue 35, "Names").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn look_alikes_of_an_account_name_and_invisible_names_are_refused() {
+    let server = server().await;
+    let made = admin_post(
+        &server,
+        "/api/accounts",
+        Some(serde_json::json!({"name": "alpha"})),
+    )
+    .await;
+    assert_eq!(made.status(), 201);
+    for look_alike in [
+        "alpha\u{200b}",
+        "\u{430}lpha",
+        "ａｌｐｈａ",
+        "ALPHA",
+        "al\u{2060}pha",
+    ] {
+        let (_, reply) = TestClient::join(&server.ws_url(), look_alike).await;
+        assert_eq!(code(&reply), codes::NAME_TAKEN, "{look_alike:?}: {reply:?}");
+        let again = admin_post(
+            &server,
+            "/api/accounts",
+            Some(serde_json::json!({"name": look_alike})),
+        )
+        .await;
+        assert_eq!(again.status(), 409, "{look_alike:?} registered beside alpha");
+    }
+    for invisible in ["\u{200b}\u{200b}", "\u{3164}", "\u{feff} \u{200d}"] {
+        let (_, reply) = TestClient::join(&server.ws_url(), invisible).await;
+        assert_eq!(code(&reply), codes::BAD_NAME, "{invisible:?}: {reply:?}");
+        let refused = admin_post(
+            &server,
+            "/api/accounts",
+            Some(serde_json::json!({"name": invisible})),
+        )
+        .await;
+        assert_eq!(refused.status(), 400, "{invisible:?} registered");
+    }
+    // A room named only with invisible characters is refused too; a plain name still works.
+    let (mut bob, welcome) = TestClient::join(&server.ws_url(), "bob").await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    let reply = bob
+        .request(ClientMsg::CreateRoom {
+            config: RoomConfig {
+                name: Some("\u{200b}\u{200b}".into()),
+                game: GameConfig::Gomoku(gomoku::Config::default()),
+                clock: None,
+                on_drop: None,
+            },
+            sit: true,
+        })
+        .await;
+    assert_eq!(code(&reply), codes::BAD_CONFIG, "{reply:?}");
+}

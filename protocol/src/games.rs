@@ -1,12 +1,12 @@
 //! The games on the wire, listed once.
 //!
-//! [`games!`] takes one line per game (its variant, its engine, and a sentence for people) and
+//! `games!` takes one line per game (its variant, its engine, and a sentence for people) and
 //! makes everything that names every game: [`GameKind`], [`GameConfig`], [`Action`], [`GameView`]
 //! and [`GameEvent`] (each tagged by `"game"`, the variant's name in snake case), and
 //! [`GameConfig::start`], which starts the engine behind [`Table`], the object-safe refereeing
 //! interface a server holds. Each game's module in `skirmish_games` names its types `Config`,
 //! `Action`, `View` and `Event`, and its engine implements
-//! [`Referee`](skirmish_games::referee::Referee).
+//! [`Referee`].
 //!
 //! Adding a game is one line here; nothing else in the protocol or the server names it.
 
@@ -39,7 +39,7 @@ pub enum Refused {
 pub type WireStep = Step<(Audience, GameEvent)>;
 
 /// A game in progress, whatever the game: the refereeing interface
-/// ([`Referee`](skirmish_games::referee::Referee)) over the wire's types.
+/// ([`Referee`]) over the wire's types.
 pub trait Table: Debug + Send + Sync {
     /// Which game.
     fn kind(&self) -> GameKind;
@@ -76,7 +76,7 @@ impl Clone for Box<dyn Table> {
 }
 
 /// An engine as the wire carries it: how its actions, views and events are wrapped.
-/// [`games!`] writes this for each game.
+/// `games!` writes this for each game.
 pub trait WireGame: Referee {
     /// Which game.
     const KIND: GameKind;

@@ -5,7 +5,7 @@
 //! - [`room`]: one actor per room; owns its game, runs its clocks, filters events per viewer.
 //! - [`outbox`]: each connection's bounded queue; a client that does not keep up is disconnected.
 //!
-//! [`serve`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
+//! [`run`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
 //! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
 //! /rules` (docs/rules.md as a page), and the web client's static files at `/`.

@@ -99,6 +99,26 @@ impl<T> PerSeat<T> {
         self.0.is_empty()
     }
 
+    /// Every seat, in seat order.
+    pub fn seats(&self) -> impl Iterator<Item = Seat> + use<T> {
+        Seat::all(self.0.len())
+    }
+
+    /// The value of `seat`, or `None` for a seat not at this table.
+    pub fn get(&self, seat: Seat) -> Option<&T> {
+        self.0.get(seat.index())
+    }
+
+    /// Each value, in seat order.
+    pub fn values(&self) -> impl Iterator<Item = &T> {
+        self.0.iter()
+    }
+
+    /// Each value, mutably, in seat order.
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut T> {
+        self.0.iter_mut()
+    }
+
     /// Each seat with its value, in seat order.
     pub fn iter(&self) -> impl Iterator<Item = (Seat, &T)> {
         self.0

@@ -46,7 +46,7 @@ impl Room {
                 self.id
             ),
         };
-        for holder in self.seats.iter().flatten() {
+        for holder in self.holders() {
             if holder.connected {
                 holder.member.outbox.send(notice.clone());
                 self.lobby.unseated(holder.member.id, self.id);

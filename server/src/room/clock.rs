@@ -20,7 +20,8 @@ const STORAGE_WAIT: Duration = Duration::from_millis(250);
 impl Room {
     /// Takes the time `seat` spent on its turn off its game clock; returns it, in milliseconds.
     pub(super) fn charge(&mut self, seat: Seat) -> u64 {
-        let spent = self.turn_started[seat.index()]
+        let spent = self.seats[seat]
+            .turn_started
             .take()
             .map(|started| u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
         if let Some(spent) = spent {
@@ -31,8 +32,8 @@ impl Room {
 
     /// Takes `ms` milliseconds off `seat`'s game clock.
     pub(super) fn charge_ms(&mut self, seat: Seat, ms: u64) {
-        self.turn_started[seat.index()] = None;
-        if let Some(bank) = self.banks[seat.index()].as_mut() {
+        self.seats[seat].turn_started = None;
+        if let Some(bank) = self.seats[seat].bank.as_mut() {
             *bank = bank.saturating_sub(Duration::from_millis(ms));
         }
     }
@@ -52,8 +53,9 @@ impl Room {
             return Vec::new();
         }
         let now = Instant::now();
-        self.deadlines
-            .iter()
+        self.seats
+            .values()
+            .map(|s| s.deadline)
             .map(|d| {
                 d.map(|d| u64::try_from(d.saturating_duration_since(now).as_millis()).unwrap_or(u64::MAX))
             })
@@ -75,7 +77,7 @@ impl Room {
     /// A dropped seat's grace period ran out: the room's policy applies (a tournament match's
     /// seat always forfeits).
     pub(super) fn grace_over(&mut self, seat: Seat) {
-        if self.status != RoomStatus::Playing || self.seats[seat.index()].as_ref().is_none_or(|h| h.connected)
+        if self.status != RoomStatus::Playing || self.seats[seat].holder.as_ref().is_none_or(|h| h.connected)
         {
             return;
         }
@@ -90,24 +92,29 @@ impl Room {
         let now = Instant::now();
         if self.writable().is_err() {
             // A time-out or forfeit would have to be written: the clocks wait for storage.
-            for deadline in self.deadlines.iter_mut().chain(self.dropped.iter_mut()).flatten() {
+            for deadline in self
+                .seats
+                .values_mut()
+                .flat_map(|s| [&mut s.deadline, &mut s.dropped])
+                .flatten()
+            {
                 if *deadline <= now {
                     *deadline = now + STORAGE_WAIT;
                 }
             }
             return;
         }
-        for seat in Seat::all(self.seats.len()) {
-            if self.dropped[seat.index()].is_some_and(|d| d <= now) {
-                self.dropped[seat.index()] = None;
+        for seat in self.seats.seats() {
+            if self.seats[seat].dropped.is_some_and(|d| d <= now) {
+                self.seats[seat].dropped = None;
                 self.grace_over(seat);
             }
-            if self.deadlines[seat.index()].is_some_and(|d| d <= now) {
-                self.deadlines[seat.index()] = None;
+            if self.seats[seat].deadline.is_some_and(|d| d <= now) {
+                self.seats[seat].deadline = None;
                 if self.table.to_act().contains(&seat) {
                     info!(seat = seat.0, "time ran out");
                     let spent_ms = self.charge(seat);
-                    let bank_empty = self.banks[seat.index()].is_some_and(|b| b.is_zero());
+                    let bank_empty = self.seats[seat].bank.is_some_and(|b| b.is_zero());
                     if bank_empty || self.tournament.is_some() {
                         self.forfeit(seat, forfeit_reasons::TIMED_OUT, None);
                     } else {

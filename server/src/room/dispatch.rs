@@ -33,10 +33,9 @@ impl Room {
             seats: self
                 .seats
                 .iter()
-                .enumerate()
-                .map(|(i, holder)| SeatInfo {
-                    seat: Seat(u8::try_from(i).expect("few seats")),
-                    occupant: holder.as_ref().map(|h| Occupant {
+                .map(|(seat, state)| SeatInfo {
+                    seat,
+                    occupant: state.holder.as_ref().map(|h| Occupant {
                         player: h.member.id,
                         name: h.member.name.clone(),
                         bot: h.bot.clone(),
@@ -90,12 +89,9 @@ impl Room {
 
     /// Sends every viewer a fresh snapshot (after a change of seats or status).
     pub(super) fn broadcast_snapshots(&self) {
-        for (i, holder) in self.seats.iter().enumerate() {
-            if let Some(h) = holder.as_ref().filter(|h| h.connected) {
-                self.send_snapshot(
-                    &h.member.outbox,
-                    Viewer::Seat(Seat(u8::try_from(i).expect("few seats"))),
-                );
+        for (seat, state) in self.seats.iter() {
+            if let Some(h) = state.holder.as_ref().filter(|h| h.connected) {
+                self.send_snapshot(&h.member.outbox, Viewer::Seat(seat));
             }
         }
         if !self.spectators.is_empty() {
@@ -110,12 +106,7 @@ impl Room {
     /// Sends `msg` to every connected seat and spectator.
     pub(super) fn broadcast(&self, msg: ServerMsg) {
         let msg = Arc::new(msg);
-        let seated = self
-            .seats
-            .iter()
-            .flatten()
-            .filter(|h| h.connected)
-            .map(|h| &h.member);
+        let seated = self.holders().filter(|h| h.connected).map(|h| &h.member);
         for member in seated.chain(self.spectators.values()) {
             self.out.say_shared(&member.outbox, msg.clone());
         }
@@ -171,9 +162,10 @@ impl Room {
                 seq: self.seq,
                 event,
             });
-            for (i, holder) in self.seats.iter().enumerate() {
-                let viewer = Viewer::Seat(Seat(u8::try_from(i).expect("few seats")));
-                if let Some(h) = holder
+            for (seat, state) in self.seats.iter() {
+                let viewer = Viewer::Seat(seat);
+                if let Some(h) = state
+                    .holder
                     .as_ref()
                     .filter(|h| h.connected && audience.includes(viewer))
                 {
@@ -209,18 +201,18 @@ impl Room {
         }
         let to_act = self.table.to_act();
         let now = Instant::now();
-        for seat in Seat::all(self.seats.len()) {
+        for seat in self.seats.seats() {
             if !to_act.contains(&seat) {
-                self.deadlines[seat.index()] = None;
-                self.turn_started[seat.index()] = None;
+                self.seats[seat].deadline = None;
+                self.seats[seat].turn_started = None;
             } else if applied.new_turn {
-                let bank = self.banks[seat.index()];
+                let bank = self.seats[seat].bank;
                 let limit = match (self.limit().map(Duration::from_millis), bank) {
                     (Some(limit), Some(bank)) => Some(limit.min(bank)),
                     (limit, bank) => limit.or(bank),
                 };
-                self.deadlines[seat.index()] = limit.map(|limit| now + limit);
-                self.turn_started[seat.index()] = Some(now);
+                self.seats[seat].deadline = limit.map(|limit| now + limit);
+                self.seats[seat].turn_started = Some(now);
                 self.your_turn_to(seat);
             }
         }
@@ -239,8 +231,8 @@ impl Room {
         if self.status != RoomStatus::Playing {
             return;
         }
-        if let Some(h) = self.seats[seat.index()].as_ref().filter(|h| h.connected) {
-            let deadline_ms = self.deadlines[seat.index()].map(|d| {
+        if let Some(h) = self.seats[seat].holder.as_ref().filter(|h| h.connected) {
+            let deadline_ms = self.seats[seat].deadline.map(|d| {
                 u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
             });
             self.out.say(
@@ -263,7 +255,7 @@ impl Room {
     /// players, spectators hear spectators. The name is the room's record of the speaker.
     pub(super) fn chat(&mut self, player: PlayerId, text: &str) -> Result<(), ServerError> {
         let (channel, seat, name) = if let Some(seat) = self.seat_of(player) {
-            let holder = self.seats[seat.index()].as_ref().ok_or(ServerError::NotSeated)?;
+            let holder = self.seats[seat].holder.as_ref().ok_or(ServerError::NotSeated)?;
             (ChatChannel::Players, Some(seat), holder.member.name.clone())
         } else if let Some(member) = self.spectators.get(&player) {
             (ChatChannel::Spectators, None, member.name.clone())
@@ -281,7 +273,7 @@ impl Room {
         });
         match channel {
             ChatChannel::Players => {
-                for holder in self.seats.iter().flatten().filter(|h| h.connected) {
+                for holder in self.holders().filter(|h| h.connected) {
                     self.out.say_shared(&holder.member.outbox, msg.clone());
                 }
             }

@@ -75,7 +75,7 @@ impl Room {
             message: "the room waited too long for its players and is closed; create another".to_owned(),
         };
         let mut told = std::collections::HashSet::new();
-        for holder in self.seats.iter().flatten() {
+        for holder in self.holders() {
             if told.insert(holder.member.id) {
                 holder.member.outbox.send(notice.clone());
             }
@@ -99,11 +99,11 @@ impl Room {
 
     pub(super) fn finish(&mut self) {
         self.status = RoomStatus::Finished;
-        self.deadlines.iter_mut().for_each(|d| *d = None);
-        for holder in self.seats.iter().flatten() {
+        self.seats.values_mut().for_each(|s| s.deadline = None);
+        for holder in self.holders() {
             self.lobby.unseated(holder.member.id, self.id);
         }
-        self.dropped.iter_mut().for_each(|d| *d = None);
+        self.seats.values_mut().for_each(|s| s.dropped = None);
         self.closes_at = Some(Instant::now() + FINISHED_ROOM_LINGER);
         // Whatever the game has not revealed yet (a match ended mid-round) is no secret now.
         let rounds: Vec<u32> = self.sealed.iter().map(|r| r.round).collect();

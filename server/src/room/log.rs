@@ -111,7 +111,7 @@ impl Room {
         room.out.forget_said();
         if let Err(err) = replayed {
             // The seats taken while replaying are not the players' any more.
-            for holder in room.seats.iter().flatten() {
+            for holder in room.holders() {
                 room.lobby.unseated(holder.member.id, room.id);
             }
             return Err(ServerError::BadConfig(err));
@@ -125,9 +125,9 @@ impl Room {
         if room.status == RoomStatus::Playing
             && let Some(grace) = room.grace()
         {
-            for (seat, holder) in room.seats.iter().enumerate() {
-                if holder.is_some() {
-                    room.dropped[seat] = Some(Instant::now() + grace);
+            for state in room.seats.values_mut() {
+                if state.holder.is_some() {
+                    state.dropped = Some(Instant::now() + grace);
                 }
             }
         }
@@ -156,13 +156,13 @@ impl Room {
                 account,
             } => {
                 check(seat)?;
-                if let Some(old) = self.seats[seat.index()].take() {
+                if let Some(old) = self.seats[seat].holder.take() {
                     self.lobby.unseated_from(old.member.id, self.id, seat);
                 }
                 self.lobby
                     .restore_player(player, &name, &token, account.as_deref());
                 self.lobby.seated(player, self.id, seat, bot.as_deref());
-                self.seats[seat.index()] = Some(Holder {
+                self.seats[seat].holder = Some(Holder {
                     member: Member {
                         id: player,
                         name,
@@ -175,7 +175,7 @@ impl Room {
             }
             Entry::Unseated { seat } => {
                 check(seat)?;
-                if let Some(old) = self.seats[seat.index()].take() {
+                if let Some(old) = self.seats[seat].holder.take() {
                     self.lobby.unseated_from(old.member.id, self.id, seat);
                 }
             }

@@ -4,7 +4,6 @@
 use std::time::Duration;
 
 use rand::Rng;
-use skirmish_games::Seat;
 use skirmish_protocol::tournament::{Forfeit, MatchResult};
 use skirmish_protocol::{GameEvent, PlayerId, RoomConfig, RoomId, RoomStatus};
 use tokio::sync::{mpsc, oneshot};
@@ -91,8 +90,8 @@ pub fn spawn_match(
     room.open_log(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
-    for (i, pick) in setup.bots.into_iter().enumerate() {
-        room.seat_bot(Seat(u8::try_from(i).expect("few seats")), pick, None);
+    for (seat, pick) in room.seats.seats().zip(setup.bots) {
+        room.seat_bot(seat, pick, None);
     }
     room.start_if_full();
     run_match(room, inbox, &handle, setup.cancel, shutdown);

@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
-use skirmish_games::{Audience, Seat, Viewer};
+use skirmish_games::{Audience, PerSeat, Seat, Viewer};
 use skirmish_protocol::{
     Action, Commitment, NumberedEvent, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus,
 };
@@ -68,6 +68,22 @@ struct Holder {
     took_over_from: Option<String>,
 }
 
+/// One seat's state in the room: who holds it and its clocks.
+#[derive(Debug, Clone, Default)]
+struct SeatState {
+    /// Who holds the seat; `None` while it is free.
+    holder: Option<Holder>,
+    /// When the seat's current turn runs out.
+    deadline: Option<Instant>,
+    /// What the seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]); `None`
+    /// without one.
+    bank: Option<Duration>,
+    /// When the seat's current turn began, to charge its game clock.
+    turn_started: Option<Instant>,
+    /// When the seat's grace period ends, while its player is away.
+    dropped: Option<Instant>,
+}
+
 struct Room {
     id: RoomId,
     config: RoomConfig,
@@ -75,9 +91,9 @@ struct Room {
     status: RoomStatus,
     table: Table,
     seq: u64,
-    seats: Vec<Option<Holder>>,
+    /// Each seat: its holder and its clocks.
+    seats: PerSeat<SeatState>,
     spectators: HashMap<PlayerId, Member>,
-    deadlines: Vec<Option<Instant>>,
     lobby: Lobby,
     /// The room's randomness: the referee's default actions and commitment salts. ChaCha12, so
     /// salts cannot be predicted and the stream for a seed is fixed by the algorithm, not by a
@@ -106,13 +122,6 @@ struct Room {
     /// The newest events with their audiences (at most `dispatch::HISTORY`), for snapshots'
     /// [`RoomSnapshot::history`](skirmish_protocol::RoomSnapshot::history).
     history: VecDeque<(Audience, NumberedEvent)>,
-    /// What each seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]);
-    /// `None` without one.
-    banks: Vec<Option<Duration>>,
-    /// When each seat's current turn began, to charge its game clock.
-    turn_started: Vec<Option<Instant>>,
-    /// When each dropped seat's grace period ends.
-    dropped: Vec<Option<Instant>>,
     /// Set for a tournament match.
     tournament: Option<MatchRoom>,
     /// When a finished room leaves the lobby and ends.
@@ -211,9 +220,14 @@ impl Room {
             status: RoomStatus::Waiting,
             table,
             seq: 0,
-            seats: vec![None; seats],
+            seats: PerSeat::filled(
+                seats,
+                SeatState {
+                    bank,
+                    ..SeatState::default()
+                },
+            ),
             spectators: HashMap::new(),
-            deadlines: vec![None; seats],
             lobby,
             rng: ChaCha12Rng::from_seed(seed),
             seed,
@@ -226,9 +240,6 @@ impl Room {
             reveals: Vec::new(),
             history: VecDeque::new(),
             chat: ChatLimiter::default(),
-            banks: vec![bank; seats],
-            turn_started: vec![None; seats],
-            dropped: vec![None; seats],
             tournament: None,
             closes_at: None,
             expires_at: None,
@@ -238,6 +249,11 @@ impl Room {
 }
 
 impl Room {
+    /// Every seat's holder, in seat order (free seats left out).
+    fn holders(&self) -> impl Iterator<Item = &Holder> {
+        self.seats.values().filter_map(|s| s.holder.as_ref())
+    }
+
     /// The actor's loop. The room comes boxed: an `async fn` keeps its argument and the local
     /// it moves into, and the room inline (1,376 bytes) sat twice in every room's task
     /// (docs/performance.md, "Idle memory").
@@ -257,12 +273,11 @@ impl Room {
                 break;
             }
             let next_deadline = self
-                .deadlines
-                .iter()
-                .chain(&self.dropped)
+                .seats
+                .values()
+                .flat_map(|s| [s.deadline, s.dropped])
                 .flatten()
-                .min()
-                .copied();
+                .min();
             // Everything the actor does runs guarded: a panic breaks this room down, not the server.
             let worked = tokio::select! {
                 () = &mut stopped => break,
@@ -333,7 +348,7 @@ impl Room {
                     .check_owner_waiting(by)
                     .and_then(|()| self.writable())
                     .and_then(|()| {
-                        while self.seats.iter().any(Option::is_none) {
+                        while self.seats.values().any(|s| s.holder.is_none()) {
                             self.add_bot(None, None)?;
                         }
                         Ok(())

@@ -15,12 +15,10 @@ use crate::table::Table;
 impl Room {
     /// The seats `player` holds here, in seat order (a bot may hold several).
     pub(super) fn seats_of(&self, player: PlayerId) -> Vec<Seat> {
-        Seat::all(self.seats.len())
-            .filter(|s| {
-                self.seats[s.index()]
-                    .as_ref()
-                    .is_some_and(|h| h.member.id == player)
-            })
+        self.seats
+            .iter()
+            .filter(|(_, s)| s.holder.as_ref().is_some_and(|h| h.member.id == player))
+            .map(|(seat, _)| seat)
             .collect()
     }
 
@@ -30,13 +28,13 @@ impl Room {
 
     pub(super) fn free_seat(&self, wanted: Option<Seat>) -> Result<Seat, ServerError> {
         match wanted {
-            Some(seat) if self.seats.get(seat.index()).is_some_and(Option::is_none) => Ok(seat),
+            Some(seat) if self.seats.get(seat).is_some_and(|s| s.holder.is_none()) => Ok(seat),
             Some(_) => Err(ServerError::SeatTaken),
             None => self
                 .seats
                 .iter()
-                .position(Option::is_none)
-                .map(|i| Seat(u8::try_from(i).expect("few seats")))
+                .find(|(_, s)| s.holder.is_none())
+                .map(|(seat, _)| seat)
                 .ok_or(ServerError::RoomFull),
         }
     }
@@ -76,7 +74,7 @@ impl Room {
             took_over_from: None,
             account: None,
         });
-        self.seats[seat.index()] = Some(Holder {
+        self.seats[seat].holder = Some(Holder {
             member,
             connected: true,
             bot: None,
@@ -103,7 +101,7 @@ impl Room {
         strategy: Option<String>,
     ) -> Result<(), ServerError> {
         let seat = self.free_seat(wanted)?;
-        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let here: Vec<PlayerId> = self.holders().map(|h| h.member.id).collect();
         let game = self.config.game.kind();
         let pick = self
             .lobby
@@ -142,7 +140,7 @@ impl Room {
             name: pick.name,
             outbox: pick.outbox,
         };
-        self.seats[seat.index()] = Some(Holder {
+        self.seats[seat].holder = Some(Holder {
             member,
             connected: true,
             bot: Some(pick.strategy),
@@ -152,7 +150,7 @@ impl Room {
     }
 
     pub(super) fn start_if_full(&mut self) {
-        if self.status != RoomStatus::Waiting || self.seats.iter().any(Option::is_none) {
+        if self.status != RoomStatus::Waiting || self.seats.values().any(|s| s.holder.is_none()) {
             return;
         }
         self.status = RoomStatus::Playing;
@@ -167,11 +165,11 @@ impl Room {
 
     pub(super) fn attach(&mut self, member: Member) {
         let seats = self.seats_of(member.id);
-        for seat in &seats {
-            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
+        for &seat in &seats {
+            let holder = self.seats[seat].holder.as_mut().expect("seats_of found it");
             holder.member.outbox = member.outbox.clone();
             holder.connected = true;
-            self.dropped[seat.index()] = None;
+            self.seats[seat].dropped = None;
             info!(player = %member.id, seat = seat.0, "reconnected");
         }
         if !seats.is_empty() {
@@ -191,7 +189,7 @@ impl Room {
         }
         let mut changed = false;
         for seat in self.seats_of(player) {
-            let holder = self.seats[seat.index()].as_mut().expect("seats_of found it");
+            let holder = self.seats[seat].holder.as_mut().expect("seats_of found it");
             if holder.member.outbox.conn() == conn && holder.connected {
                 holder.connected = false;
                 info!(player = %player, seat = seat.0, "disconnected");
@@ -199,7 +197,7 @@ impl Room {
                 if self.status == RoomStatus::Playing
                     && let Some(grace) = self.grace()
                 {
-                    self.dropped[seat.index()] = Some(Instant::now() + grace);
+                    self.seats[seat].dropped = Some(Instant::now() + grace);
                 }
             }
         }
@@ -219,20 +217,21 @@ impl Room {
         };
         if self.status == RoomStatus::Waiting {
             self.writable()?;
-            self.seats[seat.index()] = None;
+            self.seats[seat].holder = None;
             self.lobby.unseated(player, self.id);
             self.record(Entry::Unseated { seat });
         } else {
             // During a match the seat stays, as after a drop: the clock plays for it, and the
             // room's drop policy applies when the grace period ends.
-            self.seats[seat.index()]
+            self.seats[seat]
+                .holder
                 .as_mut()
                 .expect("seat_of found it")
                 .connected = false;
             if self.status == RoomStatus::Playing
                 && let Some(grace) = self.grace()
             {
-                self.dropped[seat.index()] = Some(Instant::now() + grace);
+                self.seats[seat].dropped = Some(Instant::now() + grace);
             }
         }
         self.broadcast_snapshots();
@@ -251,11 +250,11 @@ impl Room {
         // Read in place, without collecting: this runs at every move.
         let holds = |s: &Seat| {
             self.seats
-                .get(s.index())
-                .and_then(Option::as_ref)
+                .get(*s)
+                .and_then(|s| s.holder.as_ref())
                 .is_some_and(|h| h.member.id == player && h.member.outbox.conn() == conn)
         };
-        let held = || Seat::all(self.seats.len()).filter(holds);
+        let held = || self.seats.seats().filter(holds);
         Ok(match seat {
             Some(seat) if holds(&seat) => seat,
             Some(_) => return Err(ServerError::NotSeated),
@@ -273,11 +272,11 @@ impl Room {
     /// A bot takes `seat` over from its dropped player and plays the match out; `false` when no
     /// bot is connected that plays the game.
     pub(super) fn take_over(&mut self, seat: Seat) -> bool {
-        let here: Vec<PlayerId> = self.seats.iter().flatten().map(|h| h.member.id).collect();
+        let here: Vec<PlayerId> = self.holders().map(|h| h.member.id).collect();
         let Some(pick) = self.lobby.pick_any_bot(self.config.game.kind(), None, &here) else {
             return false;
         };
-        let Some(dropped) = self.seats[seat.index()].take() else {
+        let Some(dropped) = self.seats[seat].holder.take() else {
             return false;
         };
         info!(seat = seat.0, player = %dropped.member.id, bot = %pick.player, "a bot takes the seat over");

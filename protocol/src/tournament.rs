@@ -226,30 +226,72 @@ pub struct MatchResult {
 pub struct Forfeit {
     /// The seat.
     pub seat: Seat,
-    /// Why, one of [`forfeit_reasons`]: `disconnected` (gone longer than the grace period),
-    /// `timed_out` (a move or the game clock ran out), `absent` (not connected when the match was
-    /// due), all three decided by the server; `engine_failure` (the bot said its outside engine
-    /// failed: `forfeit` in the protocol).
-    pub reason: String,
+    /// Why.
+    pub reason: ForfeitReason,
     /// What happened, for people (the bot's own words for an `engine_failure`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
 }
 
-/// The reasons of a [`Forfeit`].
-pub mod forfeit_reasons {
+/// Why a seat lost a match without playing it out. `disconnected`, `timed_out` and `absent` are
+/// the server's to decide; `engine_failure` is the bot's own word (`forfeit` in the protocol,
+/// [`crate::ForfeitCause`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ForfeitReason {
     /// The seat's bot dropped and did not come back within the grace period.
-    pub const DISCONNECTED: &str = "disconnected";
+    Disconnected,
     /// A move's time or the seat's game clock ran out.
-    pub const TIMED_OUT: &str = "timed_out";
+    TimedOut,
     /// The entrant was not connected when the match was due, nor within the grace period.
-    pub const ABSENT: &str = "absent";
+    Absent,
     /// The seat's bot said its outside engine failed (crash, time-out, illegal or unreadable
     /// answer).
-    pub const ENGINE_FAILURE: &str = "engine_failure";
+    EngineFailure,
+    /// A reason this version does not know (a record written by another).
+    #[serde(other)]
+    Other,
 }
 
-/// Matches an entrant lost by forfeit, by cause (see [`forfeit_reasons`]).
+impl ForfeitReason {
+    /// The reason as the protocol writes it (`timed_out`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ForfeitReason::Disconnected => "disconnected",
+            ForfeitReason::TimedOut => "timed_out",
+            ForfeitReason::Absent => "absent",
+            ForfeitReason::EngineFailure => "engine_failure",
+            ForfeitReason::Other => "other",
+        }
+    }
+
+    /// The reason `text` names ([`ForfeitReason::Other`] for one this version does not know).
+    pub fn parse(text: &str) -> ForfeitReason {
+        serde_json::from_value(serde_json::Value::String(text.to_owned())).unwrap_or(ForfeitReason::Other)
+    }
+}
+
+impl From<crate::ForfeitCause> for ForfeitReason {
+    fn from(cause: crate::ForfeitCause) -> Self {
+        match cause {
+            crate::ForfeitCause::EngineFailure => ForfeitReason::EngineFailure,
+        }
+    }
+}
+
+impl PartialEq<&str> for ForfeitReason {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl std::fmt::Display for ForfeitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Matches an entrant lost by forfeit, by cause ([`ForfeitReason`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ForfeitCounts {
     /// Lost by a clock running out.

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use skirmish_games::Seat;
-use skirmish_protocol::tournament::forfeit_reasons;
+use skirmish_protocol::tournament::ForfeitReason;
 use skirmish_protocol::{AfterGrace, DropPolicy, RoomStatus};
 use tokio::time::Instant;
 use tracing::info;
@@ -85,7 +85,7 @@ impl Room {
         {
             return;
         }
-        self.forfeit(seat, forfeit_reasons::DISCONNECTED, None);
+        self.forfeit(seat, ForfeitReason::Disconnected, None);
     }
 
     pub(super) fn on_deadline(&mut self) {
@@ -116,7 +116,7 @@ impl Room {
                     let spent_ms = self.charge(seat);
                     let bank_empty = self.seats[seat].bank.is_some_and(|b| b.is_zero());
                     if bank_empty || self.tournament.is_some() {
-                        self.forfeit(seat, forfeit_reasons::TIMED_OUT, None);
+                        self.forfeit(seat, ForfeitReason::TimedOut, None);
                     } else {
                         self.record(Entry::TimedOut { seat, spent_ms });
                         let applied = self.table.time_out(seat, &mut self.rng);

@@ -2,7 +2,7 @@
 //! still sealed is revealed, the journal closes the room, a tournament gets its report).
 
 use skirmish_games::Seat;
-use skirmish_protocol::tournament::Forfeit;
+use skirmish_protocol::tournament::{Forfeit, ForfeitReason};
 use skirmish_protocol::{RoomStatus, ServerMsg};
 use tokio::time::Instant;
 use tracing::info;
@@ -29,35 +29,31 @@ fn clean_detail(text: &str) -> String {
 }
 
 impl Room {
-    /// `seat` loses the match without playing it out (a tournament's forfeit), for `reason` (one
-    /// of [`skirmish_protocol::tournament::forfeit_reasons`]); `detail` says more, for people.
-    pub(super) fn forfeit(&mut self, seat: Seat, reason: &str, detail: Option<String>) {
+    /// `seat` loses the match without playing it out (a tournament's forfeit), for `reason`;
+    /// `detail` says more, for people.
+    pub(super) fn forfeit(&mut self, seat: Seat, reason: ForfeitReason, detail: Option<String>) {
         if self.status != RoomStatus::Playing {
             return;
         }
         let detail = detail.map(|d| clean_detail(&d)).filter(|d| !d.is_empty());
         info!(
             seat = seat.0,
-            reason,
+            reason = reason.as_str(),
             detail = detail.as_deref().unwrap_or(""),
             "forfeit"
         );
         self.record(Entry::Forfeited {
             seat,
-            reason: reason.to_owned(),
+            reason: reason.as_str().to_owned(),
             detail: detail.clone(),
         });
         // The game's resignation says the cause first, then the detail: the whole end reason.
         let said = match &detail {
             Some(detail) => clean_detail(&format!("{reason}: {detail}")),
-            None => reason.to_owned(),
+            None => reason.as_str().to_owned(),
         };
         if let Some(m) = self.tournament.as_mut() {
-            m.forfeit = Some(Forfeit {
-                seat,
-                reason: reason.to_owned(),
-                detail,
-            });
+            m.forfeit = Some(Forfeit { seat, reason, detail });
         }
         let applied = self.table.resign(seat, &said);
         self.dispatch(applied);

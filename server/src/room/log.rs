@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use skirmish_games::Seat;
+use skirmish_protocol::tournament::ForfeitReason;
 use skirmish_protocol::{PlayerId, RoomStatus};
 use tokio::time::Instant;
 use tracing::info;
@@ -203,7 +204,7 @@ impl Room {
             }
             Entry::Forfeited { seat, reason, detail } => {
                 check(seat)?;
-                self.forfeit(seat, &reason, detail);
+                self.forfeit(seat, ForfeitReason::parse(&reason), detail);
             }
         }
         Ok(())

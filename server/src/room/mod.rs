@@ -389,7 +389,7 @@ impl Room {
                     if self.status != RoomStatus::Playing {
                         return Err(ServerError::NotStarted);
                     }
-                    self.forfeit(seat, cause.as_str(), detail);
+                    self.forfeit(seat, cause.into(), detail);
                     Ok(())
                 });
                 let _ = reply.send(result);

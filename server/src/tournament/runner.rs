@@ -477,7 +477,7 @@ fn absent_result(game: GameKind, seats: usize, absent: &[usize]) -> MatchResult 
         end: "forfeit".to_owned(),
         forfeit: absent.first().map(|s| skirmish_protocol::tournament::Forfeit {
             seat: Seat(u8::try_from(*s).unwrap_or(0)),
-            reason: skirmish_protocol::tournament::forfeit_reasons::ABSENT.to_owned(),
+            reason: skirmish_protocol::tournament::ForfeitReason::Absent,
             detail: None,
         }),
     }

@@ -11,7 +11,7 @@
 //! the intervals come from the inverse of its Hessian (the observed information).
 
 use skirmish_protocol::tournament::{
-    Crosscell, ForfeitCounts, MatchState, MatchSummary, Standing, forfeit_reasons,
+    Crosscell, ForfeitCounts, ForfeitReason, MatchState, MatchSummary, Standing,
 };
 
 /// The duplicate comparison of every seat of every finished match whose deal finished at two
@@ -144,12 +144,12 @@ pub fn standings(
                 Some(forfeit) => {
                     line.forfeits += 1;
                     let by = &mut line.forfeits_by;
-                    *match forfeit.reason.as_str() {
-                        forfeit_reasons::TIMED_OUT => &mut by.timed_out,
-                        forfeit_reasons::DISCONNECTED => &mut by.disconnected,
-                        forfeit_reasons::ABSENT => &mut by.absent,
-                        forfeit_reasons::ENGINE_FAILURE => &mut by.engine_failure,
-                        _ => &mut by.other,
+                    *match forfeit.reason {
+                        ForfeitReason::TimedOut => &mut by.timed_out,
+                        ForfeitReason::Disconnected => &mut by.disconnected,
+                        ForfeitReason::Absent => &mut by.absent,
+                        ForfeitReason::EngineFailure => &mut by.engine_failure,
+                        ForfeitReason::Other => &mut by.other,
                     } += 1;
                 }
                 None if placing != 1 => line.board_losses += 1,

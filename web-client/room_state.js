@@ -24,9 +24,11 @@ export function roomState(id) {
   return rs;
 }
 
+/** The seat's name for people: its occupant's, "pool for Ann" where a bot took a player's seat over. */
 export function seatName(rs, seat) {
   const occ = rs.summary && rs.summary.seats[seat] && rs.summary.seats[seat].occupant;
-  return occ ? occ.name : t('seat.n', { n: seat + 1 });
+  if (!occ) return t('seat.n', { n: seat + 1 });
+  return occ.took_over_from != null ? t('seat.bot_for', { bot: occ.name, name: occ.took_over_from }) : occ.name;
 }
 
 export function who(rs, seat) {

@@ -174,6 +174,9 @@ async fn the_room_page_shows_a_bot_that_took_a_dropped_seat_over() {
     drop(bob);
     let badge = text_of(&page, "[data-took-over-from]").await;
     assert_eq!(badge, "took over from Bob");
+    // The board, the scores and the result name the seat under the player's own name too.
+    let caption = text_of(&page, "[data-board=\"1\"] figcaption strong").await;
+    assert_eq!(caption, "pool for Bob");
 }
 
 /// The rules page is one click away: the header (lobby and room pages) links to `/rules`, each

@@ -2,13 +2,13 @@
 // pages: lobby.js, room_page.js (plane battle's boards in plane_boards.js; gomoku in gomoku.js;
 // junqi in junqi.js; every room's event log in log_panel.js). Plain ES modules, no build.
 import { Connection } from './net.js';
-import { h } from './dom.js';
+import { h, getJson } from './dom.js';
 import { t, refusal, translateStatic, mountSwitch, rulesHref } from './i18n.js';
 import * as A from './alert.js';
 import * as C from './chat.js';
-import { NAME_KEY, hooks, S, toast, errorText } from './state.js';
+import { NAME_KEY, hooks, S, toast, errorText, configText } from './state.js';
 import { roomState, onSnapshot, onEvent, onCommitment, onReveal, onYourTurn } from './room_state.js';
-import { renderLobby, tournamentsCard, refreshTournaments, renderTournaments, renderRooms } from './lobby.js';
+import { renderLobby, tournamentsCard, refreshTournaments, renderTournaments, renderRooms, roomCounts } from './lobby.js';
 import { rotate } from './plane_boards.js';
 import { renderRoom, gameUi, tick } from './room_page.js';
 
@@ -101,12 +101,13 @@ function route() {
     // visitor watch at once under a guest name.
     main.replaceChildren(h('section', { class: 'card', id: 'welcome', 'data-room-link': m ? m[1].toLowerCase() : null },
       h('h1', {}, t('welcome.title')),
-      m ? h('p', {}, t('welcome.room_link'))
+      m ? h('p', { id: 'invite', 'aria-live': 'polite' }, t('welcome.room_link'))
         : h('p', {}, t('welcome.choose_name')),
       m ? h('p', {}, h('button', { id: 'watch-guest', class: 'primary', onclick: watchAsGuest }, t('welcome.watch_guest'))) : null),
     tournamentsCard());
     renderTournaments();
     refreshTournaments();
+    if (m) describeInvite(m[1].toLowerCase());
     document.getElementById('name-input').focus();
     return;
   }
@@ -173,6 +174,27 @@ document.addEventListener('click', (e) => {
 window.addEventListener('popstate', route);
 
 // ---------------------------------------------------------------- start
+
+/**
+ * What a room's link leads to, for a visitor without a name yet: the game, who made the room,
+ * and the free seats (from the lobby's list), or that the room is gone.
+ */
+async function describeInvite(id) {
+  let rooms;
+  try { [rooms] = await getJson('/api/rooms'); } catch { return; }
+  const el = document.getElementById('invite');
+  if (!el) return;
+  const r = rooms.find((x) => x.id === id);
+  if (!r) { el.textContent = t('welcome.room_gone'); el.dataset.invite = 'gone'; return; }
+  const host = r.seats.map((s) => s.occupant).find((o) => o && o.player === r.owner);
+  const c = roomCounts(r);
+  const free = c.total - c.taken;
+  const where = t('welcome.invite', { host: host ? host.name : r.config.name || t('room.default_name'), game: configText(r.config) });
+  const what = r.status === 'waiting' && free > 0 ? t('welcome.invite_seats', { count: free, total: c.total })
+    : t('welcome.invite_watch');
+  el.textContent = `${where} ${what}`;
+  el.dataset.invite = r.status === 'waiting' && free > 0 ? 'seats' : 'watch';
+}
 
 function setConn(state) {
   S.connState = state;

@@ -525,6 +525,51 @@ async fn a_room_link_lets_a_visitor_watch_at_once() {
         text.contains("watch"),
         "the page says there is a match to watch: {text}"
     );
+    // It says which game, whose room, and that the match is on; no "offline" badge before a name.
+    find(&page, "#invite[data-invite=\"watch\"]").await;
+    let invite = text_of(&page, "#invite").await;
+    assert!(
+        invite.contains("Black invites you to Gomoku") && invite.contains("under way"),
+        "{invite}"
+    );
+    let badge_shown: Value = page
+        .execute(
+            "return document.getElementById('conn').offsetParent !== null",
+            vec![],
+        )
+        .await
+        .expect("the badge's visibility");
+    assert_eq!(
+        badge_shown,
+        Value::Bool(false),
+        "a connection badge before a name is chosen"
+    );
+    // A room still waiting says how many seats are free.
+    let waiting = RoomConfig {
+        name: Some("Open seats".into()),
+        game: GameConfig::Gomoku(gomoku::Config::default()),
+        clock: None,
+        on_drop: None,
+    };
+    let reply = black
+        .request(ClientMsg::CreateRoom {
+            config: waiting,
+            sit: true,
+        })
+        .await;
+    let ServerMsg::RoomCreated { room: open, .. } = reply else {
+        panic!("created: {reply:?}")
+    };
+    let visitor = driver.browser().await;
+    visitor
+        .goto(&format!("{}room/{open}", base(&server)))
+        .await
+        .expect("the waiting room's link");
+    find(&visitor, "#invite[data-invite=\"seats\"]").await;
+    let invite = text_of(&visitor, "#invite").await;
+    assert!(invite.contains("1 of 2 seats is free"), "{invite}");
+    visitor.set_window_size(390, 844).await.expect("a phone's size");
+    crate::screenshot_file(&visitor, "invite-phone.png").await;
     click(&page, "#watch-guest").await;
     let s = wait_gomoku(&page, "the match, watched", |s| {
         s["page"] == "gomoku" && s["phase"] == "play"

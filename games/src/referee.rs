@@ -14,7 +14,7 @@ use rand::RngCore;
 use rand::SeedableRng;
 use rand_chacha::ChaCha12Rng;
 
-use crate::{Audience, Game, Seat, Viewer};
+use crate::{Audience, Game, Seat};
 
 /// A rule error with a stable, machine-readable code, as sent in the protocol's `error` message
 /// (`point_occupied`, `cell_public`, ...; docs/rules.md names each refusal).
@@ -71,11 +71,6 @@ impl<E> Step<E> {
             sealed: Vec::new(),
             revealed: None,
         }
-    }
-
-    /// Whether nothing happened.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
     }
 }
 
@@ -217,11 +212,6 @@ pub trait Referee: Game<Error: RuleCode> + Clone + Debug + Send + Sync + Sized +
     /// Whether the match is over.
     fn is_over(&self) -> bool {
         self.outcome().is_some()
-    }
-
-    /// What `viewer` may know now (the engine's [`Game::view`]).
-    fn view_for(&self, viewer: Viewer) -> Self::View {
-        self.view(viewer)
     }
 }
 

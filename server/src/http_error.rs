@@ -1,6 +1,6 @@
 //! The HTTP API's one error: a refused request, answered with its status and the body
-//! `{"code": ..., "message": ...}`, where `code` is stable (docs/tournaments.md and
-//! docs/running.md list each route's). Every handler returns `Result<_, HttpError>`; the errors of
+//! `{"code": ..., "message": ...}`, where `code` is stable (the tournament and account APIs'
+//! module docs list each route's; docs/tournaments.md, "The HTTP API"). Every handler returns `Result<_, HttpError>`; the errors of
 //! tournaments and accounts, and axum's rejection of a body that is not the JSON expected
 //! (`bad_json`), become one here.
 

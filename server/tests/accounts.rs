@@ -641,6 +641,7 @@ async fn look_alikes_of_an_account_name_and_invisible_names_are_refused() {
         "ａｌｐｈａ",
         "ALPHA",
         "al\u{2060}pha",
+        "a1pha",
     ] {
         let (_, reply) = TestClient::join(&server.ws_url(), look_alike).await;
         assert_eq!(code(&reply), codes::NAME_TAKEN, "{look_alike:?}: {reply:?}");

@@ -140,20 +140,20 @@ fn run_match(
     cancel: CancellationToken,
     shutdown: CancellationToken,
 ) {
-    let stop = CancellationToken::new();
     {
-        let stop = stop.clone();
+        let handle = handle.clone();
+        let shutdown = shutdown.clone();
         tokio::spawn(async move {
             tokio::select! {
                 () = shutdown.cancelled() => {}
-                () = cancel.cancelled() => {}
+                () = handle.gone() => {}
+                () = cancel.cancelled() => handle.abandon().await,
             }
-            stop.cancel();
         });
     }
     tokio::spawn(
         Box::new(room)
-            .run(inbox, stop)
+            .run(inbox, shutdown)
             .instrument(info_span!("room", room = %handle.id)),
     );
 }

@@ -320,6 +320,7 @@ impl Room {
                 self.out.reply(reply, Ok(()));
                 self.publish_summary();
             }
+            Command::Abandon => self.abandon(),
             Command::Attach { member } => self.attach(*member),
             Command::Detach { player, conn } => self.detach(player, conn),
             Command::Leave { player, reply } => {

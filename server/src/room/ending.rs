@@ -52,7 +52,7 @@ impl Room {
             Some(detail) => clean_detail(&format!("{reason}: {detail}")),
             None => reason.as_str().to_owned(),
         };
-        if let Some(m) = self.tournament.as_mut() {
+        if let Some(m) = self.kind.tournament_mut() {
             m.forfeit = Some(Forfeit { seat, reason, detail });
         }
         let applied = self.table.resign(seat, &said);
@@ -87,7 +87,7 @@ impl Room {
         info!("match abandoned: its tournament stopped");
         self.status = RoomStatus::Finished;
         self.seats.values_mut().for_each(|s| {
-            s.deadline = None;
+            s.clock.stop();
             s.dropped = None;
         });
         self.close(
@@ -120,8 +120,9 @@ impl Room {
                 member.outbox.send(notice.clone());
             }
         }
-        if told.insert(self.owner)
-            && let Some(outbox) = self.lobby.outbox_of(self.owner)
+        let owner = self.kind.owner();
+        if told.insert(owner)
+            && let Some(outbox) = self.lobby.outbox_of(owner)
         {
             outbox.send(notice);
         }
@@ -129,7 +130,7 @@ impl Room {
 
     pub(super) fn finish(&mut self) {
         self.status = RoomStatus::Finished;
-        self.seats.values_mut().for_each(|s| s.deadline = None);
+        self.seats.values_mut().for_each(|s| s.clock.stop());
         for holder in self.holders() {
             self.lobby.unseated(holder.member.id, self.id);
         }
@@ -145,7 +146,7 @@ impl Room {
             self.written = journal.close(self.id);
         }
         self.publish_summary();
-        if let Some(m) = self.tournament.as_mut()
+        if let Some(m) = self.kind.tournament_mut()
             && let Some(report) = m.report.take()
             && let Some(mut result) = self.table.result()
         {

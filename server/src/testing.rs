@@ -54,6 +54,23 @@ pub(crate) fn runner_fault(id: skirmish_protocol::tournament::TournamentId) {
     }
 }
 
+/// Whether the journal's writer is to panic at its next batch ([`fault_journal`]).
+static FAULTY_JOURNAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes the journal's writer panic once, at its next batch, as a bug in it would: for tests of
+/// what the server does when its writer dies (storage is failing for good, and says so). The
+/// switch is the process's: a test that throws it runs alone in its test binary.
+pub fn fault_journal() {
+    FAULTY_JOURNAL.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Panics when a test asked the journal's writer to ([`fault_journal`]).
+pub(crate) fn journal_fault() {
+    if FAULTY_JOURNAL.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        panic!("the journal's writer panicked (a test's fault injection)");
+    }
+}
+
 /// How long a test waits for one message before failing.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(20);
 

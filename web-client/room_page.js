@@ -235,6 +235,8 @@ function statusBar(rs, phase) {
   } else if (phase === 'attack') {
     const a = v.phase.attacker;
     text = a === rs.you ? t('plane.status.your_turn', { round: roundLabel(v) }) : t('plane.status.attacking', { round: roundLabel(v), who: seatName(rs, a) });
+    // What the shot before this turn did, bots' shots too: the log may be out of sight.
+    if (rs.lastShotText) text += t('plane.status.last', { text: rs.lastShotText });
     turn = String(a);
   } else {
     const o = v.outcome;

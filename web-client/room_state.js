@@ -158,6 +158,7 @@ function applyEvent(rs, ev) {
       });
       rs.revealed = null;
       rs.lastShot = null;
+      rs.lastShotText = null;
       rs.deploy = { planes: [], facing: rs.deploy.facing, hover: null, sent: false };
       rs.deadlineAt = clock.deploy_ms ? Date.now() + clock.deploy_ms : null;
       const label = ev.extra ? t('plane.extra_round') : t('plane.round', { n: ev.round + 1 });
@@ -190,7 +191,8 @@ function applyEvent(rs, ev) {
       rs.lastShot = { target: ev.target, cell: ev.cell };
       rs.firing = false;
       if (rs.recap && rs.recap.round !== v.round) rs.recap = null;
-      logLine(rs, shotText(who(rs, ev.attacker), rs.you === ev.target ? t('seat.you_object') : seatName(rs, ev.target), ev));
+      rs.lastShotText = shotText(who(rs, ev.attacker), rs.you === ev.target ? t('seat.you_object') : seatName(rs, ev.target), ev);
+      logLine(rs, rs.lastShotText);
       break;
     }
     case 'round_ended': {

@@ -579,6 +579,12 @@ async fn the_round_just_played_stays_in_view_with_every_plane_revealed() {
             if my_turn(&s) {
                 pick += 13;
                 fire_somewhere(&page, &s, pick).await;
+                // The status says what the last shot did, the bot's too.
+                if state(&page).await["phase"] == "attack" {
+                    let status = text_of(&page, "#status-text").await;
+                    let last = if lang.is_some() { "上一发：" } else { "Last: " };
+                    assert!(status.contains(last), "{status}");
+                }
             } else {
                 tokio::time::sleep(Duration::from_millis(30)).await;
             }

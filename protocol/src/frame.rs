@@ -1,15 +1,15 @@
 //! Reading a client's text frame: size and depth limits, the error a bad frame gets, and the
 //! JSON schemas generated from the message types.
 
-use crate::codes;
+use crate::ErrorCode;
 use crate::messages::{ClientFrame, ServerMsg};
 
 /// The largest text frame the server reads, in bytes (64 KiB); a larger one is answered with
-/// [`codes::FRAME_TOO_LARGE`] and dropped.
+/// [`ErrorCode::FrameTooLarge`] and dropped.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
 /// The deepest nesting of JSON arrays and objects the server reads by default (32; the deepest
-/// message of the protocol nests 5 levels); a deeper frame is answered with [`codes::TOO_DEEP`]
+/// message of the protocol nests 5 levels); a deeper frame is answered with [`ErrorCode::TooDeep`]
 /// and dropped.
 pub const MAX_JSON_DEPTH: usize = 32;
 /// Why a text frame could not be read as a [`ClientFrame`].
@@ -17,8 +17,9 @@ pub const MAX_JSON_DEPTH: usize = 32;
 pub struct FrameError {
     /// The request number, when the frame was JSON with a numeric `req`.
     pub req: Option<u64>,
-    /// [`codes::BAD_JSON`], [`codes::BAD_MESSAGE`], [`codes::UNKNOWN_TYPE`] or [`codes::FRAME_TOO_LARGE`].
-    pub code: &'static str,
+    /// [`ErrorCode::BadJson`], [`ErrorCode::BadMessage`], [`ErrorCode::UnknownType`],
+    /// [`ErrorCode::FrameTooLarge`] or [`ErrorCode::TooDeep`].
+    pub code: ErrorCode,
     /// What was wrong, for people.
     pub message: String,
 }
@@ -28,7 +29,7 @@ impl FrameError {
     pub fn to_msg(&self) -> ServerMsg {
         ServerMsg::Error {
             req: self.req,
-            code: self.code.to_owned(),
+            code: self.code.clone(),
             message: self.message.clone(),
         }
     }
@@ -48,7 +49,7 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
 /// [`MAX_JSON_DEPTH`] by default).
 ///
 /// # Errors
-/// As [`parse_client_frame`], and [`codes::TOO_DEEP`].
+/// As [`parse_client_frame`], and [`ErrorCode::TooDeep`].
 pub fn parse_client_frame_within(
     text: &str,
     max_bytes: usize,
@@ -57,7 +58,7 @@ pub fn parse_client_frame_within(
     if text.len() > max_bytes {
         return Err(FrameError {
             req: None,
-            code: codes::FRAME_TOO_LARGE,
+            code: ErrorCode::FrameTooLarge,
             message: format!(
                 "frames are limited to {max_bytes} bytes; this one has {}",
                 text.len()
@@ -67,7 +68,7 @@ pub fn parse_client_frame_within(
     if json_depth(text) > max_depth {
         return Err(FrameError {
             req: None,
-            code: codes::TOO_DEEP,
+            code: ErrorCode::TooDeep,
             message: format!("frames nest arrays and objects at most {max_depth} deep"),
         });
     }
@@ -78,14 +79,14 @@ pub fn parse_client_frame_within(
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
         req: None,
-        code: codes::BAD_JSON,
+        code: ErrorCode::BadJson,
         message: format!("not JSON: {e}"),
     })?;
     let req = value.get("req").and_then(serde_json::Value::as_u64);
     let Some(kind) = value.get("type").and_then(serde_json::Value::as_str) else {
         return Err(FrameError {
             req,
-            code: codes::BAD_MESSAGE,
+            code: ErrorCode::BadMessage,
             message: "a message is a JSON object with a string `type`".to_owned(),
         });
     };
@@ -95,9 +96,9 @@ pub fn parse_client_frame_within(
         FrameError {
             req,
             code: if unknown {
-                codes::UNKNOWN_TYPE
+                ErrorCode::UnknownType
             } else {
-                codes::BAD_MESSAGE
+                ErrorCode::BadMessage
             },
             message: if unknown {
                 format!("unknown message type `{kind}`")

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde_json::json;
 use skirmish_protocol::plane::{self, Cell};
 use skirmish_protocol::{
-    Action, CLIENT_TYPES, ClientFrame, ClientMsg, RoomId, Seat, ServerMsg, client_schema, codes,
+    Action, CLIENT_TYPES, ClientFrame, ClientMsg, ErrorCode, RoomId, Seat, ServerMsg, client_schema,
     parse_client_frame, server_schema,
 };
 
@@ -56,18 +56,18 @@ fn a_fire_action_reads_as_documented() {
 #[test]
 fn bad_frames_get_stable_codes_and_keep_req() {
     let code = |text: &str| parse_client_frame(text).map(|_| ()).unwrap_err();
-    assert_eq!(code("{nope").code, codes::BAD_JSON);
-    assert_eq!(code("[1,2]").code, codes::BAD_MESSAGE);
+    assert_eq!(code("{nope").code, ErrorCode::BadJson);
+    assert_eq!(code("[1,2]").code, ErrorCode::BadMessage);
     let e = code(r#"{"type":"dance","req":3}"#);
-    assert_eq!((e.code, e.req), (codes::UNKNOWN_TYPE, Some(3)));
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, Some(3)));
     let e = code(r#"{"type":"act","req":4,"room":"x"}"#);
-    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(4)));
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(4)));
     let e = code(
         r#"{"type":"act","req":5,"room":"5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e","action":{"game":"plane","kind":"fire","target":1,"cell":"Z99x"}}"#,
     );
-    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(5)));
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(5)));
     let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70_000));
-    assert_eq!(code(&big).code, codes::FRAME_TOO_LARGE);
+    assert_eq!(code(&big).code, ErrorCode::FrameTooLarge);
     assert!(matches!(
         parse_client_frame(r#"{"type":"ping"}"#).unwrap().msg,
         ClientMsg::Ping
@@ -91,7 +91,7 @@ fn client_types_match_the_schema() {
 fn server_messages_are_tagged() {
     let msg = ServerMsg::Error {
         req: Some(1),
-        code: "cell_public".into(),
+        code: ErrorCode::rule("cell_public"),
         message: "E5 is already known".into(),
     };
     let value = serde_json::to_value(&msg).unwrap();

@@ -1,6 +1,6 @@
 //! The server's one boundary error: every refusal a client can get, with its stable protocol code.
 
-use skirmish_protocol::{RoomId, ServerMsg, codes};
+use skirmish_protocol::{ErrorCode, RoomId, ServerMsg};
 use thiserror::Error;
 
 /// A request the server refused. Client mistakes, not server faults: they are answered, not logged
@@ -78,7 +78,7 @@ pub enum ServerError {
     #[error("{message}")]
     Relayed {
         /// The code.
-        code: String,
+        code: ErrorCode,
         /// The message.
         message: String,
     },
@@ -86,28 +86,28 @@ pub enum ServerError {
 
 impl ServerError {
     /// The stable code sent in the protocol's `error` message.
-    pub fn code(&self) -> &str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ServerError::NoSuchRoom(_) => codes::NO_SUCH_ROOM,
-            ServerError::RoomFull => codes::ROOM_FULL,
-            ServerError::SeatTaken => codes::SEAT_TAKEN,
-            ServerError::AlreadySeated => codes::ALREADY_SEATED,
-            ServerError::NotSeated => codes::NOT_SEATED,
-            ServerError::NotOwner => codes::NOT_OWNER,
-            ServerError::RoomStarted => codes::ROOM_STARTED,
-            ServerError::NotStarted => codes::NOT_STARTED,
-            ServerError::NoBot(_) => codes::NO_BOT,
-            ServerError::BadConfig(_) => codes::BAD_CONFIG,
-            ServerError::WrongGame => codes::WRONG_GAME,
-            ServerError::Rule { code, .. } => code,
-            ServerError::TooManyRooms(_) => codes::TOO_MANY_ROOMS,
-            ServerError::TooManyRoomsFromAddress(_) => codes::TOO_MANY_ROOMS_FROM_ADDRESS,
-            ServerError::Unavailable => codes::UNAVAILABLE,
-            ServerError::BadChat(_) => codes::BAD_CHAT,
-            ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
-            ServerError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
-            ServerError::DealInPlay => codes::DEAL_IN_PLAY,
-            ServerError::Relayed { code, .. } => code,
+            ServerError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
+            ServerError::RoomFull => ErrorCode::RoomFull,
+            ServerError::SeatTaken => ErrorCode::SeatTaken,
+            ServerError::AlreadySeated => ErrorCode::AlreadySeated,
+            ServerError::NotSeated => ErrorCode::NotSeated,
+            ServerError::NotOwner => ErrorCode::NotOwner,
+            ServerError::RoomStarted => ErrorCode::RoomStarted,
+            ServerError::NotStarted => ErrorCode::NotStarted,
+            ServerError::NoBot(_) => ErrorCode::NoBot,
+            ServerError::BadConfig(_) => ErrorCode::BadConfig,
+            ServerError::WrongGame => ErrorCode::WrongGame,
+            ServerError::Rule { code, .. } => ErrorCode::rule(code),
+            ServerError::TooManyRooms(_) => ErrorCode::TooManyRooms,
+            ServerError::TooManyRoomsFromAddress(_) => ErrorCode::TooManyRoomsFromAddress,
+            ServerError::Unavailable => ErrorCode::Unavailable,
+            ServerError::BadChat(_) => ErrorCode::BadChat,
+            ServerError::ChatTooFast => ErrorCode::ChatTooFast,
+            ServerError::StorageUnavailable => ErrorCode::StorageUnavailable,
+            ServerError::DealInPlay => ErrorCode::DealInPlay,
+            ServerError::Relayed { code, .. } => code.clone(),
         }
     }
 
@@ -115,7 +115,7 @@ impl ServerError {
     pub fn to_msg(&self, req: Option<u64>) -> ServerMsg {
         ServerMsg::Error {
             req,
-            code: self.code().to_owned(),
+            code: self.code(),
             message: self.to_string(),
         }
     }

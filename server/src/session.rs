@@ -13,8 +13,8 @@ use std::time::Duration;
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
-    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, clean_name, codes,
-    parse_client_frame_within,
+    ClientFrame, ClientMsg, ErrorCode, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg,
+    clean_name, parse_client_frame_within,
 };
 use tracing::{Instrument, debug, info};
 
@@ -171,9 +171,9 @@ where
                     continue;
                 }
             };
-        let refuse = |code: &str, message: String| ServerMsg::Error {
+        let refuse = |code: ErrorCode, message: String| ServerMsg::Error {
             req: frame.req,
-            code: code.to_owned(),
+            code,
             message,
         };
         let ClientMsg::Hello {
@@ -188,7 +188,7 @@ where
         else {
             send(
                 socket,
-                &refuse(codes::HELLO_FIRST, "say hello first".to_owned()),
+                &refuse(ErrorCode::HelloFirst, "say hello first".to_owned()),
                 &state.metrics,
             )
             .await;
@@ -199,7 +199,7 @@ where
             let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
             send(
                 socket,
-                &refuse(codes::UNSUPPORTED_VERSION, message),
+                &refuse(ErrorCode::UnsupportedVersion, message),
                 &state.metrics,
             )
             .await;
@@ -213,7 +213,7 @@ where
             }
         };
         if let Some(Err(message)) = bot.as_ref().map(skirmish_protocol::BotOffer::check) {
-            send(socket, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
+            send(socket, &refuse(ErrorCode::BadOffer, message), &state.metrics).await;
             continue;
         }
         // Control and bidirectional-formatting characters (newlines, tabs, terminal escapes,
@@ -223,7 +223,7 @@ where
             send(
                 socket,
                 &refuse(
-                    codes::BAD_NAME,
+                    ErrorCode::BadName,
                     "a name has 1 to 32 printable characters".to_owned(),
                 ),
                 &state.metrics,
@@ -262,7 +262,7 @@ where
             Err(ResumeRefused::OtherAccount) => {
                 let message =
                     "that resume token is a bot account's: say hello with the account's token".to_owned();
-                send(socket, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
+                send(socket, &refuse(ErrorCode::BadResume, message), &state.metrics).await;
                 continue;
             }
         };
@@ -270,7 +270,7 @@ where
             send(
                 socket,
                 &refuse(
-                    codes::BAD_RESUME,
+                    ErrorCode::BadResume,
                     "unknown resume token; you are a new player".to_owned(),
                 ),
                 &state.metrics,
@@ -310,7 +310,7 @@ where
         for room in broken {
             let notice = ServerMsg::Error {
                 req: None,
-                code: skirmish_protocol::codes::ROOM_BROKEN.to_owned(),
+                code: ErrorCode::RoomBroken,
                 message: format!(
                     "room {room} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
                 ),
@@ -434,7 +434,7 @@ impl Session {
                             "more than {} messages a second on average: reconnect and slow down",
                             self.rate
                         );
-                        let refusal = ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message };
+                        let refusal = ServerMsg::Error { req: None, code: ErrorCode::RateLimited, message };
                         let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, send(socket, &refusal, &self.state.metrics)).await;
                         Next::Close(CLOSE_RATE_LIMITED, "too many messages")
                     }
@@ -518,12 +518,12 @@ impl Session {
             Ok(frame) => {
                 let req = frame.req;
                 if let Err(err) = self.on_frame(frame, received).await {
-                    debug!(code = err.code(), cause = %err, "request refused");
+                    debug!(code = %err.code(), cause = %err, "request refused");
                     self.outbox.send(err.to_msg(req));
                 }
             }
             Err(err) => {
-                debug!(code = err.code, "bad frame");
+                debug!(code = %err.code, "bad frame");
                 self.outbox.send(err.to_msg());
             }
         }
@@ -570,7 +570,7 @@ impl Session {
             ClientMsg::Hello { .. } => {
                 self.outbox.send(ServerMsg::Error {
                     req,
-                    code: codes::ALREADY_HELLO.to_owned(),
+                    code: ErrorCode::AlreadyHello,
                     message: "hello is said once per connection".to_owned(),
                 });
             }

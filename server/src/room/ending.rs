@@ -67,7 +67,7 @@ impl Room {
         info!("room expired before its match started");
         let notice = ServerMsg::RoomClosed {
             room: self.id,
-            code: skirmish_protocol::codes::ROOM_EXPIRED.to_owned(),
+            code: skirmish_protocol::ErrorCode::RoomExpired,
             message: "the room waited too long for its players and is closed; create another".to_owned(),
         };
         let mut told = std::collections::HashSet::new();

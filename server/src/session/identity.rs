@@ -1,6 +1,6 @@
 //! Who says `hello`: the bot account its token proves, and the name it may use.
 
-use skirmish_protocol::codes;
+use skirmish_protocol::ErrorCode;
 
 use crate::AppState;
 
@@ -15,7 +15,7 @@ pub(super) async fn account_of(
     is_bot: bool,
     token: Option<&skirmish_protocol::AccountToken>,
     key: Option<&skirmish_protocol::AccessKey>,
-) -> Result<Option<String>, (&'static str, String)> {
+) -> Result<Option<String>, (ErrorCode, String)> {
     if let Some(token) = token {
         let account = state
             .store
@@ -24,18 +24,18 @@ pub(super) async fn account_of(
             .map_err(|err| {
                 tracing::warn!(cause = %err, "accounts could not be read");
                 (
-                    codes::UNAVAILABLE,
+                    ErrorCode::Unavailable,
                     "accounts cannot be read now; try again".to_owned(),
                 )
             })?;
         return match account {
             Some(account) if is_bot => Ok(Some(account)),
             Some(_) => Err((
-                codes::BAD_TOKEN,
+                ErrorCode::BadToken,
                 "an account token is for a bot: say hello with `bot`".to_owned(),
             )),
             None => Err((
-                codes::BAD_TOKEN,
+                ErrorCode::BadToken,
                 "this account token is not (or no longer) valid here".to_owned(),
             )),
         };
@@ -45,7 +45,7 @@ pub(super) async fn account_of(
     }
     if state.limits.anonymous_bots == crate::AnonymousBots::Deny {
         return Err((
-            codes::TOKEN_REQUIRED,
+            ErrorCode::TokenRequired,
             "this server admits only bots with an account token (the bot's --token)".to_owned(),
         ));
     }
@@ -53,7 +53,7 @@ pub(super) async fn account_of(
         && !required.admits(key)
     {
         return Err((
-            codes::BAD_KEY,
+            ErrorCode::BadKey,
             "this server admits anonymous bots only with its key (the bot's --key)".to_owned(),
         ));
     }
@@ -70,26 +70,26 @@ pub(super) async fn check_name(
     state: &AppState,
     name: String,
     account: Option<&str>,
-) -> Result<String, (&'static str, String)> {
+) -> Result<String, (ErrorCode, String)> {
     if let Some(account) = account {
         if crate::accounts::name_key(&name) == crate::accounts::name_key(account) {
             return Ok(account.to_owned());
         }
         return Err((
-            codes::BAD_NAME,
+            ErrorCode::BadName,
             format!("this token is the bot account `{account}`'s: say hello as `{account}`"),
         ));
     }
     match state.store.account_named(name.clone()).await {
         Ok(None) => Ok(name),
         Ok(Some(account)) => Err((
-            codes::NAME_TAKEN,
+            ErrorCode::NameTaken,
             format!("`{account}` is a bot account's name: only its token may use it"),
         )),
         Err(err) => {
             tracing::warn!(cause = %err, "accounts could not be read");
             Err((
-                codes::UNAVAILABLE,
+                ErrorCode::Unavailable,
                 "accounts cannot be read now; try again".to_owned(),
             ))
         }

@@ -68,6 +68,20 @@ fn bad_frames_get_stable_codes_and_keep_req() {
     assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(5)));
     let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70_000));
     assert_eq!(code(&big).code, ErrorCode::FrameTooLarge);
+    // An unknown type is unknown whatever else is wrong with the frame; a known one with bad
+    // fields is malformed, whatever serde's message says.
+    let e = code(r#"{"type":"dance","req":6,"room":"x","seat":[]}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, Some(6)));
+    assert_eq!(e.message, "unknown message type `dance`");
+    // (Told by serde's message, this one was `bad_message`: serde reads `req` first.)
+    let e = code(r#"{"type":"dance","req":"x"}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, None));
+    let e = code(r#"{"type":"join_room","req":7,"room":"unknown variant"}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(7)));
+    let e = code(
+        r#"{"type":"act","req":8,"room":"5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e","action":{"game":"chess"}}"#,
+    );
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(8)), "{}", e.message);
     assert!(matches!(
         parse_client_frame(r#"{"type":"ping"}"#).unwrap().msg,
         ClientMsg::Ping
@@ -76,15 +90,30 @@ fn bad_frames_get_stable_codes_and_keep_req() {
 
 #[test]
 fn client_types_match_the_schema() {
-    let schema = client_schema().to_string();
-    for kind in CLIENT_TYPES {
-        assert!(
-            schema.contains(&format!("\"const\":\"{kind}\"")),
-            "{kind} in the schema"
-        );
+    // Every `type` the schema gives a client message (a `const` under a `type` property), and
+    // none other, is in CLIENT_TYPES: the list that tells `unknown_type` from `bad_message`.
+    fn types(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(kind) = map
+                    .get("type")
+                    .and_then(|t| t.get("const"))
+                    .and_then(|c| c.as_str())
+                {
+                    out.push(kind.to_owned());
+                }
+                map.values().for_each(|v| types(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| types(v, out)),
+            _ => {}
+        }
     }
-    let count = schema.matches("\"const\":").count();
-    assert!(count >= CLIENT_TYPES.len());
+    let mut found = Vec::new();
+    types(&client_schema(), &mut found);
+    found.sort();
+    let mut listed: Vec<String> = CLIENT_TYPES.iter().map(|&t| t.to_owned()).collect();
+    listed.sort();
+    assert_eq!(found, listed);
 }
 
 #[test]

@@ -193,3 +193,60 @@ fn names_lose_every_invisible_character_and_one_made_only_of_them_is_empty() {
     assert_eq!(clean_name("al\u{200B}pha\u{202E}"), "alpha");
     assert_eq!(clean_name("  小明 "), "小明");
 }
+
+#[test]
+fn each_end_names_its_kind_as_the_wire_tags_it() {
+    // A match's result (`MatchResult::end`) takes the end's kind from `End::kind`, with no JSON
+    // round trip: it must be the `kind` tag the `ended` event carries. The matches list every
+    // variant, so a new one fails to compile here until it is checked.
+    use skirmish_protocol::{gomoku, junqi, tic_tac_toe};
+    fn check<E: serde::Serialize + std::fmt::Debug>(end: &E, kind: &str) {
+        assert_eq!(serde_json::to_value(end).unwrap()["kind"], kind, "{end:?}");
+    }
+    let seat = Seat(1);
+    for end in [
+        gomoku::End::Five { line: Vec::new() },
+        gomoku::End::BoardFull,
+        gomoku::End::NoLegalPoint,
+        gomoku::End::Resigned { seat, reason: None },
+        gomoku::End::TimedOut { seat },
+    ] {
+        match &end {
+            gomoku::End::Five { .. }
+            | gomoku::End::BoardFull
+            | gomoku::End::NoLegalPoint
+            | gomoku::End::Resigned { .. }
+            | gomoku::End::TimedOut { .. } => check(&end, end.kind()),
+        }
+    }
+    for end in [
+        junqi::End::NeitherCanMove,
+        junqi::End::NoLegalMove { seat },
+        junqi::End::FlagCaptured { seat },
+        junqi::End::TimedOut { seat },
+        junqi::End::NoAttackLimit { seat, limit: 31 },
+        junqi::End::Resigned { seat, reason: None },
+    ] {
+        match &end {
+            junqi::End::NeitherCanMove
+            | junqi::End::NoLegalMove { .. }
+            | junqi::End::FlagCaptured { .. }
+            | junqi::End::TimedOut { .. }
+            | junqi::End::NoAttackLimit { .. }
+            | junqi::End::Resigned { .. } => check(&end, end.kind()),
+        }
+    }
+    for end in [
+        tic_tac_toe::End::Line { cells: [0, 1, 2] },
+        tic_tac_toe::End::BoardFull,
+        tic_tac_toe::End::Resigned { seat, reason: None },
+        tic_tac_toe::End::TimedOut { seat },
+    ] {
+        match &end {
+            tic_tac_toe::End::Line { .. }
+            | tic_tac_toe::End::BoardFull
+            | tic_tac_toe::End::Resigned { .. }
+            | tic_tac_toe::End::TimedOut { .. } => check(&end, end.kind()),
+        }
+    }
+}

@@ -12,7 +12,8 @@ pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 /// message of the protocol nests 5 levels); a deeper frame is answered with [`ErrorCode::TooDeep`]
 /// and dropped.
 pub const MAX_JSON_DEPTH: usize = 32;
-/// Why a text frame could not be read as a [`ClientFrame`].
+/// Why a text frame could not be read as a [`ClientFrame`]; a server answers it with an `error`
+/// carrying its `req`, `code` and `message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameError {
     /// The request number, when the frame was JSON with a numeric `req`.
@@ -22,17 +23,6 @@ pub struct FrameError {
     pub code: ErrorCode,
     /// What was wrong, for people.
     pub message: String,
-}
-
-impl FrameError {
-    /// The `error` message that answers this frame.
-    pub fn to_msg(&self) -> ServerMsg {
-        ServerMsg::Error {
-            req: self.req,
-            code: self.code.clone(),
-            message: self.message.clone(),
-        }
-    }
 }
 
 /// Reads one text frame from a client.

@@ -122,6 +122,40 @@ export function boardEl(rs, b, order = 0) {
   grid);
 }
 
+/**
+ * The round that just ended, every board revealed with its shots, shown while the next round is
+ * deployed (until its first shot, or until hidden): the boards themselves start afresh at once.
+ * A picture only: no ids, and its data attributes are `data-recap-*`, so nothing of the live
+ * boards is found in it.
+ */
+export function recapPanel(rs) {
+  const r = rs.recap;
+  if (!r) return null;
+  const label = r.extra ? t('plane.extra_round_short') : t('plane.round', { n: r.round + 1 });
+  const then = {
+    ...rs,
+    view: { ...rs.view, phase: { phase: 'recap' } },
+    revealed: r.deployments,
+    lastShot: r.lastShot,
+    deploy: { planes: [], sent: true },
+  };
+  const boards = h('div', { class: 'boards recap-boards' }, r.boards.filter((b) => b.playing).map((b) => boardEl(then, b)));
+  for (const el of [boards, ...boards.querySelectorAll('*')]) {
+    el.removeAttribute('id');
+    for (const name of el.getAttributeNames().filter((n) => n.startsWith('data-'))) {
+      el.setAttribute(`data-recap-${name.slice(5)}`, el.getAttribute(name));
+      el.removeAttribute(name);
+    }
+    if (el.tagName === 'BUTTON') el.tabIndex = -1;
+  }
+  return h('section', { class: 'card recap', id: 'recap', 'data-recap-round': r.round },
+    h('div', { class: 'recap-head' },
+      h('h3', {}, t('plane.recap.title', { label })),
+      h('span', { class: 'muted' }, t('plane.recap.survivor', { who: who(rs, r.survivor) })),
+      h('button', { type: 'button', id: 'recap-hide', onclick: () => { rs.recap = null; renderRoom(); } }, t('plane.recap.hide'))),
+    boards);
+}
+
 function gridKey(e, rs, b, side) {
   const cell = e.target.closest('[data-cell]');
   if (!cell) return;

@@ -8,7 +8,7 @@ import * as C from './chat.js';
 import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, configText } from './state.js';
 import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
 import { roomCounts, joinRoom } from './lobby.js';
-import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, resignRow } from './plane_boards.js';
+import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, resignRow, recapPanel } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
 import { t } from './i18n.js';
 import { pageModule } from './games.js';
@@ -58,6 +58,7 @@ function planeSection(rs) {
   roomHeader(rs),
   statusBar(rs, phase),
   phase === 'over' ? finalPanel(rs) : null,
+  recapPanel(rs),
   phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b, boardOrder(rs, phase, b)))) : null,
   phase !== 'waiting' ? h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || '') : null,
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,

@@ -189,6 +189,7 @@ function applyEvent(rs, ev) {
       v.totals[ev.attacker] += ev.points;
       rs.lastShot = { target: ev.target, cell: ev.cell };
       rs.firing = false;
+      if (rs.recap && rs.recap.round !== v.round) rs.recap = null;
       logLine(rs, shotText(who(rs, ev.attacker), rs.you === ev.target ? t('seat.you_object') : seatName(rs, ev.target), ev));
       break;
     }
@@ -199,6 +200,13 @@ function applyEvent(rs, ev) {
       v.round_wins[r.survivor] += 1;
       rs.revealed = r.deployments;
       rs.deadlineAt = null;
+      // The round as it ended, every board revealed: shown beside the next round's deployment
+      // until its first shot (plane_boards.js, recapPanel), which would otherwise replace it at once.
+      rs.recap = {
+        round: r.round, extra: r.extra, survivor: r.survivor, deployments: r.deployments,
+        lastShot: rs.lastShot,
+        boards: v.boards.map((b) => ({ ...b, shots: b.shots.slice(), downed: b.downed.slice() })),
+      };
       const pts = r.points.map((p, s) => `${seatName(rs, s)} ${p}`).join(t('list.sep'));
       const label = r.extra ? t('plane.extra_round_short') : t('plane.round', { n: r.round + 1 });
       logLine(rs, t('plane.log.round_ended', { label, survivor: who(rs, r.survivor), points: pts }));
@@ -208,6 +216,7 @@ function applyEvent(rs, ev) {
       const o = ev.outcome;
       v.outcome = o;
       v.phase = { phase: 'over' };
+      rs.recap = null;
       v.totals = o.totals;
       v.round_wins = o.round_wins;
       rs.deadlineAt = null;

@@ -119,6 +119,9 @@ error_codes! {
     TooManyRoomsFromAddress => "too_many_rooms_from_address",
     /// A room waited longer than the server's expiry without starting (in `room_closed`).
     RoomExpired => "room_expired",
+    /// A tournament match was abandoned before its end: its tournament was cancelled or stopped
+    /// (in `room_closed`).
+    MatchAbandoned => "match_abandoned",
     /// The server's storage is failing: the request (an action, a seat, a new room) would have to
     /// be written to a room's log and was refused, changing nothing; try again shortly
     /// (docs/reliability.md, "What a player can count on").

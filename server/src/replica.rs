@@ -1,11 +1,13 @@
-//! What the lobby of one node of a cluster shares with the others (issue 20, docs/cluster.md).
+//! What the lobby of one node of a cluster shares with the others (docs/cluster.md).
 //!
-//! The lobby stays the node's directory behind one short lock; with a [`Replica`] it also tells
+//! The lobby stays the node's directory; with a [`Replica`] it also tells
 //! the cluster what changed here (its rooms, bots and players) and reads what the other nodes
 //! have (their rooms and bots). The cluster's code (`crate::cluster`) implements it on the bus;
 //! the lobby knows only this interface, so nothing here depends on the bus, and the cluster may
-//! use the lobby without an import circle. Every method is called under the lobby's lock: it
-//! must not call the lobby back, nor wait (what goes to the bus is queued).
+//! use the lobby without an import circle. The lobby tells the replica what changed after letting
+//! go of the lock the change was made under, but under the lock that keeps its news in order
+//! (`lobby/told.rs`): a method must not call the lobby back, nor wait (what goes to the bus is
+//! queued).
 
 use std::sync::Arc;
 

@@ -83,6 +83,8 @@ pub(crate) enum Command {
         detail: Option<String>,
         reply: oneshot::Sender<Result<(), ServerError>>,
     },
+    /// A tournament match's tournament stopped: the room closes.
+    Abandon,
 }
 
 /// A handle to a room's actor. Methods return [`ServerError::Unavailable`] when the actor is gone;
@@ -158,6 +160,17 @@ impl RoomHandle {
                 member: Box::new(member),
             }))
             .await;
+    }
+
+    /// Abandons a tournament match: the room tells everyone in it (`room_closed`,
+    /// `match_abandoned`), records that it is over and leaves the lobby.
+    pub(crate) async fn abandon(&self) {
+        let _ = self.tx.send(Box::new(Command::Abandon)).await;
+    }
+
+    /// Resolves once the room's actor has ended.
+    pub(crate) async fn gone(&self) {
+        self.tx.closed().await;
     }
 
     /// Tells the room that connection `conn` of `player` closed.

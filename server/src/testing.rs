@@ -33,6 +33,44 @@ pub(crate) fn engine_fault(room: skirmish_protocol::RoomId) {
     }
 }
 
+/// Tournaments whose runner panics at its next turn of its loop ([`fault_runner`]).
+static FAULTY_RUNNERS: std::sync::Mutex<Vec<skirmish_protocol::tournament::TournamentId>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Makes the runner of tournament `id` panic once, at the next turn of its loop (within
+/// 200 ms while its matches play): for tests of what the server does when a tournament's actor
+/// dies (the tournament stops, as a cancel stops it, and says so). No request can do this.
+pub fn fault_runner(id: skirmish_protocol::tournament::TournamentId) {
+    FAULTY_RUNNERS.lock().expect("not poisoned").push(id);
+}
+
+/// Panics when a test asked tournament `id`'s runner to ([`fault_runner`]).
+pub(crate) fn runner_fault(id: skirmish_protocol::tournament::TournamentId) {
+    let mut faulty = FAULTY_RUNNERS.lock().expect("not poisoned");
+    if let Some(i) = faulty.iter().position(|t| *t == id) {
+        faulty.swap_remove(i);
+        drop(faulty);
+        panic!("the runner of tournament {id} panicked (a test's fault injection)");
+    }
+}
+
+/// Whether the journal's writer is to panic at its next batch ([`fault_journal`]).
+static FAULTY_JOURNAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes the journal's writer panic once, at its next batch, as a bug in it would: for tests of
+/// what the server does when its writer dies (storage is failing for good, and says so). The
+/// switch is the process's: a test that throws it runs alone in its test binary.
+pub fn fault_journal() {
+    FAULTY_JOURNAL.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Panics when a test asked the journal's writer to ([`fault_journal`]).
+pub(crate) fn journal_fault() {
+    if FAULTY_JOURNAL.swap(false, std::sync::atomic::Ordering::SeqCst) {
+        panic!("the journal's writer panicked (a test's fault injection)");
+    }
+}
+
 /// How long a test waits for one message before failing.
 pub const RECV_TIMEOUT: Duration = Duration::from_secs(20);
 

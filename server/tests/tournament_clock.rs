@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use skirmish_protocol::tournament::{MatchState, TournamentState};
-use skirmish_protocol::{BotOffer, ClientMsg, GameKind, PROTOCOL_VERSION, ServerMsg};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
 
@@ -201,4 +201,108 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
         assert_ne!(result.end, "forfeit");
     }
     stop.cancel();
+}
+
+/// A bot account's connection that takes gomoku seats as strategy `nothing` and never acts.
+async fn silent_bot(server: &TestServer, name: &str) -> TestClient {
+    let mut client = TestClient::connect(&server.ws_url()).await;
+    let welcome = client
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            bot: Some(BotOffer {
+                games: [(GameKind::Gomoku, vec!["nothing".to_owned()])].into(),
+                version: None,
+            }),
+            resume: None,
+            key: None,
+            token: Some(server.account(name).await),
+            turn_view: Some(true),
+        })
+        .await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    client
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_whose_runner_panics_stops_and_says_so() {
+    let server = TestServer::start().await;
+    let mut first = silent_bot(&server, "first").await;
+    let _second = silent_bot(&server, "second").await;
+    let base = server.http_url("");
+    let status = common::create_tournament(
+        &base,
+        serde_json::json!({
+            "game": {"game": "gomoku"},
+            "entrants": [{"bot": "first", "strategy": "nothing"}, {"bot": "second", "strategy": "nothing"}],
+            "clock": {"move_ms": 60000},
+            "parallel": 1,
+        }),
+    )
+    .await;
+    let id = status.summary.id;
+    // A match is being played when the runner dies.
+    let mut room = None;
+    for _ in 0..100 {
+        let status = common::tournament_status(&base, &id.to_string()).await;
+        room = status.schedule.iter().find_map(|m| m.room);
+        if room.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let room = room.expect("a match in play");
+    skirmish_server::testing::fault_runner(id);
+    let mut status = common::tournament_status(&base, &id.to_string()).await;
+    for _ in 0..50 {
+        if status.summary.state != TournamentState::Running {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        status = common::tournament_status(&base, &id.to_string()).await;
+    }
+    // Stopped as a cancel stops it: shown, and stored (the list reads the store).
+    assert_eq!(status.summary.state, TournamentState::Cancelled);
+    assert!(
+        status
+            .schedule
+            .iter()
+            .all(|m| m.state == MatchState::Cancelled && m.room.is_none()),
+        "{:?}",
+        status.schedule
+    );
+    let listed: Vec<skirmish_protocol::tournament::TournamentSummary> =
+        reqwest::get(format!("{base}/api/tournaments"))
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+    let listed = listed.iter().find(|t| t.id == id).expect("listed");
+    assert_eq!(listed.state, TournamentState::Cancelled);
+    // Its match was abandoned: its players are told, and the room leaves the lobby rather than
+    // waiting for a runner.
+    let code = common::wait_for(&mut first, |m| match m {
+        ServerMsg::RoomClosed {
+            room: closed, code, ..
+        } if *closed == room => Some(code.clone()),
+        _ => None,
+    })
+    .await;
+    assert_eq!(code, ErrorCode::MatchAbandoned);
+    let mut gone = false;
+    for _ in 0..50 {
+        let ServerMsg::Rooms { rooms, .. } = first.request(ClientMsg::ListRooms).await else {
+            panic!("a room list")
+        };
+        if rooms
+            .iter()
+            .all(|r| r.id != room || r.status == skirmish_protocol::RoomStatus::Finished)
+        {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(gone, "the abandoned match's room is still open");
 }

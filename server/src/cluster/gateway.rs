@@ -39,7 +39,10 @@ pub(super) fn forward(cluster: Cluster, id: RoomId) -> RoomHandle {
                 let cache = cluster.0.cache.lock().expect("not poisoned");
                 cache.rooms.get(&id).map(|r| Arc::clone(&r.node))
             };
-            let (wire, replier) = to_wire(&cluster, *command);
+            // A match is abandoned by its own node's runner, never over the bus.
+            let Some((wire, replier)) = to_wire(&cluster, *command) else {
+                continue;
+            };
             let Some(owner) = owner else {
                 replier.answer(Err(ServerError::NoSuchRoom(id)));
                 continue;
@@ -119,8 +122,10 @@ fn member_of(cluster: &Cluster, member: &Member) -> WireMember {
     }
 }
 
-fn to_wire(cluster: &Cluster, command: Command) -> (WireCommand, Replier) {
-    match command {
+/// The command as the room's node takes it over the bus, and what answers its sender; `None` for
+/// a command only a room's own node gives ([`Command::Abandon`]).
+fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)> {
+    Some(match command {
         Command::Join {
             member,
             seat,
@@ -190,7 +195,8 @@ fn to_wire(cluster: &Cluster, command: Command) -> (WireCommand, Replier) {
             },
             Replier::Unit(reply),
         ),
-    }
+        Command::Abandon => return None,
+    })
 }
 
 /// Serves this node's rooms to the other nodes: each request becomes a command of the room's

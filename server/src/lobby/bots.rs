@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use skirmish_protocol::{BotSummary, GameKind, PlayerId};
 
-use super::{Directory, Lobby, PlayerRecord};
+use super::Lobby;
+use super::players::{PlayerRecord, Players};
 use crate::outbox::Outbox;
 use crate::replica::ClusterBot;
 
@@ -26,9 +27,10 @@ pub struct BotPick {
 impl Lobby {
     /// The connected bots (in a cluster, every node's).
     pub fn bots(&self) -> Vec<BotSummary> {
-        let dir = self.lock();
-        let mut bots: Vec<BotSummary> = dir
-            .players
+        let remote = self.remote_bots();
+        let players = self.lock_players();
+        let mut bots: Vec<BotSummary> = players
+            .records
             .values()
             .filter(|p| p.connected_here())
             .filter_map(|p| {
@@ -41,54 +43,59 @@ impl Lobby {
                 })
             })
             .collect();
-        if let Some(replica) = &dir.replica {
-            bots.extend(
-                replica
-                    .bots()
-                    .iter()
-                    .filter(|b| {
-                        !dir.players
-                            .get(&b.player)
-                            .is_some_and(PlayerRecord::connected_here)
-                    })
-                    .map(ClusterBot::summary),
-            );
-        }
+        bots.extend(
+            remote
+                .iter()
+                .filter(|b| {
+                    !players
+                        .records
+                        .get(&b.player)
+                        .is_some_and(PlayerRecord::connected_here)
+                })
+                .map(ClusterBot::summary),
+        );
+        drop(players);
         bots.sort_by(|a, b| a.name.cmp(&b.name).then(a.player.cmp(&b.player)));
         bots
     }
 
-    /// Every connected bot as a candidate for a seat: this node's, and in a cluster the other
-    /// nodes' (whose seats the room then reaches over the bus).
-    fn candidates(dir: &Directory) -> Vec<ClusterBot> {
-        let here: Arc<str> = dir
+    /// The bots the other nodes of the cluster hold (none for a single node); read before the
+    /// players' lock is taken.
+    fn remote_bots(&self) -> Vec<ClusterBot> {
+        self.cluster
             .replica
             .as_ref()
-            .map_or_else(|| Arc::from(""), |r| Arc::clone(r.node()));
-        let mut bots: Vec<ClusterBot> = dir
-            .players
+            .map(|replica| replica.bots())
+            .unwrap_or_default()
+    }
+
+    /// Every connected bot as a candidate for a seat: this node's, and `remote`, the other
+    /// nodes' (whose seats the room then reaches over the bus).
+    fn candidates(players: &Players, remote: Vec<ClusterBot>) -> Vec<ClusterBot> {
+        let here: Arc<str> = players.node.clone().unwrap_or_else(|| Arc::from(""));
+        let mut bots: Vec<ClusterBot> = players
+            .records
             .values()
             .filter_map(|p| p.cluster_bot(&here))
             .collect();
-        if let Some(replica) = &dir.replica {
-            bots.extend(replica.bots().into_iter().filter(|b| {
-                !dir.players
-                    .get(&b.player)
-                    .is_some_and(PlayerRecord::connected_here)
-            }));
-        }
+        bots.extend(remote.into_iter().filter(|b| {
+            !players
+                .records
+                .get(&b.player)
+                .is_some_and(PlayerRecord::connected_here)
+        }));
         bots
     }
 
     /// The pick of `bot` for a seat playing `strategy`: its connection here, or for a bot of
     /// another node a remote outbox, the bot then known here (the room records its seat).
-    fn pick(dir: &mut Directory, bot: &ClusterBot, strategy: String) -> Option<BotPick> {
-        let outbox = match dir.players.get(&bot.player).filter(|p| p.connected_here()) {
+    fn pick(&self, players: &mut Players, bot: &ClusterBot, strategy: String) -> Option<BotPick> {
+        let outbox = match players.records.get(&bot.player).filter(|p| p.connected_here()) {
             Some(record) => record.outbox.clone()?,
             None => {
-                let replica = dir.replica.clone()?;
+                let replica = self.cluster.replica.as_ref()?;
                 let outbox = replica.outbox(Arc::clone(&bot.node), bot.conn, bot.turn_view);
-                let record = dir.players.entry(bot.player).or_insert_with(|| {
+                let record = players.records.entry(bot.player).or_insert_with(|| {
                     PlayerRecord::new(
                         bot.player,
                         bot.name.clone(),
@@ -112,8 +119,9 @@ impl Lobby {
     /// Picks the connected bot with the fewest seats that plays `game` (and `strategy`, if named),
     /// excluding `exclude` (bots already seated in the room).
     pub fn pick_bot(&self, game: GameKind, strategy: Option<&str>, exclude: &[PlayerId]) -> Option<BotPick> {
-        let mut dir = self.lock();
-        let mut candidates: Vec<ClusterBot> = Self::candidates(&dir)
+        let remote = self.remote_bots();
+        let mut players = self.lock_players();
+        let mut candidates: Vec<ClusterBot> = Self::candidates(&players, remote)
             .into_iter()
             .filter(|b| !exclude.contains(&b.player))
             .filter(|b| {
@@ -124,7 +132,7 @@ impl Lobby {
         candidates.sort_by_key(|b| (b.seats, b.name.clone(), b.player));
         let bot = candidates.first()?;
         let strategy = strategy.map_or_else(|| bot.offer.strategies(game)[0].clone(), str::to_owned);
-        Self::pick(&mut dir, bot, strategy)
+        self.pick(&mut players, bot, strategy)
     }
 
     /// The connection of the bot account `account` when it is connected (to any node of a
@@ -132,14 +140,15 @@ impl Lobby {
     /// account its token proved, never by the name a connection says, so no other connection
     /// (another account's, or an anonymous one) is ever handed an entrant's seat.
     pub fn find_bot(&self, account: &str, game: GameKind, strategy: &str) -> Option<BotPick> {
-        let mut dir = self.lock();
+        let remote = self.remote_bots();
+        let mut players = self.lock_players();
         let key = crate::accounts::name_key(account);
-        let bot = Self::candidates(&dir).into_iter().find(|b| {
+        let bot = Self::candidates(&players, remote).into_iter().find(|b| {
             b.account.as_deref().map(crate::accounts::name_key).as_ref() == Some(&key)
                 && b.account.as_deref() == Some(account)
                 && b.offer.strategies(game).iter().any(|s| s == strategy)
         })?;
-        Self::pick(&mut dir, &bot, strategy.to_owned())
+        self.pick(&mut players, &bot, strategy.to_owned())
     }
 
     /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no

@@ -27,7 +27,7 @@ impl Room {
     pub(super) fn summary(&self) -> RoomSummary {
         RoomSummary {
             id: self.id,
-            owner: self.owner,
+            owner: self.kind.owner(),
             config: self.config.clone(),
             status: self.status,
             seats: self
@@ -143,7 +143,7 @@ impl Room {
     pub(super) fn dispatch(&mut self, applied: Applied) {
         let mut sealed = applied.sealed.into_iter().peekable();
         for (index, (audience, event)) in applied.events.into_iter().enumerate() {
-            if let Some(m) = self.tournament.as_mut() {
+            if let Some(m) = self.kind.tournament_mut() {
                 m.log.push(event.clone());
             }
             self.seq += 1;
@@ -189,7 +189,7 @@ impl Room {
             return;
         }
         // Duplicate matches: the referee deploys for each seat from the deal, one at a time.
-        if let Some(seed) = self.tournament.as_ref().and_then(|m| m.deal)
+        if let Some(seed) = self.kind.tournament().and_then(|m| m.deal)
             && let Some(dealt) = self
                 .table
                 .to_act()
@@ -203,16 +203,10 @@ impl Room {
         let now = Instant::now();
         for seat in self.seats.seats() {
             if !to_act.contains(&seat) {
-                self.seats[seat].deadline = None;
-                self.seats[seat].turn_started = None;
+                self.seats[seat].clock.stop();
             } else if applied.new_turn {
-                let bank = self.seats[seat].bank;
-                let limit = match (self.limit().map(Duration::from_millis), bank) {
-                    (Some(limit), Some(bank)) => Some(limit.min(bank)),
-                    (limit, bank) => limit.or(bank),
-                };
-                self.seats[seat].deadline = limit.map(|limit| now + limit);
-                self.seats[seat].turn_started = Some(now);
+                let limit = self.limit().map(Duration::from_millis);
+                self.seats[seat].clock.start(now, limit);
                 self.your_turn_to(seat);
             }
         }
@@ -232,9 +226,7 @@ impl Room {
             return;
         }
         if let Some(h) = self.seats[seat].holder.as_ref().filter(|h| h.connected) {
-            let deadline_ms = self.seats[seat].deadline.map(|d| {
-                u64::try_from(d.saturating_duration_since(Instant::now()).as_millis()).unwrap_or(u64::MAX)
-            });
+            let deadline_ms = self.seats[seat].clock.left_ms(Instant::now());
             self.out.say(
                 &h.member.outbox,
                 ServerMsg::YourTurn {

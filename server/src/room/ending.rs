@@ -52,7 +52,7 @@ impl Room {
             Some(detail) => clean_detail(&format!("{reason}: {detail}")),
             None => reason.as_str().to_owned(),
         };
-        if let Some(m) = self.tournament.as_mut() {
+        if let Some(m) = self.kind.tournament_mut() {
             m.forfeit = Some(Forfeit { seat, reason, detail });
         }
         let applied = self.table.resign(seat, &said);
@@ -65,10 +65,48 @@ impl Room {
     /// 2,000 rooms made in 9 s stayed listed and stored for good).
     pub(super) fn expire(&mut self) {
         info!("room expired before its match started");
+        self.close(
+            skirmish_protocol::ErrorCode::RoomExpired,
+            "the room waited too long for its players and is closed; create another",
+        );
+        if let Some(journal) = &self.journal {
+            journal.discard(self.id);
+        }
+        self.lobby.remove_room(self.id);
+    }
+
+    /// Closes a tournament match whose tournament stopped (cancelled, or its runner died)
+    /// before the match's end: tells everyone in it (`room_closed` with `match_abandoned`),
+    /// frees its seats, records in the journal that it is over (it is not played on after a
+    /// restart), and leaves the lobby at the actor's next turn. A finished match is left as it
+    /// is.
+    pub(super) fn abandon(&mut self) {
+        if self.status == RoomStatus::Finished {
+            return;
+        }
+        info!("match abandoned: its tournament stopped");
+        self.status = RoomStatus::Finished;
+        self.seats.values_mut().for_each(|s| {
+            s.clock.stop();
+            s.dropped = None;
+        });
+        self.close(
+            skirmish_protocol::ErrorCode::MatchAbandoned,
+            "this match's tournament was stopped; the match will not be played on",
+        );
+        if let Some(journal) = &self.journal {
+            self.written = journal.close(self.id);
+        }
+        self.closes_at = Some(Instant::now());
+    }
+
+    /// Tells the room's owner and everyone in it that the room closed (`room_closed` with
+    /// `code` and `message`) and frees its seats.
+    fn close(&mut self, code: skirmish_protocol::ErrorCode, message: &str) {
         let notice = ServerMsg::RoomClosed {
             room: self.id,
-            code: skirmish_protocol::ErrorCode::RoomExpired,
-            message: "the room waited too long for its players and is closed; create another".to_owned(),
+            code,
+            message: message.to_owned(),
         };
         let mut told = std::collections::HashSet::new();
         for holder in self.holders() {
@@ -82,20 +120,17 @@ impl Room {
                 member.outbox.send(notice.clone());
             }
         }
-        if told.insert(self.owner)
-            && let Some(outbox) = self.lobby.outbox_of(self.owner)
+        let owner = self.kind.owner();
+        if told.insert(owner)
+            && let Some(outbox) = self.lobby.outbox_of(owner)
         {
             outbox.send(notice);
         }
-        if let Some(journal) = &self.journal {
-            journal.discard(self.id);
-        }
-        self.lobby.remove_room(self.id);
     }
 
     pub(super) fn finish(&mut self) {
         self.status = RoomStatus::Finished;
-        self.seats.values_mut().for_each(|s| s.deadline = None);
+        self.seats.values_mut().for_each(|s| s.clock.stop());
         for holder in self.holders() {
             self.lobby.unseated(holder.member.id, self.id);
         }
@@ -111,7 +146,7 @@ impl Room {
             self.written = journal.close(self.id);
         }
         self.publish_summary();
-        if let Some(m) = self.tournament.as_mut()
+        if let Some(m) = self.kind.tournament_mut()
             && let Some(report) = m.report.take()
             && let Some(mut result) = self.table.result()
         {

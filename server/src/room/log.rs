@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use tracing::info;
 
 use super::matches::MatchRoom;
-use super::{Channel, Holder, Member, Room};
+use super::{Channel, Holder, Kind, Member, Room};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
 use crate::lobby::Lobby;
@@ -73,7 +73,7 @@ impl Room {
             StoredRoom {
                 id: self.id,
                 config: self.config.clone(),
-                owner: self.owner,
+                owner: self.kind.owner(),
                 seed: self.seed,
                 entries: Vec::new(),
                 unreadable: None,
@@ -92,9 +92,11 @@ impl Room {
         journal: Journal,
         tournament: Option<MatchRoom>,
     ) -> Result<(Room, Channel), ServerError> {
-        let (mut room, channel) =
-            Room::new(stored.config.clone(), stored.owner, lobby, stored.id, stored.seed)?;
-        room.tournament = tournament;
+        let kind = match tournament {
+            Some(m) => Kind::Match(m),
+            None => Kind::casual(stored.owner, None),
+        };
+        let (mut room, channel) = Room::new(stored.config.clone(), kind, lobby, stored.id, stored.seed)?;
         let entries = stored.entries.len();
         let mut replayed = stored
             .entries
@@ -193,12 +195,12 @@ impl Room {
             } => {
                 check(seat)?;
                 let applied = self.table.apply(seat, action).map_err(|e| e.to_string())?;
-                self.charge_ms(seat, spent_ms);
+                self.seats[seat].clock.charge_ms(spent_ms);
                 self.dispatch(applied);
             }
             Entry::TimedOut { seat, spent_ms } => {
                 check(seat)?;
-                self.charge_ms(seat, spent_ms);
+                self.seats[seat].clock.charge_ms(spent_ms);
                 let applied = self.table.time_out(seat, &mut self.rng);
                 self.dispatch(applied);
             }

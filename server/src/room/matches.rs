@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, info_span};
 
-use super::{Command, Room, RoomHandle};
+use super::{Command, Kind, Room, RoomHandle};
 use crate::error::ServerError;
 use crate::journal::Journal;
 use crate::lobby::{BotPick, Lobby};
@@ -70,8 +70,20 @@ pub fn spawn_match(
     journal: Journal,
     shutdown: CancellationToken,
 ) -> Result<(RoomHandle, oneshot::Receiver<MatchReport>), ServerError> {
-    let (mut room, (tx, inbox)) =
-        Room::new(config, MATCH_OWNER, lobby.clone(), setup.id, rand::rng().random())?;
+    let tournament = MatchRoom {
+        deal: setup.deal,
+        grace: setup.grace,
+        log: Vec::new(),
+        forfeit: None,
+        report: None,
+    };
+    let (mut room, (tx, inbox)) = Room::new(
+        config,
+        Kind::Match(tournament),
+        lobby.clone(),
+        setup.id,
+        rand::rng().random(),
+    )?;
     if setup.bots.len() != room.seats.len() {
         return Err(ServerError::BadConfig(format!(
             "{} bots for {} seats",
@@ -80,13 +92,9 @@ pub fn spawn_match(
         )));
     }
     let (report, answer) = oneshot::channel();
-    room.tournament = Some(MatchRoom {
-        deal: setup.deal,
-        grace: setup.grace,
-        log: Vec::new(),
-        forfeit: None,
-        report: Some(report),
-    });
+    if let Some(m) = room.kind.tournament_mut() {
+        m.report = Some(report);
+    }
     room.open_log(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
@@ -140,20 +148,20 @@ fn run_match(
     cancel: CancellationToken,
     shutdown: CancellationToken,
 ) {
-    let stop = CancellationToken::new();
     {
-        let stop = stop.clone();
+        let handle = handle.clone();
+        let shutdown = shutdown.clone();
         tokio::spawn(async move {
             tokio::select! {
                 () = shutdown.cancelled() => {}
-                () = cancel.cancelled() => {}
+                () = handle.gone() => {}
+                () = cancel.cancelled() => handle.abandon().await,
             }
-            stop.cancel();
         });
     }
     tokio::spawn(
         Box::new(room)
-            .run(inbox, stop)
+            .run(inbox, shutdown)
             .instrument(info_span!("room", room = %handle.id)),
     );
 }

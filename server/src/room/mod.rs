@@ -41,6 +41,7 @@ mod log;
 mod matches;
 mod seats;
 
+use self::clock::SeatClock;
 use self::held::Held;
 pub use self::log::{SeatHolder, seat_holders};
 use self::matches::MatchRoom;
@@ -73,13 +74,8 @@ struct Holder {
 struct SeatState {
     /// Who holds the seat; `None` while it is free.
     holder: Option<Holder>,
-    /// When the seat's current turn runs out.
-    deadline: Option<Instant>,
-    /// What the seat has left of its game clock ([`skirmish_protocol::Clock::game_ms`]); `None`
-    /// without one.
-    bank: Option<Duration>,
-    /// When the seat's current turn began, to charge its game clock.
-    turn_started: Option<Instant>,
+    /// The seat's turn and game clock.
+    clock: SeatClock,
     /// When the seat's grace period ends, while its player is away.
     dropped: Option<Instant>,
 }
@@ -87,7 +83,8 @@ struct SeatState {
 struct Room {
     id: RoomId,
     config: RoomConfig,
-    owner: PlayerId,
+    /// A casual room or a tournament's match.
+    kind: Kind,
     status: RoomStatus,
     table: Table,
     seq: u64,
@@ -122,13 +119,68 @@ struct Room {
     /// The newest events with their audiences (at most `dispatch::HISTORY`), for snapshots'
     /// [`RoomSnapshot::history`](skirmish_protocol::RoomSnapshot::history).
     history: VecDeque<(Audience, NumberedEvent)>,
-    /// Set for a tournament match.
-    tournament: Option<MatchRoom>,
     /// When a finished room leaves the lobby and ends.
     closes_at: Option<Instant>,
-    /// When a room still waiting for its players closes ([`crate::Limits::room_expiry_ms`]);
-    /// cleared when its match starts.
-    expires_at: Option<Instant>,
+}
+
+/// What a room is for.
+enum Kind {
+    /// A room a player made, who starts it.
+    Casual {
+        /// Who made it.
+        owner: PlayerId,
+        /// When it closes if its match has not started ([`crate::Limits::room_expiry_ms`]);
+        /// `None` without a limit, and once the match starts.
+        expires_at: Option<Instant>,
+    },
+    /// A tournament's match: its seats are the entrants', its owner nobody ([`MATCH_OWNER`]).
+    Match(MatchRoom),
+}
+
+impl Kind {
+    /// A casual room of `owner`'s that closes at `expires_at` unless its match starts.
+    fn casual(owner: PlayerId, expires_at: Option<Instant>) -> Kind {
+        Kind::Casual { owner, expires_at }
+    }
+
+    /// Who owns the room: its maker, or nobody for a match.
+    fn owner(&self) -> PlayerId {
+        match self {
+            Kind::Casual { owner, .. } => *owner,
+            Kind::Match(_) => MATCH_OWNER,
+        }
+    }
+
+    /// The tournament's part of a match room.
+    fn tournament(&self) -> Option<&MatchRoom> {
+        match self {
+            Kind::Casual { .. } => None,
+            Kind::Match(m) => Some(m),
+        }
+    }
+
+    /// The tournament's part of a match room, to change.
+    fn tournament_mut(&mut self) -> Option<&mut MatchRoom> {
+        match self {
+            Kind::Casual { .. } => None,
+            Kind::Match(m) => Some(m),
+        }
+    }
+
+    /// When a casual room closes unless its match starts.
+    fn expires_at(&self) -> Option<Instant> {
+        match self {
+            Kind::Casual { expires_at, .. } => *expires_at,
+            Kind::Match(_) => None,
+        }
+    }
+
+    /// The match started: a casual room no longer expires.
+    fn started(&mut self) {
+        if let Kind::Casual { expires_at, .. } = self {
+            *expires_at = None;
+        }
+    }
 }
 
 /// Starts a room's actor owned by `owner`. If its match has not started after `expiry` (`None`:
@@ -150,12 +202,11 @@ pub fn spawn(
     }
     let (mut room, (tx, inbox)) = Room::new(
         config,
-        owner,
+        Kind::casual(owner, expiry.map(|e| Instant::now() + e)),
         lobby.clone(),
         RoomId::random(),
         rand::rng().random(),
     )?;
-    room.expires_at = expiry.map(|e| Instant::now() + e);
     room.open_log(journal);
     Ok(start_room(room, (tx, inbox), &lobby, shutdown))
 }
@@ -194,7 +245,7 @@ pub fn restore(
     }
     if room.status == RoomStatus::Waiting {
         // A waiting room gets the whole expiry again from the restart: its players were cut off.
-        room.expires_at = expiry.map(|e| Instant::now() + e);
+        room.kind = Kind::casual(room.kind.owner(), expiry.map(|e| Instant::now() + e));
     }
     Ok(Some(start_room(room, channel, &lobby, shutdown)))
 }
@@ -205,7 +256,7 @@ type Channel = (mpsc::Sender<Box<Command>>, mpsc::Receiver<Box<Command>>);
 impl Room {
     fn new(
         config: RoomConfig,
-        owner: PlayerId,
+        kind: Kind,
         lobby: Lobby,
         id: RoomId,
         seed: [u8; 32],
@@ -216,14 +267,14 @@ impl Room {
         let room = Room {
             id,
             config,
-            owner,
+            kind,
             status: RoomStatus::Waiting,
             table,
             seq: 0,
             seats: PerSeat::filled(
                 seats,
                 SeatState {
-                    bank,
+                    clock: SeatClock::new(bank),
                     ..SeatState::default()
                 },
             ),
@@ -240,9 +291,7 @@ impl Room {
             reveals: Vec::new(),
             history: VecDeque::new(),
             chat: ChatLimiter::default(),
-            tournament: None,
             closes_at: None,
-            expires_at: None,
         };
         Ok((room, mpsc::channel(256)))
     }
@@ -275,7 +324,7 @@ impl Room {
             let next_deadline = self
                 .seats
                 .values()
-                .flat_map(|s| [s.deadline, s.dropped])
+                .flat_map(|s| [s.clock.deadline(), s.dropped])
                 .flatten()
                 .min();
             // Everything the actor does runs guarded: a panic breaks this room down, not the server.
@@ -290,7 +339,7 @@ impl Room {
                     self.lobby.remove_room(self.id);
                     break;
                 }
-                () = sleep_until_some(self.expires_at) => {
+                () = sleep_until_some(self.kind.expires_at()) => {
                     let _ = self.guarded(Room::expire);
                     break;
                 }
@@ -320,6 +369,7 @@ impl Room {
                 self.out.reply(reply, Ok(()));
                 self.publish_summary();
             }
+            Command::Abandon => self.abandon(),
             Command::Attach { member } => self.attach(*member),
             Command::Detach { player, conn } => self.detach(player, conn),
             Command::Leave { player, reply } => {

@@ -86,7 +86,7 @@ impl Room {
     }
 
     pub(super) fn check_owner_waiting(&self, by: PlayerId) -> Result<(), ServerError> {
-        if by != self.owner {
+        if by != self.kind.owner() {
             return Err(ServerError::NotOwner);
         }
         if self.status != RoomStatus::Waiting {
@@ -154,7 +154,7 @@ impl Room {
             return;
         }
         self.status = RoomStatus::Playing;
-        self.expires_at = None;
+        self.kind.started();
         self.record(Entry::Started);
         info!("match started");
         let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");

@@ -38,12 +38,13 @@ use std::sync::{Arc, Mutex};
 use rand::Rng;
 use skirmish_protocol::RoomId;
 use skirmish_protocol::tournament::{
-    Entrant, Format, MatchId, MatchRecord, Standings, TournamentConfig, TournamentId, TournamentState,
-    TournamentStatus, TournamentSummary,
+    Entrant, Format, MatchId, MatchRecord, MatchState, Standings, TournamentConfig, TournamentId,
+    TournamentState, TournamentStatus, TournamentSummary,
 };
 use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
-use tracing::{Instrument, info, info_span, warn};
+use tracing::{Instrument, error, info, info_span, warn};
 
 use crate::journal::Journal;
 use crate::lobby::Lobby;
@@ -243,11 +244,13 @@ impl Tournaments {
         );
         if runner.state == TournamentState::Running {
             let shutdown = self.shutdown.clone();
-            tokio::spawn(
+            let tx = Arc::new(tx);
+            let task = tokio::spawn(
                 runner
-                    .run(tx, shutdown)
+                    .run(Arc::clone(&tx), shutdown)
                     .instrument(info_span!("tournament", tournament = %id)),
             );
+            tokio::spawn(supervise(task, id, tx, cancel, self.store.clone()));
         }
     }
 
@@ -428,4 +431,37 @@ pub fn standings_of(status: &TournamentStatus) -> Standings {
         matches,
         dealing: status.dealing.clone(),
     }
+}
+
+/// Watches the runner of tournament `id`: one that panics stops its tournament as a cancel does,
+/// rather than leaving it listed as running with nothing playing it. Its matches in play are
+/// abandoned (their switches are children of `cancel`), the state `cancelled` is stored and shown
+/// in `status`, and the finished matches are kept. The panic is logged as an error.
+async fn supervise(
+    task: JoinHandle<()>,
+    id: TournamentId,
+    status: Arc<watch::Sender<TournamentStatus>>,
+    cancel: CancellationToken,
+    store: Store,
+) {
+    let Err(err) = task.await else {
+        return;
+    };
+    if !err.is_panic() {
+        return;
+    }
+    error!(tournament = %id, cause = %err, "the tournament's runner panicked: the tournament is stopped, its finished matches kept");
+    cancel.cancel();
+    if let Err(cause) = store.set_state(id, TournamentState::Cancelled).await {
+        warn!(tournament = %id, %cause, "could not store the stopped tournament's state");
+    }
+    status.send_modify(|status| {
+        status.summary.state = TournamentState::Cancelled;
+        for m in &mut status.schedule {
+            if m.state != MatchState::Finished {
+                m.state = MatchState::Cancelled;
+                m.room = None;
+            }
+        }
+    });
 }

@@ -185,9 +185,15 @@ impl Runner {
         }
     }
 
-    pub(super) async fn run(mut self, status: watch::Sender<TournamentStatus>, shutdown: CancellationToken) {
+    pub(super) async fn run(
+        mut self,
+        status: Arc<watch::Sender<TournamentStatus>>,
+        shutdown: CancellationToken,
+    ) {
         let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(usize, Option<MatchReport>)>();
         loop {
+            #[cfg(feature = "testing")]
+            crate::testing::runner_fault(self.id);
             self.start_due(&done_tx, &shutdown).await;
             self.reseal();
             status.send_replace(self.status());
@@ -292,7 +298,9 @@ impl Runner {
                 clock: self.stored.config.clock,
                 on_drop: None,
             };
-            let abandon = CancellationToken::new();
+            // A child of the tournament's switch: a runner that dies abandons its matches with it
+            // (`super::supervise`).
+            let abandon = self.cancel.child_token();
             let setup = MatchSetup {
                 id: RoomId(m.summary.id.0),
                 bots: picks.into_iter().flatten().collect(),
@@ -359,7 +367,9 @@ impl Runner {
                 self.journal.close(log.id);
                 continue;
             }
-            let abandon = CancellationToken::new();
+            // A child of the tournament's switch: a runner that dies abandons its matches with it
+            // (`super::supervise`).
+            let abandon = self.cancel.child_token();
             let setup = MatchSetup {
                 id: log.id,
                 bots: Vec::new(),

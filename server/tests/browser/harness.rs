@@ -303,7 +303,7 @@ pub async fn wait_state(page: &Client, what: &str, pred: impl Fn(&Value) -> bool
 ///
 /// # Panics
 /// When the script fails, or after [`WAIT`], with `what` and the last value.
-async fn wait_script(page: &Client, script: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+pub async fn wait_script(page: &Client, script: &str, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
     let start = Instant::now();
     loop {
         let s = page.execute(script, vec![]).await.expect("the state script runs");
@@ -373,7 +373,15 @@ async fn read_element(page: &Client, css: &str, expr: &str) -> Option<String> {
 pub async fn click(page: &Client, css: &str) {
     let start = Instant::now();
     loop {
-        match find(page, css).await.click().await {
+        let element = find(page, css).await;
+        // As a person scrolls a phone's page: the element to the middle, clear of the sticky bar.
+        let _ = page
+            .execute(
+                "arguments[0].scrollIntoView({ block: 'center', inline: 'nearest' });",
+                vec![serde_json::to_value(&element).expect("an element as JSON")],
+            )
+            .await;
+        match element.click().await {
             Ok(()) => return,
             Err(e) if e.is_stale_element_reference() && start.elapsed() < WAIT => {}
             Err(e) => panic!("cannot click `{css}`: {e}"),

@@ -520,3 +520,121 @@ async fn a_refused_click_says_why_and_a_player_can_resign() {
         .expect("Eve's placing");
     assert_eq!(eve[1], 2, "the resigning seat is placed last: {s}");
 }
+
+/// What the recap of the round just played holds, if it is shown: its boards, and per board the
+/// cells with a plane (revealed, the player's own, or shot down) and the shots.
+const RECAP_JS: &str = r#"
+const recap = document.getElementById('recap');
+if (!recap) return null;
+return {
+  round: Number(recap.dataset.recapRound),
+  boards: [...recap.querySelectorAll('[data-recap-board]')].map((b) => ({
+    planes: b.querySelectorAll('[data-recap-plane]').length,
+    shots: b.querySelectorAll('[data-recap-shot]').length,
+  })),
+  ids: recap.querySelectorAll('.recap-boards [id]').length,
+  live: recap.querySelectorAll('[data-board], [data-cell], [data-fireable]').length,
+};
+"#;
+
+/// When a round ends, the boards start the next round empty at once; the round just played stays
+/// in view beside them, every plane of it revealed with its shots, in English and in Chinese, on a
+/// phone and a desktop, until the next round's first shot.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_round_just_played_stays_in_view_with_every_plane_revealed() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    for (size, lang, (w, h)) in [
+        ("phone", Some("zh-CN"), (390, 844)),
+        ("desktop", None, (1280, 800)),
+    ] {
+        let page = driver.browser_in(lang).await;
+        page.set_window_size(w, h).await.expect("the window size");
+        wait_for_bots(&page, &server).await;
+        open_as(&page, &base(&server), "Dee").await;
+        create_room(&page, 2, "classic", 2).await;
+        click(
+            &page,
+            "[data-seat-row=\"1\"] [data-bot-strategy] option[value=\"random\"]",
+        )
+        .await;
+        click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+        wait_state(&page, "deployment", |s| s["phase"] == "deploy").await;
+        assert_eq!(
+            page.execute(RECAP_JS, vec![]).await.unwrap(),
+            Value::Null,
+            "no recap before a round ends"
+        );
+        deploy_random(&page).await;
+        let start = Instant::now();
+        let mut pick = 0;
+        loop {
+            assert!(start.elapsed() < MATCH_LIMIT, "the round took too long");
+            let s = state(&page).await;
+            if s["round"] == "1" && s["phase"] == "deploy" {
+                break;
+            }
+            if my_turn(&s) {
+                pick += 13;
+                fire_somewhere(&page, &s, pick).await;
+            } else {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+        }
+        // The live boards are round 2's: nothing on the bot's board.
+        let s = state(&page).await;
+        assert!(
+            cells_of(&s, 1, "revealed").is_empty() && cells_of(&s, 1, "downed").is_empty(),
+            "{s}"
+        );
+        let recap = page.execute(RECAP_JS, vec![]).await.unwrap();
+        assert_eq!(recap["round"], 0, "{recap}");
+        let boards = recap["boards"].as_array().expect("the round's boards");
+        assert_eq!(boards.len(), 2, "{recap}");
+        for board in boards {
+            // Every plane of the round (classic: one of ten cells) is drawn, and the shots.
+            assert_eq!(board["planes"], 10, "{recap}");
+        }
+        assert!(boards.iter().any(|b| b["shots"].as_u64() > Some(0)), "{recap}");
+        assert_eq!(recap["ids"], 0, "a picture: no ids to clash with the live boards");
+        assert_eq!(recap["live"], 0, "nothing of it reads as a live board");
+        let title = text_of(&page, "#recap h3").await;
+        if lang.is_some() {
+            assert!(title.contains("第 1 轮"), "{title}");
+        } else {
+            assert!(title.contains("Round 1"), "{title}");
+        }
+        page.execute("window.scrollTo(0, 0);", vec![])
+            .await
+            .expect("scrolled");
+        screenshot_file(&page, &format!("recap-{size}.png")).await;
+        // It stays while round 2 is deployed, and goes at round 2's first shot (or gives way to
+        // round 2's own recap, when that shot ends the round: not waiting for the page to say
+        // ready, which a round ended by the bot's first shot skips).
+        click(&page, "#deploy-random").await;
+        click(&page, "#deploy-ready").await;
+        let recap = page.execute(RECAP_JS, vec![]).await.unwrap();
+        let now = state(&page).await;
+        let shots: usize = (0..2).map(|seat| shots_of(&now, seat).len()).sum();
+        assert!(shots > 0 || recap["round"] == 0, "kept until a shot: {recap}");
+        let start = Instant::now();
+        let mut pick = 0;
+        loop {
+            assert!(start.elapsed() < MATCH_LIMIT, "round 2 took too long");
+            let recap = page.execute(RECAP_JS, vec![]).await.unwrap();
+            if recap.is_null() || recap["round"] != 0 {
+                break;
+            }
+            let s = state(&page).await;
+            if my_turn(&s) {
+                pick += 13;
+                fire_somewhere(&page, &s, pick).await;
+            } else {
+                tokio::time::sleep(Duration::from_millis(30)).await;
+            }
+        }
+        page.close().await.expect("close the browser");
+    }
+}

@@ -20,8 +20,8 @@ use skirmish_protocol::tournament::{
     Dealing, MatchId, MatchRecord, MatchState, TournamentState, TournamentStatus,
 };
 use skirmish_protocol::{
-    AccountToken, Action, BotOffer, ClientFrame, ClientMsg, GameEvent, GameKind, GameView, PROTOCOL_VERSION,
-    RoomId, ServerMsg,
+    AccountToken, Action, BotOffer, ClientFrame, ClientMsg, ErrorCode, GameEvent, GameKind, GameView,
+    PROTOCOL_VERSION, RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_tungstenite::tungstenite::Message;
@@ -442,7 +442,13 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
         })
         .await;
     assert!(
-        matches!(&answer, ServerMsg::Error { code, .. } if code == "deal_in_play"),
+        matches!(
+            &answer,
+            ServerMsg::Error {
+                code: ErrorCode::DealInPlay,
+                ..
+            }
+        ),
         "{answer:?}"
     );
     // Until it is over, every running match of the deal stays sealed (tried while they run).
@@ -458,7 +464,13 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
             let answer = watcher
                 .request(ClientMsg::Spectate { room: RoomId(m.id.0) })
                 .await;
-            if matches!(&answer, ServerMsg::Error { code, .. } if code == "deal_in_play") {
+            if matches!(
+                &answer,
+                ServerMsg::Error {
+                    code: ErrorCode::DealInPlay,
+                    ..
+                }
+            ) {
                 refused_while_running += 1;
             } else {
                 // Only when the deal ended between the status and the request.

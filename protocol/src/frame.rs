@@ -1,37 +1,28 @@
 //! Reading a client's text frame: size and depth limits, the error a bad frame gets, and the
 //! JSON schemas generated from the message types.
 
-use crate::codes;
+use crate::ErrorCode;
 use crate::messages::{ClientFrame, ServerMsg};
 
 /// The largest text frame the server reads, in bytes (64 KiB); a larger one is answered with
-/// [`codes::FRAME_TOO_LARGE`] and dropped.
+/// [`ErrorCode::FrameTooLarge`] and dropped.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
 /// The deepest nesting of JSON arrays and objects the server reads by default (32; the deepest
-/// message of the protocol nests 5 levels); a deeper frame is answered with [`codes::TOO_DEEP`]
+/// message of the protocol nests 5 levels); a deeper frame is answered with [`ErrorCode::TooDeep`]
 /// and dropped.
 pub const MAX_JSON_DEPTH: usize = 32;
-/// Why a text frame could not be read as a [`ClientFrame`].
+/// Why a text frame could not be read as a [`ClientFrame`]; a server answers it with an `error`
+/// carrying its `req`, `code` and `message`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameError {
     /// The request number, when the frame was JSON with a numeric `req`.
     pub req: Option<u64>,
-    /// [`codes::BAD_JSON`], [`codes::BAD_MESSAGE`], [`codes::UNKNOWN_TYPE`] or [`codes::FRAME_TOO_LARGE`].
-    pub code: &'static str,
+    /// [`ErrorCode::BadJson`], [`ErrorCode::BadMessage`], [`ErrorCode::UnknownType`],
+    /// [`ErrorCode::FrameTooLarge`] or [`ErrorCode::TooDeep`].
+    pub code: ErrorCode,
     /// What was wrong, for people.
     pub message: String,
-}
-
-impl FrameError {
-    /// The `error` message that answers this frame.
-    pub fn to_msg(&self) -> ServerMsg {
-        ServerMsg::Error {
-            req: self.req,
-            code: self.code.to_owned(),
-            message: self.message.clone(),
-        }
-    }
 }
 
 /// Reads one text frame from a client.
@@ -48,7 +39,7 @@ pub fn parse_client_frame(text: &str) -> Result<ClientFrame, FrameError> {
 /// [`MAX_JSON_DEPTH`] by default).
 ///
 /// # Errors
-/// As [`parse_client_frame`], and [`codes::TOO_DEEP`].
+/// As [`parse_client_frame`], and [`ErrorCode::TooDeep`].
 pub fn parse_client_frame_within(
     text: &str,
     max_bytes: usize,
@@ -57,7 +48,7 @@ pub fn parse_client_frame_within(
     if text.len() > max_bytes {
         return Err(FrameError {
             req: None,
-            code: codes::FRAME_TOO_LARGE,
+            code: ErrorCode::FrameTooLarge,
             message: format!(
                 "frames are limited to {max_bytes} bytes; this one has {}",
                 text.len()
@@ -67,7 +58,7 @@ pub fn parse_client_frame_within(
     if json_depth(text) > max_depth {
         return Err(FrameError {
             req: None,
-            code: codes::TOO_DEEP,
+            code: ErrorCode::TooDeep,
             message: format!("frames nest arrays and objects at most {max_depth} deep"),
         });
     }
@@ -78,37 +69,36 @@ pub fn parse_client_frame_within(
     }
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| FrameError {
         req: None,
-        code: codes::BAD_JSON,
+        code: ErrorCode::BadJson,
         message: format!("not JSON: {e}"),
     })?;
     let req = value.get("req").and_then(serde_json::Value::as_u64);
     let Some(kind) = value.get("type").and_then(serde_json::Value::as_str) else {
         return Err(FrameError {
             req,
-            code: codes::BAD_MESSAGE,
+            code: ErrorCode::BadMessage,
             message: "a message is a JSON object with a string `type`".to_owned(),
         });
     };
-    let kind = kind.to_owned();
-    serde_json::from_value(value).map_err(|e| {
-        let unknown = e.to_string().starts_with("unknown variant") && !CLIENT_TYPES.contains(&kind.as_str());
-        FrameError {
+    // A `type` the protocol does not have is told apart by the tag alone, before its fields are
+    // read: what serde says about the rest of such a frame does not decide its code.
+    if !CLIENT_TYPES.contains(&kind) {
+        return Err(FrameError {
             req,
-            code: if unknown {
-                codes::UNKNOWN_TYPE
-            } else {
-                codes::BAD_MESSAGE
-            },
-            message: if unknown {
-                format!("unknown message type `{kind}`")
-            } else {
-                format!("bad `{kind}`: {e}")
-            },
-        }
+            code: ErrorCode::UnknownType,
+            message: format!("unknown message type `{kind}`"),
+        });
+    }
+    let kind = kind.to_owned();
+    serde_json::from_value(value).map_err(|e| FrameError {
+        req,
+        code: ErrorCode::BadMessage,
+        message: format!("bad `{kind}`: {e}"),
     })
 }
 
-/// The `type` tags of [`ClientMsg`](crate::ClientMsg); kept in step by a test.
+/// The `type` tags of [`ClientMsg`](crate::ClientMsg), which tell a frame of an unknown type
+/// (`unknown_type`) from a malformed one (`bad_message`); kept in step with the schema by a test.
 pub const CLIENT_TYPES: &[&str] = &[
     "hello",
     "list_rooms",

@@ -10,9 +10,9 @@
 //! and `README.md` beside this crate shows a whole 3-player round as a transcript.
 
 pub mod accounts;
-pub mod codes;
 pub mod commitment;
 pub mod deal;
+mod error_code;
 mod frame;
 mod games;
 mod ids;
@@ -21,6 +21,7 @@ mod room;
 pub mod tournament;
 
 pub use commitment::{Commitment, Reveal};
+pub use error_code::ErrorCode;
 pub use ids::{AccessKey, AccountToken, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane, tic_tac_toe};
 

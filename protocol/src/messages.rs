@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::ErrorCode;
 use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
 use crate::games::{Action, GameEvent, GameKind, GameView};
@@ -13,9 +14,7 @@ use crate::room::{ChatChannel, RoomConfig, RoomSnapshot, RoomSummary};
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
 // repeats word for word (`schema/*.json`), so the links stay short rather than `crate::` paths.
 #[allow(unused_imports)]
-use crate::{
-    CHAT_BURST, CHAT_WINDOW_MS, CLOSE_REPLACED, MAX_CHAT_CHARS, PROTOCOL_VERSION, codes, commitment,
-};
+use crate::{CHAT_BURST, CHAT_WINDOW_MS, CLOSE_REPLACED, MAX_CHAT_CHARS, PROTOCOL_VERSION, commitment};
 
 /// A message from a client, with the request number the server echoes in its answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -297,8 +296,8 @@ pub enum ServerMsg {
     Error {
         /// The request answered, when it could be read.
         req: Option<u64>,
-        /// A stable snake_case code: one of [`codes`], or a rule's code such as `cell_public`.
-        code: String,
+        /// A stable snake_case code: one of the protocol's, or a rule's code such as `cell_public`.
+        code: ErrorCode,
         /// A message for people.
         message: String,
     },
@@ -308,13 +307,13 @@ pub enum ServerMsg {
         req: Option<u64>,
     },
     /// A room closed before its match was played: sent to everyone seated in it or watching it,
-    /// who no longer hold a seat there. `code` says why: [`codes::ROOM_EXPIRED`] for a room that
+    /// who no longer hold a seat there. `code` says why: `room_expired` for a room that
     /// waited longer than the server's `--room-expiry-ms` without starting.
     RoomClosed {
         /// The room, now gone from the lobby.
         room: RoomId,
         /// Why it closed, a stable snake_case code.
-        code: String,
+        code: ErrorCode,
         /// A message for people.
         message: String,
     },
@@ -363,7 +362,7 @@ impl BotOffer {
     /// about 3 games x 16 x 32 characters: a server keeps it while the bot is connected.
     ///
     /// # Errors
-    /// What is wrong, for people; the server answers it with [`codes::BAD_OFFER`].
+    /// What is wrong, for people; the server answers it with [`ErrorCode::BadOffer`].
     pub fn check(&self) -> Result<(), String> {
         let label_ok = |s: &str| {
             let n = s.chars().count();

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use serde_json::json;
 use skirmish_protocol::plane::{self, Cell};
 use skirmish_protocol::{
-    Action, CLIENT_TYPES, ClientFrame, ClientMsg, RoomId, Seat, ServerMsg, client_schema, codes,
+    Action, CLIENT_TYPES, ClientFrame, ClientMsg, ErrorCode, RoomId, Seat, ServerMsg, client_schema,
     parse_client_frame, server_schema,
 };
 
@@ -56,18 +56,32 @@ fn a_fire_action_reads_as_documented() {
 #[test]
 fn bad_frames_get_stable_codes_and_keep_req() {
     let code = |text: &str| parse_client_frame(text).map(|_| ()).unwrap_err();
-    assert_eq!(code("{nope").code, codes::BAD_JSON);
-    assert_eq!(code("[1,2]").code, codes::BAD_MESSAGE);
+    assert_eq!(code("{nope").code, ErrorCode::BadJson);
+    assert_eq!(code("[1,2]").code, ErrorCode::BadMessage);
     let e = code(r#"{"type":"dance","req":3}"#);
-    assert_eq!((e.code, e.req), (codes::UNKNOWN_TYPE, Some(3)));
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, Some(3)));
     let e = code(r#"{"type":"act","req":4,"room":"x"}"#);
-    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(4)));
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(4)));
     let e = code(
         r#"{"type":"act","req":5,"room":"5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e","action":{"game":"plane","kind":"fire","target":1,"cell":"Z99x"}}"#,
     );
-    assert_eq!((e.code, e.req), (codes::BAD_MESSAGE, Some(5)));
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(5)));
     let big = format!(r#"{{"type":"ping","pad":"{}"}}"#, "x".repeat(70_000));
-    assert_eq!(code(&big).code, codes::FRAME_TOO_LARGE);
+    assert_eq!(code(&big).code, ErrorCode::FrameTooLarge);
+    // An unknown type is unknown whatever else is wrong with the frame; a known one with bad
+    // fields is malformed, whatever serde's message says.
+    let e = code(r#"{"type":"dance","req":6,"room":"x","seat":[]}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, Some(6)));
+    assert_eq!(e.message, "unknown message type `dance`");
+    // (Told by serde's message, this one was `bad_message`: serde reads `req` first.)
+    let e = code(r#"{"type":"dance","req":"x"}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::UnknownType, None));
+    let e = code(r#"{"type":"join_room","req":7,"room":"unknown variant"}"#);
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(7)));
+    let e = code(
+        r#"{"type":"act","req":8,"room":"5f0c1c5e-8f7e-4a3b-9a59-0d1c2b3a4f5e","action":{"game":"chess"}}"#,
+    );
+    assert_eq!((e.code, e.req), (ErrorCode::BadMessage, Some(8)), "{}", e.message);
     assert!(matches!(
         parse_client_frame(r#"{"type":"ping"}"#).unwrap().msg,
         ClientMsg::Ping
@@ -76,22 +90,37 @@ fn bad_frames_get_stable_codes_and_keep_req() {
 
 #[test]
 fn client_types_match_the_schema() {
-    let schema = client_schema().to_string();
-    for kind in CLIENT_TYPES {
-        assert!(
-            schema.contains(&format!("\"const\":\"{kind}\"")),
-            "{kind} in the schema"
-        );
+    // Every `type` the schema gives a client message (a `const` under a `type` property), and
+    // none other, is in CLIENT_TYPES: the list that tells `unknown_type` from `bad_message`.
+    fn types(value: &serde_json::Value, out: &mut Vec<String>) {
+        match value {
+            serde_json::Value::Object(map) => {
+                if let Some(kind) = map
+                    .get("type")
+                    .and_then(|t| t.get("const"))
+                    .and_then(|c| c.as_str())
+                {
+                    out.push(kind.to_owned());
+                }
+                map.values().for_each(|v| types(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| types(v, out)),
+            _ => {}
+        }
     }
-    let count = schema.matches("\"const\":").count();
-    assert!(count >= CLIENT_TYPES.len());
+    let mut found = Vec::new();
+    types(&client_schema(), &mut found);
+    found.sort();
+    let mut listed: Vec<String> = CLIENT_TYPES.iter().map(|&t| t.to_owned()).collect();
+    listed.sort();
+    assert_eq!(found, listed);
 }
 
 #[test]
 fn server_messages_are_tagged() {
     let msg = ServerMsg::Error {
         req: Some(1),
-        code: "cell_public".into(),
+        code: ErrorCode::rule("cell_public"),
         message: "E5 is already known".into(),
     };
     let value = serde_json::to_value(&msg).unwrap();
@@ -163,4 +192,61 @@ fn names_lose_every_invisible_character_and_one_made_only_of_them_is_empty() {
     assert_eq!(clean_name(" \u{3164} "), "");
     assert_eq!(clean_name("al\u{200B}pha\u{202E}"), "alpha");
     assert_eq!(clean_name("  小明 "), "小明");
+}
+
+#[test]
+fn each_end_names_its_kind_as_the_wire_tags_it() {
+    // A match's result (`MatchResult::end`) takes the end's kind from `End::kind`, with no JSON
+    // round trip: it must be the `kind` tag the `ended` event carries. The matches list every
+    // variant, so a new one fails to compile here until it is checked.
+    use skirmish_protocol::{gomoku, junqi, tic_tac_toe};
+    fn check<E: serde::Serialize + std::fmt::Debug>(end: &E, kind: &str) {
+        assert_eq!(serde_json::to_value(end).unwrap()["kind"], kind, "{end:?}");
+    }
+    let seat = Seat(1);
+    for end in [
+        gomoku::End::Five { line: Vec::new() },
+        gomoku::End::BoardFull,
+        gomoku::End::NoLegalPoint,
+        gomoku::End::Resigned { seat, reason: None },
+        gomoku::End::TimedOut { seat },
+    ] {
+        match &end {
+            gomoku::End::Five { .. }
+            | gomoku::End::BoardFull
+            | gomoku::End::NoLegalPoint
+            | gomoku::End::Resigned { .. }
+            | gomoku::End::TimedOut { .. } => check(&end, end.kind()),
+        }
+    }
+    for end in [
+        junqi::End::NeitherCanMove,
+        junqi::End::NoLegalMove { seat },
+        junqi::End::FlagCaptured { seat },
+        junqi::End::TimedOut { seat },
+        junqi::End::NoAttackLimit { seat, limit: 31 },
+        junqi::End::Resigned { seat, reason: None },
+    ] {
+        match &end {
+            junqi::End::NeitherCanMove
+            | junqi::End::NoLegalMove { .. }
+            | junqi::End::FlagCaptured { .. }
+            | junqi::End::TimedOut { .. }
+            | junqi::End::NoAttackLimit { .. }
+            | junqi::End::Resigned { .. } => check(&end, end.kind()),
+        }
+    }
+    for end in [
+        tic_tac_toe::End::Line { cells: [0, 1, 2] },
+        tic_tac_toe::End::BoardFull,
+        tic_tac_toe::End::Resigned { seat, reason: None },
+        tic_tac_toe::End::TimedOut { seat },
+    ] {
+        match &end {
+            tic_tac_toe::End::Line { .. }
+            | tic_tac_toe::End::BoardFull
+            | tic_tac_toe::End::Resigned { .. }
+            | tic_tac_toe::End::TimedOut { .. } => check(&end, end.kind()),
+        }
+    }
 }

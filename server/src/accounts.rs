@@ -27,7 +27,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::routing::post;
 use axum::{Json, Router};
 use skirmish_protocol::accounts::{Account, AccountIssued, AccountRequest};
-use skirmish_protocol::{AccountToken, codes};
+use skirmish_protocol::{AccountToken, ErrorCode};
 
 use crate::AppState;
 use crate::http_error::HttpError;
@@ -53,12 +53,12 @@ pub enum AccountError {
 
 impl AccountError {
     /// The stable code (`bad_name`, `name_taken`, `no_such_account`, `storage`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            AccountError::BadName => codes::BAD_NAME,
-            AccountError::NameTaken(_) => codes::NAME_TAKEN,
-            AccountError::NoSuchAccount(_) => "no_such_account",
-            AccountError::Store(_) => "storage",
+            AccountError::BadName => ErrorCode::BadName,
+            AccountError::NameTaken(_) => ErrorCode::NameTaken,
+            AccountError::NoSuchAccount(_) => ErrorCode::NoSuchAccount,
+            AccountError::Store(_) => ErrorCode::Storage,
         }
     }
 }
@@ -264,7 +264,7 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), HttpError> {
     let Some(required) = &state.limits.admin_key else {
         return Err(HttpError::new(
             StatusCode::FORBIDDEN,
-            "admin_disabled",
+            ErrorCode::AdminDisabled,
             "this server has no admin key (--admin-key): bot accounts cannot be managed over HTTP",
         ));
     };
@@ -276,7 +276,7 @@ fn check_admin(state: &AppState, headers: &HeaderMap) -> Result<(), HttpError> {
     } else {
         Err(HttpError::new(
             StatusCode::UNAUTHORIZED,
-            codes::BAD_KEY,
+            ErrorCode::BadKey,
             "bot accounts are managed with the server's admin key: Authorization: Bearer <key>",
         ))
     }

@@ -22,6 +22,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use skirmish_protocol::ErrorCode;
 use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId, TournamentStatus};
 
 use crate::AppState;
@@ -64,13 +65,13 @@ fn check_key(state: &AppState, headers: &HeaderMap) -> Result<(), HttpError> {
     } else {
         Err(HttpError::new(
             StatusCode::UNAUTHORIZED,
-            skirmish_protocol::codes::BAD_KEY,
+            ErrorCode::BadKey,
             "this server makes and cancels tournaments only with its key: Authorization: Bearer <key>",
         ))
     }
 }
 
-fn parse_id<T: std::str::FromStr>(text: &str, code: &'static str) -> Result<T, HttpError> {
+fn parse_id<T: std::str::FromStr>(text: &str, code: ErrorCode) -> Result<T, HttpError> {
     text.parse()
         .map_err(|_| HttpError::new(StatusCode::NOT_FOUND, code, format!("`{text}` is not an id")))
 }
@@ -93,7 +94,7 @@ async fn status(
     State(state): State<AppState>,
     Path(id): Path<String>,
 ) -> Result<Json<TournamentStatus>, HttpError> {
-    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
+    let id: TournamentId = parse_id(&id, ErrorCode::NoSuchTournament)?;
     match any_status(&state, id).await? {
         Some(status) => Ok(Json(status)),
         None => Err(TournamentError::NoSuchTournament(id).into()),
@@ -113,7 +114,7 @@ async fn any_status(state: &AppState, id: TournamentId) -> Result<Option<Tournam
 }
 
 async fn standings(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
-    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
+    let id: TournamentId = parse_id(&id, ErrorCode::NoSuchTournament)?;
     if let Some(standings) = state.tournaments.standings(id) {
         return Ok(Json(standings).into_response());
     }
@@ -129,17 +130,17 @@ async fn cancel(
     Path(id): Path<String>,
 ) -> Result<Json<TournamentStatus>, HttpError> {
     check_key(&state, &headers)?;
-    let id: TournamentId = parse_id(&id, "no_such_tournament")?;
+    let id: TournamentId = parse_id(&id, ErrorCode::NoSuchTournament)?;
     Ok(Json(state.tournaments.cancel(id).await?))
 }
 
 async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
-    let id: MatchId = parse_id(&id, "no_such_match")?;
+    let id: MatchId = parse_id(&id, ErrorCode::NoSuchMatch)?;
     match state.tournaments.match_record(id).await? {
         Some(record) => Ok(Json(record).into_response()),
         None => Err(HttpError::new(
             StatusCode::NOT_FOUND,
-            "no_such_match",
+            ErrorCode::NoSuchMatch,
             format!("no finished match {id}"),
         )),
     }

@@ -1,12 +1,75 @@
-//! The server's one boundary error: every refusal a client can get, with its stable protocol code.
+//! The server's one boundary error on the WebSocket: every refusal a client can get, with its
+//! stable protocol code, turned into the protocol's `error` message in one place
+//! ([`ServerError::to_msg`]).
 
-use skirmish_protocol::{RoomId, ServerMsg, codes};
+use skirmish_protocol::{ErrorCode, FrameError, PROTOCOL_VERSION, RoomId, ServerMsg};
 use thiserror::Error;
 
 /// A request the server refused. Client mistakes, not server faults: they are answered, not logged
 /// as errors, and the state they touched is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ServerError {
+    /// A text frame that could not be read as a client message (its code says why:
+    /// `bad_json`, `bad_message`, `unknown_type`, `frame_too_large`, `too_deep`).
+    #[error("{}", .0.message)]
+    Frame(FrameError),
+    /// A binary frame: the protocol has none.
+    #[error("binary frames are not part of the protocol; send JSON text")]
+    BinaryFrame,
+    /// More frames than the connection's rate allows (frames a second, on average); the
+    /// connection is closed after this refusal.
+    #[error("more than {0} messages a second on average: reconnect and slow down")]
+    RateLimited(u32),
+    /// Anything but `hello` before the hello.
+    #[error("say hello first")]
+    HelloFirst,
+    /// A second `hello`.
+    #[error("hello is said once per connection")]
+    AlreadyHello,
+    /// A `hello` naming another protocol version than [`PROTOCOL_VERSION`]; the connection is
+    /// closed after this refusal.
+    #[error("this server speaks protocol {PROTOCOL_VERSION}, not {0}")]
+    UnsupportedVersion(u32),
+    /// A bot's offer over the size limits: what is wrong, for people.
+    #[error("{0}")]
+    BadOffer(String),
+    /// A display name with no printable character, or over 32 characters.
+    #[error("a name has 1 to 32 printable characters")]
+    BadName,
+    /// A bot account's token with another name than the account's (the account's name).
+    #[error("this token is the bot account `{0}`'s: say hello as `{0}`")]
+    NotAccountName(String),
+    /// A name that is a bot account's (as registered), said without the account's token.
+    #[error("`{0}` is a bot account's name: only its token may use it")]
+    NameTaken(String),
+    /// An account token the server did not issue, or revoked or rotated since.
+    #[error("this account token is not (or no longer) valid here")]
+    BadToken,
+    /// An account token in the `hello` of a client that is not a bot.
+    #[error("an account token is for a bot: say hello with `bot`")]
+    TokenForPerson,
+    /// An anonymous bot on a server that admits only bots with an account token.
+    #[error("this server admits only bots with an account token (the bot's --token)")]
+    TokenRequired,
+    /// An anonymous bot without the server's bot key.
+    #[error("this server admits anonymous bots only with its key (the bot's --key)")]
+    BadKey,
+    /// The accounts could not be read (storage failed): the `hello` may be tried again.
+    #[error("accounts cannot be read now; try again")]
+    AccountsUnavailable,
+    /// A resume token of a bot account's player, in a `hello` without the account's token.
+    #[error("that resume token is a bot account's: say hello with the account's token")]
+    ResumeOtherAccount,
+    /// A resume token the server does not know: not a refusal of the `hello`, which goes on
+    /// with a new player, but said before its `welcome`.
+    #[error("unknown resume token; you are a new player")]
+    UnknownResume,
+    /// A room the player held a seat in could not be restored after a restart: said after
+    /// `welcome`, the seat is gone.
+    #[error(
+        "room {0} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
+    )]
+    RoomBroken(RoomId),
     /// No room with that id.
     #[error("there is no room {0}")]
     NoSuchRoom(RoomId),
@@ -78,7 +141,7 @@ pub enum ServerError {
     #[error("{message}")]
     Relayed {
         /// The code.
-        code: String,
+        code: ErrorCode,
         /// The message.
         message: String,
     },
@@ -86,37 +149,58 @@ pub enum ServerError {
 
 impl ServerError {
     /// The stable code sent in the protocol's `error` message.
-    pub fn code(&self) -> &str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            ServerError::NoSuchRoom(_) => codes::NO_SUCH_ROOM,
-            ServerError::RoomFull => codes::ROOM_FULL,
-            ServerError::SeatTaken => codes::SEAT_TAKEN,
-            ServerError::AlreadySeated => codes::ALREADY_SEATED,
-            ServerError::NotSeated => codes::NOT_SEATED,
-            ServerError::NotOwner => codes::NOT_OWNER,
-            ServerError::RoomStarted => codes::ROOM_STARTED,
-            ServerError::NotStarted => codes::NOT_STARTED,
-            ServerError::NoBot(_) => codes::NO_BOT,
-            ServerError::BadConfig(_) => codes::BAD_CONFIG,
-            ServerError::WrongGame => codes::WRONG_GAME,
-            ServerError::Rule { code, .. } => code,
-            ServerError::TooManyRooms(_) => codes::TOO_MANY_ROOMS,
-            ServerError::TooManyRoomsFromAddress(_) => codes::TOO_MANY_ROOMS_FROM_ADDRESS,
-            ServerError::Unavailable => codes::UNAVAILABLE,
-            ServerError::BadChat(_) => codes::BAD_CHAT,
-            ServerError::ChatTooFast => codes::CHAT_TOO_FAST,
-            ServerError::StorageUnavailable => codes::STORAGE_UNAVAILABLE,
-            ServerError::DealInPlay => codes::DEAL_IN_PLAY,
-            ServerError::Relayed { code, .. } => code,
+            ServerError::Frame(err) => err.code.clone(),
+            ServerError::BinaryFrame => ErrorCode::BinaryFrame,
+            ServerError::RateLimited(_) => ErrorCode::RateLimited,
+            ServerError::HelloFirst => ErrorCode::HelloFirst,
+            ServerError::AlreadyHello => ErrorCode::AlreadyHello,
+            ServerError::UnsupportedVersion(_) => ErrorCode::UnsupportedVersion,
+            ServerError::BadOffer(_) => ErrorCode::BadOffer,
+            ServerError::BadName | ServerError::NotAccountName(_) => ErrorCode::BadName,
+            ServerError::NameTaken(_) => ErrorCode::NameTaken,
+            ServerError::BadToken | ServerError::TokenForPerson => ErrorCode::BadToken,
+            ServerError::TokenRequired => ErrorCode::TokenRequired,
+            ServerError::BadKey => ErrorCode::BadKey,
+            ServerError::AccountsUnavailable | ServerError::Unavailable => ErrorCode::Unavailable,
+            ServerError::ResumeOtherAccount | ServerError::UnknownResume => ErrorCode::BadResume,
+            ServerError::RoomBroken(_) => ErrorCode::RoomBroken,
+            ServerError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
+            ServerError::RoomFull => ErrorCode::RoomFull,
+            ServerError::SeatTaken => ErrorCode::SeatTaken,
+            ServerError::AlreadySeated => ErrorCode::AlreadySeated,
+            ServerError::NotSeated => ErrorCode::NotSeated,
+            ServerError::NotOwner => ErrorCode::NotOwner,
+            ServerError::RoomStarted => ErrorCode::RoomStarted,
+            ServerError::NotStarted => ErrorCode::NotStarted,
+            ServerError::NoBot(_) => ErrorCode::NoBot,
+            ServerError::BadConfig(_) => ErrorCode::BadConfig,
+            ServerError::WrongGame => ErrorCode::WrongGame,
+            ServerError::Rule { code, .. } => ErrorCode::rule(code),
+            ServerError::TooManyRooms(_) => ErrorCode::TooManyRooms,
+            ServerError::TooManyRoomsFromAddress(_) => ErrorCode::TooManyRoomsFromAddress,
+            ServerError::BadChat(_) => ErrorCode::BadChat,
+            ServerError::ChatTooFast => ErrorCode::ChatTooFast,
+            ServerError::StorageUnavailable => ErrorCode::StorageUnavailable,
+            ServerError::DealInPlay => ErrorCode::DealInPlay,
+            ServerError::Relayed { code, .. } => code.clone(),
         }
     }
 
-    /// The `error` message answering request `req`.
+    /// The `error` message answering request `req` (`None` for a frame that could not be read as
+    /// a request, or a notice that answers none): the one place a refusal becomes a message.
     pub fn to_msg(&self, req: Option<u64>) -> ServerMsg {
         ServerMsg::Error {
             req,
-            code: self.code().to_owned(),
+            code: self.code(),
             message: self.to_string(),
         }
+    }
+}
+
+impl From<FrameError> for ServerError {
+    fn from(err: FrameError) -> Self {
+        ServerError::Frame(err)
     }
 }

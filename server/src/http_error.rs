@@ -1,5 +1,5 @@
 //! The HTTP API's one error: a refused request, answered with its status and the body
-//! `{"code": ..., "message": ...}`, where `code` is stable (the tournament and account APIs'
+//! `{"code": ..., "message": ...}`, where `code` is a stable [`ErrorCode`] (the tournament and account APIs'
 //! module docs list each route's; docs/tournaments.md, "The HTTP API"). Every handler returns `Result<_, HttpError>`; the errors of
 //! tournaments and accounts, and axum's rejection of a body that is not the JSON expected
 //! (`bad_json`), become one here.
@@ -9,25 +9,26 @@ use axum::extract::rejection::JsonRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use skirmish_protocol::ErrorCode;
 
 /// A refused HTTP request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct HttpError {
     status: StatusCode,
-    code: &'static str,
+    code: ErrorCode,
     message: String,
 }
 
 /// What a refusal's body says.
 #[derive(Serialize)]
 struct Body<'a> {
-    code: &'a str,
+    code: &'a ErrorCode,
     message: &'a str,
 }
 
 impl HttpError {
     /// A refusal with `status`, the stable `code` and a message for people.
-    pub(crate) fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> HttpError {
+    pub(crate) fn new(status: StatusCode, code: ErrorCode, message: impl Into<String>) -> HttpError {
         HttpError {
             status,
             code,
@@ -39,7 +40,7 @@ impl HttpError {
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
         let body = Body {
-            code: self.code,
+            code: &self.code,
             message: &self.message,
         };
         (self.status, Json(body)).into_response()
@@ -48,6 +49,6 @@ impl IntoResponse for HttpError {
 
 impl From<JsonRejection> for HttpError {
     fn from(rejection: JsonRejection) -> Self {
-        HttpError::new(rejection.status(), "bad_json", rejection.body_text())
+        HttpError::new(rejection.status(), ErrorCode::BadJson, rejection.body_text())
     }
 }

@@ -46,7 +46,7 @@ impl Frame {
             .then(|| serde_json::from_str::<ServerMsg>(text.as_str()).ok())
             .flatten()
             .and_then(|msg| match msg {
-                ServerMsg::Error { code, .. } => Some(code.into_boxed_str()),
+                ServerMsg::Error { code, .. } => Some(code.as_str().into()),
                 _ => None,
             });
         Frame(Arc::new(FrameText { text, error_code }))
@@ -479,7 +479,7 @@ mod tests {
     fn an_error_keeps_its_code_for_the_metrics() {
         let msg = ServerMsg::Error {
             req: None,
-            code: "room_full".to_owned(),
+            code: skirmish_protocol::ErrorCode::RoomFull,
             message: "no free seat".to_owned(),
         };
         assert_eq!(Frame::new(&msg).error_code(), Some("room_full"));

@@ -13,27 +13,27 @@ use std::time::Duration;
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use skirmish_protocol::{
-    ClientFrame, ClientMsg, PROTOCOL_VERSION, PlayerId, ResumeToken, RoomId, ServerMsg, clean_name, codes,
-    parse_client_frame_within,
+    ClientFrame, ClientMsg, PlayerId, RoomConfig, RoomId, ServerMsg, parse_client_frame_within,
 };
+use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, debug, info};
 
 use crate::AppState;
 use crate::error::ServerError;
-use crate::lobby::ResumeRefused;
-use crate::outbox::{Inbox, Outbox};
+use crate::outbox::{Frame, Inbox, Outbox};
 use crate::room::{self, Member};
 
 mod close;
+mod hello;
 mod identity;
 mod room_config;
 mod write;
 
 pub use close::*;
-use identity::{account_of, check_name};
+use hello::hello;
 use room_config::check_room_config;
 pub use write::SLOW_CLOSE_WAIT;
-use write::{binary_frame_error, send, write_within};
+use write::{send, write_within};
 
 /// The read buffer each WebSocket gets, in bytes (1 KiB). tungstenite's default, 128 KiB, is
 /// allocated for every connection and zero-filled up to its size before each read: with it an idle
@@ -71,9 +71,14 @@ struct Session {
     rate: u32,
 }
 
+/// What the session's loop does after one of its turns.
 enum Next {
+    /// Goes on.
     Continue,
+    /// Sends a close frame with this code and reason, and ends.
     Close(u16, &'static str),
+    /// Ends without a close frame: the client is gone, or the close frame was sent already.
+    End,
 }
 
 /// Who is at the other end of a connection.
@@ -133,221 +138,6 @@ where
 /// waits for every session to end before it exits, so a session must see it).
 const SHUTDOWN_CHECK_EVERY: u32 = 64;
 
-/// Reads frames until a valid `hello`; answers anything else with `hello_first`.
-async fn hello<T, E>(
-    socket: &mut T,
-    state: &AppState,
-    outbox: Outbox,
-    bucket: Bucket,
-    address: Option<IpAddr>,
-) -> Result<Session, (u16, &'static str)>
-where
-    T: Sink<Message> + Stream<Item = Result<Message, E>> + Unpin,
-    E: std::error::Error + 'static,
-{
-    loop {
-        let text = match socket.next().await {
-            Some(Ok(message @ (Message::Text(_) | Message::Binary(_)))) => {
-                state.metrics.message_in();
-                if bucket.check().is_err() {
-                    return Err((CLOSE_RATE_LIMITED, "too many messages"));
-                }
-                let Message::Text(text) = message else {
-                    send(socket, &binary_frame_error(), &state.metrics).await;
-                    continue;
-                };
-                text
-            }
-            Some(Err(err)) => return Err(close_for(&err).unwrap_or((1000, "closed"))),
-            Some(Ok(Message::Close(_))) | None => return Err((1000, "closed")),
-            Some(Ok(_)) => continue,
-        };
-        let frame =
-            match parse_client_frame_within(&text, state.limits.max_frame_bytes, state.limits.max_json_depth)
-            {
-                Ok(frame) => frame,
-                Err(err) => {
-                    send(socket, &err.to_msg(), &state.metrics).await;
-                    continue;
-                }
-            };
-        let refuse = |code: &str, message: String| ServerMsg::Error {
-            req: frame.req,
-            code: code.to_owned(),
-            message,
-        };
-        let ClientMsg::Hello {
-            protocol,
-            name,
-            bot,
-            resume,
-            key,
-            token,
-            turn_view,
-        } = frame.msg
-        else {
-            send(
-                socket,
-                &refuse(codes::HELLO_FIRST, "say hello first".to_owned()),
-                &state.metrics,
-            )
-            .await;
-            continue;
-        };
-        outbox.set_turn_view(turn_view.unwrap_or(bot.is_some()));
-        if protocol != PROTOCOL_VERSION {
-            let message = format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}");
-            send(
-                socket,
-                &refuse(codes::UNSUPPORTED_VERSION, message),
-                &state.metrics,
-            )
-            .await;
-            return Err((CLOSE_VERSION, "unsupported protocol version"));
-        }
-        let identity = match account_of(state, bot.is_some(), token.as_ref(), key.as_ref()).await {
-            Ok(account) => account,
-            Err((code, message)) => {
-                send(socket, &refuse(code, message), &state.metrics).await;
-                continue;
-            }
-        };
-        if let Some(Err(message)) = bot.as_ref().map(skirmish_protocol::BotOffer::check) {
-            send(socket, &refuse(codes::BAD_OFFER, message), &state.metrics).await;
-            continue;
-        }
-        // Control and bidirectional-formatting characters (newlines, tabs, terminal escapes,
-        // U+202E...) are dropped, then spaces trimmed; what is left must be 1 to 32 characters.
-        let name = clean_name(&name);
-        if name.is_empty() || name.chars().count() > 32 {
-            send(
-                socket,
-                &refuse(
-                    codes::BAD_NAME,
-                    "a name has 1 to 32 printable characters".to_owned(),
-                ),
-                &state.metrics,
-            )
-            .await;
-            continue;
-        }
-        let name = match check_name(state, name, identity.as_deref()).await {
-            Ok(name) => name,
-            Err((code, message)) => {
-                send(socket, &refuse(code, message), &state.metrics).await;
-                continue;
-            }
-        };
-        // A player this node does not know may be another node's (a reconnect through the
-        // load balancer, or their node is gone): taken from the cluster's directory.
-        if let Some(cluster) = &state.cluster {
-            let digest = resume.as_ref().map(ResumeToken::digest);
-            let unknown = match (&digest, &identity) {
-                (Some(digest), _) => !state.lobby.knows_token(digest),
-                (None, Some(account)) => !state.lobby.knows_account(account),
-                (None, None) => false,
-            };
-            if unknown {
-                cluster.adopt_player(digest.as_deref(), identity.as_deref()).await;
-            }
-        }
-        let resumed = match state.lobby.resume(
-            resume.as_ref(),
-            identity.as_deref(),
-            name.clone(),
-            bot.clone(),
-            outbox.clone(),
-        ) {
-            Ok(resumed) => resumed,
-            Err(ResumeRefused::OtherAccount) => {
-                let message =
-                    "that resume token is a bot account's: say hello with the account's token".to_owned();
-                send(socket, &refuse(codes::BAD_RESUME, message), &state.metrics).await;
-                continue;
-            }
-        };
-        if resume.is_some() && resumed.is_none() {
-            send(
-                socket,
-                &refuse(
-                    codes::BAD_RESUME,
-                    "unknown resume token; you are a new player".to_owned(),
-                ),
-                &state.metrics,
-            )
-            .await;
-        }
-        let (player, token, seats, broken): (PlayerId, ResumeToken, _, _) = match resumed {
-            Some(record) => {
-                // A player taken back by its account has no resume token in this `hello`: a
-                // fresh one replaces the old (whose digest the rooms keep for a restart).
-                let token = match resume {
-                    Some(token) if token.digest() == record.token => token,
-                    _ => state.lobby.new_token(record.id),
-                };
-                (record.id, token, record.seats, record.broken)
-            }
-            None => {
-                let (id, token) =
-                    state
-                        .lobby
-                        .register(name.clone(), bot.clone(), outbox.clone(), identity.clone());
-                (id, token, Vec::new(), Vec::new())
-            }
-        };
-        info!(player = %player, name = %name, bot = bot.is_some(), account = identity.is_some(), resumed = !seats.is_empty(), "hello");
-        let welcome = ServerMsg::Welcome {
-            protocol: PROTOCOL_VERSION,
-            player,
-            name: name.clone(),
-            resume: token,
-            seats: seats.clone(),
-        };
-        if !send(socket, &welcome, &state.metrics).await {
-            return Err((1000, "closed"));
-        }
-        // A seat lost with a room that could not be restored is never dropped in silence.
-        for room in broken {
-            let notice = ServerMsg::Error {
-                req: None,
-                code: skirmish_protocol::codes::ROOM_BROKEN.to_owned(),
-                message: format!(
-                    "room {room} could not be restored after the server restarted; it is kept for inspection, and your seat there is gone"
-                ),
-            };
-            if !send(socket, &notice, &state.metrics).await {
-                return Err((1000, "closed"));
-            }
-        }
-        let session = Session {
-            state: state.clone(),
-            player,
-            name,
-            outbox,
-            watching: HashSet::new(),
-            last_room: std::sync::Mutex::new(None),
-            address,
-            bucket: if bot.is_some() {
-                let rate = state.limits.bot_messages_per_second;
-                token_bucket(rate, rate)
-            } else {
-                bucket
-            },
-            rate: if bot.is_some() {
-                state.limits.bot_messages_per_second
-            } else {
-                state.limits.messages_per_second
-            },
-        };
-        for seat in seats {
-            if let Some(room) = state.lobby.room(seat.room) {
-                room.attach(session.member()).await;
-            }
-        }
-        return Ok(session);
-    }
-}
-
 impl Session {
     fn member(&self) -> Member {
         Member {
@@ -357,6 +147,8 @@ impl Session {
         }
     }
 
+    /// Runs the session's loop until the connection ends: the client leaves or breaks the
+    /// protocol, goes idle, is too fast or too slow, is replaced, or the server shuts down.
     async fn pump<T, E>(&mut self, socket: &mut T, mut inbox: Inbox)
     where
         T: Sink<Message> + Stream<Item = Result<Message, E>> + Unpin,
@@ -395,102 +187,96 @@ impl Session {
                 inbox.reason_given() || (turn.is_multiple_of(SHUTDOWN_CHECK_EVERY) && closing.is_cancelled());
             let next = tokio::select! {
                 biased;
-                () = std::future::ready(()), if told => {
-                    let (code, reason) = close_code(inbox.close_reason());
-                    Next::Close(code, reason)
-                }
-                Some(frame) = inbox.rx.recv() => {
-                    // A client that stops reading blocks this write once the socket's buffers
-                    // are full. Its outbox then overflows and kicks it, if more frames come; if
-                    // none do, the write gives up after SLOW_CLOSE_WAIT. Either way the
-                    // connection (and the seat it holds) does not hang on forever. Biased, the
-                    // write first: a write that completes at once (the usual case) does not set
-                    // up a wait on the token at all.
-                    tokio::select! {
-                        biased;
-                        written = write_within(socket, frame, &mut inbox, &self.state.metrics) => match written {
-                            Some(true) => Next::Continue,
-                            Some(false) => return,
-                            None => {
-                                info!("a write waited too long on the socket: the client stopped reading");
-                                return;
-                            }
-                        },
-                        () = closing.cancelled() => {
-                            let (code, reason) = close_code(inbox.close_reason());
-                            info!(code, reason, "closing connection during a write");
-                            // The close frame waits behind what the socket holds: it gets a while
-                            // to go out, then the connection is dropped without it.
-                            let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
-                            return;
-                        }
-                    }
-                }
+                () = std::future::ready(()), if told => close_as_told(&inbox),
+                Some(frame) = inbox.rx.recv() => self.write_out(socket, frame, &mut inbox, &closing).await,
                 frame = socket.next() => {
                     last_heard = tokio::time::Instant::now();
-                    match frame {
-                    Some(Ok(Message::Text(_) | Message::Binary(_))) if self.bucket.check().is_err() => {
-                        let message = format!(
-                            "more than {} messages a second on average: reconnect and slow down",
-                            self.rate
-                        );
-                        let refusal = ServerMsg::Error { req: None, code: codes::RATE_LIMITED.to_owned(), message };
-                        let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, send(socket, &refusal, &self.state.metrics)).await;
-                        Next::Close(CLOSE_RATE_LIMITED, "too many messages")
-                    }
-                    Some(Ok(Message::Text(text))) => {
-                        self.state.metrics.message_in();
-                        // Boxed: handling a request is the largest state of this loop, and kept
-                        // inline it would size every idle connection's task for it.
-                        Box::pin(self.on_text(&text)).await;
-                        Next::Continue
-                    }
-                    Some(Ok(Message::Binary(_))) => {
-                        self.outbox.send(binary_frame_error());
-                        Next::Continue
-                    }
-                    Some(Ok(Message::Close(_))) | None => return,
-                    Some(Ok(_)) => Next::Continue,
-                    Some(Err(err)) => {
-                        debug!(cause = %err, "socket error");
-                        // A breach of the WebSocket protocol gets its close code; a failed
-                        // connection has no one left to tell.
-                        match close_for(&err) {
-                            Some((code, reason)) => Next::Close(code, reason),
-                            None => return,
-                        }
-                    }
-                    }
+                    self.on_socket(socket, frame).await
                 }
-                () = &mut check => {
-                    let now = tokio::time::Instant::now();
-                    let quiet = now.duration_since(last_heard);
-                    if quiet >= idle {
-                        Next::Close(CLOSE_IDLE, "idle: nothing received in time")
-                    } else if quiet >= idle / 2 {
-                        // A ping the client's WebSocket answers by itself: quiet clients stay.
-                        check.as_mut().reset(now + idle / 2);
-                        let ping = socket.send(Message::Ping(Default::default()));
-                        if !matches!(tokio::time::timeout(SLOW_CLOSE_WAIT, ping).await, Ok(Ok(()))) {
-                            return;
-                        }
-                        Next::Continue
-                    } else {
-                        // Heard from since the timer was set: check again half the idle time
-                        // after the last frame.
-                        check.as_mut().reset(last_heard + idle / 2);
-                        Next::Continue
-                    }
-                }
-                () = &mut ending => {
-                    let (code, reason) = close_code(inbox.close_reason());
-                    Next::Close(code, reason)
-                }
+                () = &mut check => keep_alive(socket, check.as_mut(), last_heard, idle).await,
+                () = &mut ending => close_as_told(&inbox),
             };
-            if let Next::Close(code, reason) = next {
-                info!(code, reason, "closing connection");
+            match next {
+                Next::Continue => {}
+                Next::End => return,
+                Next::Close(code, reason) => {
+                    info!(code, reason, "closing connection");
+                    let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Writes `frame` and the frames queued behind it, racing the connection's reason to close.
+    async fn write_out<T: Sink<Message> + Unpin>(
+        &self,
+        socket: &mut T,
+        frame: Frame,
+        inbox: &mut Inbox,
+        closing: &CancellationToken,
+    ) -> Next {
+        // A client that stops reading blocks this write once the socket's buffers are full. Its
+        // outbox then overflows and kicks it, if more frames come; if none do, the write gives
+        // up after SLOW_CLOSE_WAIT. Either way the connection (and the seat it holds) does not
+        // hang on forever. Biased, the write first: a write that completes at once (the usual
+        // case) does not set up a wait on the token at all.
+        tokio::select! {
+            biased;
+            written = write_within(socket, frame, inbox, &self.state.metrics) => match written {
+                Some(true) => Next::Continue,
+                Some(false) => Next::End,
+                None => {
+                    info!("a write waited too long on the socket: the client stopped reading");
+                    Next::End
+                }
+            },
+            () = closing.cancelled() => {
+                let (code, reason) = close_code(inbox.close_reason());
+                info!(code, reason, "closing connection during a write");
+                // The close frame waits behind what the socket holds: it gets a while to go out,
+                // then the connection is dropped without it.
                 let _ = tokio::time::timeout(SLOW_CLOSE_WAIT, socket.send(close(code, reason))).await;
-                return;
+                Next::End
+            }
+        }
+    }
+
+    /// Handles what the socket gave: a frame counted against the connection's bucket, the end
+    /// of the connection, or a breach of the WebSocket protocol.
+    async fn on_socket<T, E>(&mut self, socket: &mut T, frame: Option<Result<Message, E>>) -> Next
+    where
+        T: Sink<Message> + Unpin,
+        E: std::error::Error + 'static,
+    {
+        match frame {
+            Some(Ok(Message::Text(_) | Message::Binary(_))) if self.bucket.check().is_err() => {
+                let refusal = ServerError::RateLimited(self.rate).to_msg(None);
+                let _ =
+                    tokio::time::timeout(SLOW_CLOSE_WAIT, send(socket, &refusal, &self.state.metrics)).await;
+                Next::Close(CLOSE_RATE_LIMITED, "too many messages")
+            }
+            Some(Ok(Message::Text(text))) => {
+                self.state.metrics.message_in();
+                // Boxed: handling a request is the largest state of this loop, and kept inline it
+                // would size every idle connection's task for it.
+                Box::pin(self.on_text(&text)).await;
+                Next::Continue
+            }
+            Some(Ok(Message::Binary(_))) => {
+                self.outbox.send(ServerError::BinaryFrame.to_msg(None));
+                Next::Continue
+            }
+            Some(Ok(Message::Close(_))) | None => Next::End,
+            Some(Ok(_)) => Next::Continue,
+            Some(Err(err)) => {
+                debug!(cause = %err, "socket error");
+                // A breach of the WebSocket protocol gets its close code; a failed connection has
+                // no one left to tell.
+                match close_for(&err) {
+                    Some((code, reason)) => Next::Close(code, reason),
+                    None => Next::End,
+                }
             }
         }
     }
@@ -508,24 +294,19 @@ impl Session {
         info!(player = %self.player, "disconnected");
     }
 
+    /// Reads one text frame and handles it; a frame that cannot be read or a request refused
+    /// is answered with its `error`.
     async fn on_text(&mut self, text: &str) {
         let received = std::time::Instant::now();
-        match parse_client_frame_within(
-            text,
-            self.state.limits.max_frame_bytes,
-            self.state.limits.max_json_depth,
-        ) {
-            Ok(frame) => {
-                let req = frame.req;
-                if let Err(err) = self.on_frame(frame, received).await {
-                    debug!(code = err.code(), cause = %err, "request refused");
-                    self.outbox.send(err.to_msg(req));
-                }
-            }
-            Err(err) => {
-                debug!(code = err.code, "bad frame");
-                self.outbox.send(err.to_msg());
-            }
+        let limits = &self.state.limits;
+        let (req, handled) =
+            match parse_client_frame_within(text, limits.max_frame_bytes, limits.max_json_depth) {
+                Ok(frame) => (frame.req, self.on_frame(frame, received).await),
+                Err(err) => (err.req, Err(ServerError::from(err))),
+            };
+        if let Err(err) = handled {
+            debug!(code = %err.code(), cause = %err, "request refused");
+            self.outbox.send(err.to_msg(req));
         }
     }
 
@@ -559,37 +340,22 @@ impl Session {
     }
 
     /// Handles one client frame, read at `received`.
+    ///
+    /// # Errors
+    /// The refusal that answers it; nothing changed.
     async fn on_frame(
         &mut self,
         frame: ClientFrame,
         received: std::time::Instant,
     ) -> Result<(), ServerError> {
         let req = frame.req;
-        let done = ServerMsg::Done { req };
         match frame.msg {
-            ClientMsg::Hello { .. } => {
-                self.outbox.send(ServerMsg::Error {
-                    req,
-                    code: codes::ALREADY_HELLO.to_owned(),
-                    message: "hello is said once per connection".to_owned(),
-                });
-            }
+            ClientMsg::Hello { .. } => return Err(ServerError::AlreadyHello),
             ClientMsg::ListRooms => {
                 self.outbox.send(ServerMsg::Rooms {
                     req,
                     rooms: self.state.lobby.rooms(),
                 });
-            }
-            ClientMsg::Forfeit {
-                room,
-                seat,
-                cause,
-                detail,
-            } => {
-                self.room(room)
-                    .await?
-                    .forfeit(self.player, self.outbox.conn(), seat, cause, detail)
-                    .await?;
             }
             ClientMsg::ListBots => {
                 self.outbox.send(ServerMsg::Bots {
@@ -600,74 +366,7 @@ impl Session {
             ClientMsg::Ping => {
                 self.outbox.send(ServerMsg::Pong { req });
             }
-            ClientMsg::CreateRoom { mut config, sit } => {
-                check_room_config(&mut config, &self.name, &self.state.limits)?;
-                // The limits follow the player (a reconnect with the resume token keeps the
-                // count) and the address (a reconnect as a new player does too). Counting scans
-                // the rooms under the lobby's lock without copying them (copying every summary
-                // on every create once made creating N rooms cost N^2, docs/performance.md).
-                let open = self.state.lobby.open_rooms(self.player, self.address);
-                let limits = &self.state.limits;
-                if open.player >= limits.rooms_per_player {
-                    return Err(ServerError::TooManyRooms(limits.rooms_per_player));
-                }
-                if self.address.is_some() && open.address >= limits.rooms_per_address {
-                    return Err(ServerError::TooManyRoomsFromAddress(limits.rooms_per_address));
-                }
-                let room = room::spawn(
-                    config,
-                    self.player,
-                    self.state.lobby.clone(),
-                    self.state.journal.clone(),
-                    self.state.shutdown.clone(),
-                    self.state.limits.room_expiry(),
-                )?;
-                if let Some(address) = self.address {
-                    self.state.lobby.created_from(room.id(), address);
-                }
-                if let Some(cluster) = &self.state.cluster {
-                    cluster.list_now(room.id()).await;
-                }
-                self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
-                if sit {
-                    room.join(self.member(), None, req).await?;
-                } else {
-                    room.spectate(self.member()).await?;
-                    self.watching.insert(room.id());
-                }
-            }
-            ClientMsg::JoinRoom { room, seat } => {
-                self.room(room).await?.join(self.member(), seat, req).await?;
-            }
-            ClientMsg::Spectate { room } => {
-                // Another table of the deal is still playing: watching this one would tell.
-                if self.state.tournaments.sealed(skirmish_protocol::MatchId(room.0)) {
-                    return Err(ServerError::DealInPlay);
-                }
-                self.room(room).await?.spectate(self.member()).await?;
-                self.watching.insert(room);
-                self.outbox.send(done);
-            }
-            ClientMsg::LeaveRoom { room } => {
-                self.room(room).await?.leave(self.player).await?;
-                self.watching.remove(&room);
-                self.outbox.send(done);
-            }
-            ClientMsg::AddBot { room, seat, strategy } => {
-                self.room(room)
-                    .await?
-                    .add_bot(self.player, seat, strategy)
-                    .await?;
-                self.outbox.send(done);
-            }
-            ClientMsg::Start { room } => {
-                self.room(room).await?.start(self.player).await?;
-                self.outbox.send(done);
-            }
-            ClientMsg::Chat { room, text } => {
-                self.room(room).await?.chat(self.player, text).await?;
-                self.outbox.send(done);
-            }
+            ClientMsg::CreateRoom { config, sit } => self.create_room(config, sit, req).await?,
             ClientMsg::Act { room, seat, action } => {
                 // Handed over without waiting: the room answers on the outbox, and only a refusal.
                 self.room(room)
@@ -681,8 +380,150 @@ impl Session {
                     )
                     .await?;
             }
+            ClientMsg::Forfeit {
+                room,
+                seat,
+                cause,
+                detail,
+            } => {
+                self.room(room)
+                    .await?
+                    .forfeit(self.player, self.outbox.conn(), seat, cause, detail)
+                    .await?;
+            }
+            ClientMsg::JoinRoom { room, seat } => {
+                self.room(room).await?.join(self.member(), seat, req).await?;
+            }
+            other => {
+                self.in_room(other).await?;
+                self.outbox.send(ServerMsg::Done { req });
+            }
         }
         Ok(())
+    }
+
+    /// Creates a room for `create_room` (request `req`), within the open-room limits of the
+    /// player and of its address, and seats its creator (`sit`) or has it watch.
+    ///
+    /// # Errors
+    /// [`ServerError::BadConfig`], [`ServerError::TooManyRooms`],
+    /// [`ServerError::TooManyRoomsFromAddress`], or as the room's join or spectate.
+    async fn create_room(
+        &mut self,
+        mut config: RoomConfig,
+        sit: bool,
+        req: Option<u64>,
+    ) -> Result<(), ServerError> {
+        check_room_config(&mut config, &self.name, &self.state.limits)?;
+        // The limits follow the player (a reconnect with the resume token keeps the count) and
+        // the address (a reconnect as a new player does too). Counting scans the rooms under the
+        // lobby's lock without copying them (copying every summary on every create once made
+        // creating N rooms cost N^2, docs/performance.md).
+        let open = self.state.lobby.open_rooms(self.player, self.address);
+        let limits = &self.state.limits;
+        if open.player >= limits.rooms_per_player {
+            return Err(ServerError::TooManyRooms(limits.rooms_per_player));
+        }
+        if self.address.is_some() && open.address >= limits.rooms_per_address {
+            return Err(ServerError::TooManyRoomsFromAddress(limits.rooms_per_address));
+        }
+        let room = room::spawn(
+            config,
+            self.player,
+            self.state.lobby.clone(),
+            self.state.journal.clone(),
+            self.state.shutdown.clone(),
+            self.state.limits.room_expiry(),
+        )?;
+        if let Some(address) = self.address {
+            self.state.lobby.created_from(room.id(), address);
+        }
+        if let Some(cluster) = &self.state.cluster {
+            cluster.list_now(room.id()).await;
+        }
+        self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
+        if sit {
+            room.join(self.member(), None, req).await?;
+        } else {
+            room.spectate(self.member()).await?;
+            self.watching.insert(room.id());
+        }
+        Ok(())
+    }
+
+    /// Handles a request about a room that is answered by `done`: `spectate`, `leave_room`,
+    /// `add_bot`, `start` and `chat`.
+    ///
+    /// # Errors
+    /// The room's refusal ([`ServerError::NoSuchRoom`] when there is none), or
+    /// [`ServerError::DealInPlay`] for a tournament match that cannot be watched yet.
+    async fn in_room(&mut self, msg: ClientMsg) -> Result<(), ServerError> {
+        match msg {
+            ClientMsg::Spectate { room } => {
+                // Another table of the deal is still playing: watching this one would tell.
+                if self.state.tournaments.sealed(skirmish_protocol::MatchId(room.0)) {
+                    return Err(ServerError::DealInPlay);
+                }
+                self.room(room).await?.spectate(self.member()).await?;
+                self.watching.insert(room);
+            }
+            ClientMsg::LeaveRoom { room } => {
+                self.room(room).await?.leave(self.player).await?;
+                self.watching.remove(&room);
+            }
+            ClientMsg::AddBot { room, seat, strategy } => {
+                self.room(room)
+                    .await?
+                    .add_bot(self.player, seat, strategy)
+                    .await?;
+            }
+            ClientMsg::Start { room } => self.room(room).await?.start(self.player).await?,
+            ClientMsg::Chat { room, text } => self.room(room).await?.chat(self.player, text).await?,
+            ClientMsg::Hello { .. }
+            | ClientMsg::ListRooms
+            | ClientMsg::CreateRoom { .. }
+            | ClientMsg::JoinRoom { .. }
+            | ClientMsg::Act { .. }
+            | ClientMsg::Forfeit { .. }
+            | ClientMsg::ListBots
+            | ClientMsg::Ping => unreachable!("on_frame handles {msg:?} itself"),
+        }
+        Ok(())
+    }
+}
+
+/// The close code and reason of a connection told to close (a kick, a takeover, a shutdown).
+fn close_as_told(inbox: &Inbox) -> Next {
+    let (code, reason) = close_code(inbox.close_reason());
+    Next::Close(code, reason)
+}
+
+/// The idle check, when its timer `check` fires: closes a connection that sent nothing for
+/// `idle`, pings one quiet for half of it (a ping the client's WebSocket answers by itself, so
+/// quiet clients stay), and sets the timer again.
+async fn keep_alive<T: Sink<Message> + Unpin>(
+    socket: &mut T,
+    check: std::pin::Pin<&mut tokio::time::Sleep>,
+    last_heard: tokio::time::Instant,
+    idle: Duration,
+) -> Next {
+    let now = tokio::time::Instant::now();
+    let quiet = now.duration_since(last_heard);
+    if quiet >= idle {
+        return Next::Close(CLOSE_IDLE, "idle: nothing received in time");
+    }
+    if quiet < idle / 2 {
+        // Heard from since the timer was set: check again half the idle time after the last
+        // frame.
+        check.reset(last_heard + idle / 2);
+        return Next::Continue;
+    }
+    check.reset(now + idle / 2);
+    let ping = socket.send(Message::Ping(Default::default()));
+    if matches!(tokio::time::timeout(SLOW_CLOSE_WAIT, ping).await, Ok(Ok(()))) {
+        Next::Continue
+    } else {
+        Next::End
     }
 }
 

@@ -11,8 +11,8 @@ use std::time::Duration;
 use skirmish_protocol::accounts::{Account, AccountIssued};
 use skirmish_protocol::tournament::{MatchState, Standings, TournamentState};
 use skirmish_protocol::{
-    AccountToken, Action, BotOffer, CLOSE_REPLACED, ClientMsg, ForfeitCause, GameConfig, GameKind,
-    PROTOCOL_VERSION, RoomConfig, ServerMsg, codes, gomoku,
+    AccountToken, Action, BotOffer, CLOSE_REPLACED, ClientMsg, ErrorCode, ForfeitCause, GameConfig, GameKind,
+    PROTOCOL_VERSION, RoomConfig, ServerMsg, gomoku,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
@@ -46,9 +46,9 @@ fn bot_hello(name: &str, strategy: &str, token: Option<AccountToken>) -> ClientM
     }
 }
 
-fn code(msg: &ServerMsg) -> &str {
+fn code(msg: &ServerMsg) -> ErrorCode {
     match msg {
-        ServerMsg::Error { code, .. } => code,
+        ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("an error, not {other:?}"),
     }
 }
@@ -166,7 +166,7 @@ async fn tokens_shown_once(server: TestServer) {
     let refused = stale
         .request(bot_hello("alpha", "random", Some(issued.token.clone())))
         .await;
-    assert_eq!(code(&refused), codes::BAD_TOKEN);
+    assert_eq!(code(&refused), ErrorCode::BadToken);
     let mut fresh = TestClient::connect(&url).await;
     let welcome = fresh
         .request(bot_hello("alpha", "random", Some(rotated.token.clone())))
@@ -184,9 +184,9 @@ async fn tokens_shown_once(server: TestServer) {
     let refused = after
         .request(bot_hello("alpha", "random", Some(rotated.token)))
         .await;
-    assert_eq!(code(&refused), codes::BAD_TOKEN);
+    assert_eq!(code(&refused), ErrorCode::BadToken);
     let refused = after.request(bot_hello("alpha", "random", None)).await;
-    assert_eq!(code(&refused), codes::NAME_TAKEN);
+    assert_eq!(code(&refused), ErrorCode::NameTaken);
     let missing = admin_post(&server, "/api/accounts/nobody/revoke", None).await;
     assert_eq!(missing.status(), 404);
 }
@@ -285,11 +285,11 @@ async fn an_accounts_name_is_its_own_and_no_other_connection_gets_an_entrants_se
     let mut impostor = TestClient::connect(&url).await;
     assert_eq!(
         code(&impostor.request(bot_hello("alpha", "random", None)).await),
-        codes::NAME_TAKEN
+        ErrorCode::NameTaken
     );
     assert_eq!(
         code(&impostor.request(bot_hello("Alpha", "random", None)).await),
-        codes::NAME_TAKEN
+        ErrorCode::NameTaken
     );
     assert_eq!(
         code(
@@ -297,11 +297,11 @@ async fn an_accounts_name_is_its_own_and_no_other_connection_gets_an_entrants_se
                 .request(bot_hello("alpha", "random", Some(mallory_token.clone())))
                 .await
         ),
-        codes::BAD_NAME
+        ErrorCode::BadName
     );
     // A person cannot take the name either.
     let (_, person) = TestClient::join(&url, "ALPHA").await;
-    assert_eq!(code(&person), codes::NAME_TAKEN);
+    assert_eq!(code(&person), ErrorCode::NameTaken);
     // The hostile connections stay, offering the entrants' strategy, as early as the entrants.
     let mut anonymous = TestClient::connect(&url).await;
     let welcome = anonymous.request(bot_hello("alpha2", "random", None)).await;
@@ -494,7 +494,7 @@ async fn a_second_connection_of_an_account_takes_its_seats_and_closes_the_first(
             turn_view: Some(true),
         })
         .await;
-    assert_eq!(code(&refused), codes::BAD_RESUME);
+    assert_eq!(code(&refused), ErrorCode::BadResume);
     second.request(ClientMsg::Ping).await;
     assert_eq!(second.closed, None, "the account's connection stays");
     let bots: Vec<skirmish_protocol::BotSummary> = reqwest::get(server.http_url("/api/bots"))
@@ -529,7 +529,7 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
     let claimed = r#"{"type":"forfeit","room":"00000000-0000-0000-0000-000000000000","cause":"timed_out"}"#;
     broken.send_text(claimed.to_owned()).await;
     let answer = broken.recv().await;
-    assert_eq!(code(&answer), codes::BAD_MESSAGE);
+    assert_eq!(code(&answer), ErrorCode::BadMessage);
     let base = server.http_url("");
     for _ in 0..200 {
         let bots: Vec<skirmish_protocol::BotSummary> = reqwest::get(format!("{base}/api/bots"))
@@ -569,7 +569,7 @@ async fn an_engine_failure_is_a_forfeit_by_that_cause_and_only_for_ones_own_seat
                     detail: None,
                 })
                 .await;
-            assert_eq!(code(&refused), codes::NOT_SEATED);
+            assert_eq!(code(&refused), ErrorCode::NotSeated);
             broken
                 .send(ClientMsg::Forfeit {
                     room,
@@ -644,7 +644,7 @@ async fn look_alikes_of_an_account_name_and_invisible_names_are_refused() {
         "a1pha",
     ] {
         let (_, reply) = TestClient::join(&server.ws_url(), look_alike).await;
-        assert_eq!(code(&reply), codes::NAME_TAKEN, "{look_alike:?}: {reply:?}");
+        assert_eq!(code(&reply), ErrorCode::NameTaken, "{look_alike:?}: {reply:?}");
         let again = admin_post(
             &server,
             "/api/accounts",
@@ -655,7 +655,7 @@ async fn look_alikes_of_an_account_name_and_invisible_names_are_refused() {
     }
     for invisible in ["\u{200b}\u{200b}", "\u{3164}", "\u{feff} \u{200d}"] {
         let (_, reply) = TestClient::join(&server.ws_url(), invisible).await;
-        assert_eq!(code(&reply), codes::BAD_NAME, "{invisible:?}: {reply:?}");
+        assert_eq!(code(&reply), ErrorCode::BadName, "{invisible:?}: {reply:?}");
         let refused = admin_post(
             &server,
             "/api/accounts",
@@ -678,5 +678,5 @@ async fn look_alikes_of_an_account_name_and_invisible_names_are_refused() {
             sit: true,
         })
         .await;
-    assert_eq!(code(&reply), codes::BAD_CONFIG, "{reply:?}");
+    assert_eq!(code(&reply), ErrorCode::BadConfig, "{reply:?}");
 }

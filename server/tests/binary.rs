@@ -5,7 +5,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-use skirmish_protocol::{ClientMsg, Clock, GameConfig, GameKind, RoomConfig, ServerMsg, codes};
+use skirmish_protocol::{ClientMsg, Clock, ErrorCode, GameConfig, GameKind, RoomConfig, ServerMsg};
 use skirmish_server::testing::TestClient;
 use tokio::io::{AsyncBufReadExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdout, Command};
@@ -93,8 +93,9 @@ impl Server {
         rooms[0].config.clock.expect("summaries show the clock in force")
     }
 
-    /// The error code the server answers a `ping` padded to `bytes` bytes with.
-    async fn answer_to_frame_of(&self, bytes: usize) -> String {
+    /// The error code the server answers a `ping` padded to `bytes` bytes with (`None` for a
+    /// `pong`).
+    async fn answer_to_frame_of(&self, bytes: usize) -> Option<ErrorCode> {
         let (mut client, _) = TestClient::join(&self.url, "sender").await;
         let head = r#"{"type":"ping","req":7,"pad":""#;
         let text = format!("{head}{}\"}}", "x".repeat(bytes - head.len() - 2));
@@ -104,8 +105,8 @@ impl Server {
             .recv_until(|m| matches!(m, ServerMsg::Error { .. } | ServerMsg::Pong { .. }))
             .await;
         match reply {
-            ServerMsg::Error { code, .. } => code,
-            _ => "pong".to_owned(),
+            ServerMsg::Error { code, .. } => Some(code),
+            _ => None,
         }
     }
 }
@@ -127,8 +128,11 @@ async fn flags_take_effect() {
     )
     .await;
     assert_eq!(server.bots(1).await, 1, "--bots 1 starts one built-in bot");
-    assert_eq!(server.answer_to_frame_of(400).await, codes::FRAME_TOO_LARGE);
-    assert_eq!(server.answer_to_frame_of(200).await, "pong");
+    assert_eq!(
+        server.answer_to_frame_of(400).await,
+        Some(ErrorCode::FrameTooLarge)
+    );
+    assert_eq!(server.answer_to_frame_of(200).await, None);
     drop(server);
 }
 
@@ -145,7 +149,10 @@ async fn environment_variables_take_effect_and_flags_win_over_them() {
     let server = Server::start(&[], &env).await;
     assert_eq!(server.default_clock().await.deploy_ms, 4321);
     assert_eq!(server.bots(3).await, 3, "SKIRMISH_BOTS=3");
-    assert_eq!(server.answer_to_frame_of(400).await, codes::FRAME_TOO_LARGE);
+    assert_eq!(
+        server.answer_to_frame_of(400).await,
+        Some(ErrorCode::FrameTooLarge)
+    );
     let (mut client, _) = TestClient::join(&server.url, "reader").await;
     let ServerMsg::Bots { bots, .. } = client.request(ClientMsg::ListBots).await else {
         panic!()
@@ -158,7 +165,7 @@ async fn environment_variables_take_effect_and_flags_win_over_them() {
 
     let server = Server::start(&["--bots", "0", "--max-frame-bytes", "1000"], &env).await;
     assert_eq!(server.bots(0).await, 0, "--bots 0 wins over SKIRMISH_BOTS=3");
-    assert_eq!(server.answer_to_frame_of(400).await, "pong");
+    assert_eq!(server.answer_to_frame_of(400).await, None);
     drop(server);
 }
 
@@ -224,7 +231,13 @@ async fn with_a_bot_key_the_built_in_bots_are_admitted_and_the_key_is_never_logg
         })
         .await;
     assert!(
-        matches!(reply, ServerMsg::Error { ref code, .. } if code == codes::BAD_KEY),
+        matches!(
+            reply,
+            ServerMsg::Error {
+                code: ErrorCode::BadKey,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     server.child.start_kill().unwrap();

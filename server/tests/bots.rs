@@ -6,7 +6,7 @@ use common::*;
 use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{ClientMsg, ServerMsg, codes};
+use skirmish_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
 
@@ -17,7 +17,13 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
     let room = create(&mut alice, room_config(Variant::Classic, 3, 2, NO_CLOCK), true).await;
     let refused = alice.request(ClientMsg::Start { room }).await;
     assert!(
-        matches!(refused, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT),
+        matches!(
+            refused,
+            ServerMsg::Error {
+                code: ErrorCode::NoBot,
+                ..
+            }
+        ),
         "{refused:?}"
     );
     let stop = CancellationToken::new();
@@ -47,7 +53,13 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
         })
         .await;
     assert!(
-        matches!(reply, ServerMsg::Error { ref code, .. } if code == codes::NO_BOT),
+        matches!(
+            reply,
+            ServerMsg::Error {
+                code: ErrorCode::NoBot,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     let reply = alice.request(ClientMsg::Start { room }).await;

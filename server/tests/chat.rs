@@ -7,7 +7,7 @@ mod common;
 use common::*;
 use skirmish_games::Seat;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{CHAT_BURST, ChatChannel, ClientMsg, MAX_CHAT_CHARS, RoomId, ServerMsg, codes};
+use skirmish_protocol::{CHAT_BURST, ChatChannel, ClientMsg, ErrorCode, MAX_CHAT_CHARS, RoomId, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer, answers};
 
 fn say(room: RoomId, text: &str) -> ClientMsg {
@@ -17,9 +17,9 @@ fn say(room: RoomId, text: &str) -> ClientMsg {
     }
 }
 
-fn code_of(msg: &ServerMsg) -> &str {
+fn code_of(msg: &ServerMsg) -> ErrorCode {
     match msg {
-        ServerMsg::Error { code, .. } => code,
+        ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -97,11 +97,11 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
     // A stranger reaches neither chat; bad lines are refused with stable codes.
     assert_eq!(
         code_of(&stranger.request(say(room, "let me in")).await),
-        codes::NOT_SEATED
+        ErrorCode::NotSeated
     );
-    assert_eq!(code_of(&bob.request(say(room, " \n ")).await), codes::BAD_CHAT);
+    assert_eq!(code_of(&bob.request(say(room, " \n ")).await), ErrorCode::BadChat);
     let long = "x".repeat(MAX_CHAT_CHARS + 1);
-    assert_eq!(code_of(&bob.request(say(room, &long)).await), codes::BAD_CHAT);
+    assert_eq!(code_of(&bob.request(say(room, &long)).await), ErrorCode::BadChat);
 
     // A flood: the burst passes, the next line is refused and reaches nobody.
     for n in 0..CHAT_BURST {
@@ -110,7 +110,7 @@ async fn each_chat_reaches_its_own_members_only_and_refuses_floods() {
     }
     assert_eq!(
         code_of(&bob.request(say(room, "one too many")).await),
-        codes::CHAT_TOO_FAST
+        ErrorCode::ChatTooFast
     );
 
     // Everyone syncs with a ping, then what each heard is checked.

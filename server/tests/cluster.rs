@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::cluster::TestCluster;
 use common::*;
 use skirmish_games::plane::{self, Facing, Variant};
-use skirmish_protocol::{ClientMsg, RoomStatus, ServerMsg};
+use skirmish_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg};
 use skirmish_server::testing::TestClient;
 
 fn match_ended(msg: &ServerMsg) -> Option<plane::Outcome> {
@@ -404,7 +404,13 @@ async fn a_stranger_on_another_node_gains_nothing_and_leaves_nothing_behind() {
     for _ in 0..20 {
         let refused = eve.request(ClientMsg::JoinRoom { room, seat: None }).await;
         assert!(
-            matches!(&refused, ServerMsg::Error { code, .. } if code == skirmish_protocol::codes::ROOM_STARTED),
+            matches!(
+                &refused,
+                ServerMsg::Error {
+                    code: ErrorCode::RoomStarted,
+                    ..
+                }
+            ),
             "{refused:?}"
         );
         assert!(matches!(
@@ -423,7 +429,13 @@ async fn a_stranger_on_another_node_gains_nothing_and_leaves_nothing_behind() {
     ));
     let refused = eve.request(deploy(room, vec![plane("C1", Facing::Up)])).await;
     assert!(
-        matches!(&refused, ServerMsg::Error { code, .. } if code == skirmish_protocol::codes::NOT_SEATED),
+        matches!(
+            &refused,
+            ServerMsg::Error {
+                code: ErrorCode::NotSeated,
+                ..
+            }
+        ),
         "{refused:?}"
     );
     assert_eq!(

@@ -11,8 +11,8 @@ use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, End, Rule};
 use skirmish_protocol::{
-    Action, AfterGrace, ClientMsg, DropPolicy, GameConfig, GameEvent, ResumeToken, RoomConfig, RoomId,
-    ServerMsg,
+    Action, AfterGrace, ClientMsg, DropPolicy, ErrorCode, GameConfig, GameEvent, ResumeToken, RoomConfig,
+    RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
@@ -128,7 +128,13 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
     // `bad_resume` and welcomed as a new player.
     let (mut bob, refused) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
     assert!(
-        matches!(&refused, ServerMsg::Error { code, .. } if code == "bad_resume"),
+        matches!(
+            &refused,
+            ServerMsg::Error {
+                code: ErrorCode::BadResume,
+                ..
+            }
+        ),
         "{refused:?}"
     );
     let welcome = bob.recv().await;
@@ -146,7 +152,13 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
         })
         .await;
     assert!(
-        matches!(&refused, ServerMsg::Error { code, .. } if code == "not_seated"),
+        matches!(
+            &refused,
+            ServerMsg::Error {
+                code: ErrorCode::NotSeated,
+                ..
+            }
+        ),
         "{refused:?}"
     );
     stop.cancel();

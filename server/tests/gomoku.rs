@@ -10,7 +10,7 @@ use skirmish_bots::client::{BotOptions, run};
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, End, Opening, Rule};
 use skirmish_protocol::{
-    Action, ClientMsg, Clock, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
+    Action, ClientMsg, Clock, ErrorCode, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
@@ -76,7 +76,7 @@ async fn ended(client: &mut TestClient) -> gomoku::Outcome {
     .await
 }
 
-fn error_code(msg: &ServerMsg) -> String {
+fn error_code(msg: &ServerMsg) -> ErrorCode {
     match msg {
         ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("expected an error, got {other:?}"),
@@ -134,11 +134,11 @@ async fn bad_moves_get_stable_codes_and_change_nothing() {
     assert_eq!(before.to_move, Some(Seat(1)));
 
     let out_of_turn = alice.request(place(room, "a1")).await;
-    assert_eq!(error_code(&out_of_turn), "not_your_turn");
+    assert_eq!(error_code(&out_of_turn), ErrorCode::rule("not_your_turn"));
     let occupied = bob.request(place(room, "h8")).await;
-    assert_eq!(error_code(&occupied), "point_occupied");
+    assert_eq!(error_code(&occupied), ErrorCode::rule("point_occupied"));
     let off_board = bob.request(place(room, "p16")).await;
-    assert_eq!(error_code(&off_board), "point_off_board");
+    assert_eq!(error_code(&off_board), ErrorCode::rule("point_off_board"));
     let wrong_game = bob
         .request(ClientMsg::Act {
             room,
@@ -149,7 +149,7 @@ async fn bad_moves_get_stable_codes_and_change_nothing() {
             }),
         })
         .await;
-    assert_eq!(error_code(&wrong_game), "wrong_game");
+    assert_eq!(error_code(&wrong_game), ErrorCode::WrongGame);
     assert_eq!(view(&mut alice, room).await, before);
 
     // Black adds j8 and j9: then j10 makes two open threes, h8-i9-j10 on the diagonal and
@@ -169,7 +169,7 @@ async fn bad_moves_get_stable_codes_and_change_nothing() {
         now.forbidden
     );
     let refused = alice.request(place(room, "j10")).await;
-    assert_eq!(error_code(&refused), "forbidden_point");
+    assert_eq!(error_code(&refused), ErrorCode::rule("forbidden_point"));
     assert_eq!(view(&mut alice, room).await, now);
 }
 

@@ -14,6 +14,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use skirmish_protocol::ErrorCode;
+
 /// The repository's root.
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -265,9 +267,8 @@ fn every_key_the_client_uses_is_in_the_catalogs_and_every_key_is_used() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Every refusal code the server can send: the protocol's (protocol/src/codes.rs), each engine's
-/// rule errors and the server's other errors (every `fn code` in games/src and server/src), and
-/// the HTTP API's id refusals (server/src/api.rs, `parse_id`).
+/// Every refusal code the server can send: the protocol's own, over the WebSocket and HTTP
+/// ([`ErrorCode::ALL`]), and each engine's rule errors (every `fn code` in games/src).
 fn server_codes() -> BTreeSet<String> {
     fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {
@@ -280,16 +281,9 @@ fn server_codes() -> BTreeSet<String> {
         }
     }
     let snake = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_lowercase() || c == '_');
-    let mut codes = BTreeSet::new();
-    for line in read(&root().join("protocol/src/codes.rs")).lines() {
-        if let Some(rest) = line.trim().strip_prefix("pub const ") {
-            let value = rest.split('"').nth(1).expect("a code constant's string");
-            codes.insert(value.to_owned());
-        }
-    }
+    let mut codes: BTreeSet<String> = ErrorCode::ALL.iter().map(|c| c.as_str().to_owned()).collect();
     let mut files = Vec::new();
     rust_files(&root().join("games/src"), &mut files);
-    rust_files(&root().join("server/src"), &mut files);
     for path in files {
         let text = read(&path);
         for (start, _) in text.match_indices("fn code(&self)") {
@@ -301,23 +295,6 @@ fn server_codes() -> BTreeSet<String> {
                     codes.insert(code.to_owned());
                 }
             }
-        }
-    }
-    let api = read(&root().join("server/src/api.rs"));
-    for (i, _) in api.match_indices("parse_id(&id, \"") {
-        let rest = &api[i + "parse_id(&id, \"".len()..];
-        codes.insert(rest[..rest.find('"').unwrap()].to_owned());
-    }
-    for (i, _) in api.match_indices("StatusCode::NOT_FOUND,") {
-        if let Some(code) = api[i..]
-            .lines()
-            .nth(1)
-            .map(str::trim)
-            .and_then(|l| l.strip_prefix('"'))
-            .and_then(|l| l.strip_suffix("\","))
-            .filter(|code| snake(code))
-        {
-            codes.insert(code.to_owned());
         }
     }
     codes

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::Duration;
 
-use skirmish_protocol::{Action, ClientMsg, GameConfig, RoomConfig, RoomId, ServerMsg, gomoku};
+use skirmish_protocol::{Action, ClientMsg, ErrorCode, GameConfig, RoomConfig, RoomId, ServerMsg, gomoku};
 use skirmish_server::testing::{TestClient, TestServer};
 
 fn place(room: RoomId, x: u8, y: u8) -> ClientMsg {
@@ -68,7 +68,13 @@ async fn a_journal_writer_that_panics_leaves_storage_failing_and_says_so() {
     for (client, point) in [(&mut bob, (0, 0)), (&mut alice, (1, 1))] {
         let reply = client.request(place(room, point.0, point.1)).await;
         assert!(
-            matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+            matches!(
+                &reply,
+                ServerMsg::Error {
+                    code: ErrorCode::StorageUnavailable,
+                    ..
+                }
+            ),
             "{reply:?}"
         );
     }
@@ -85,7 +91,13 @@ async fn a_journal_writer_that_panics_leaves_storage_failing_and_says_so() {
         })
         .await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
 }

@@ -10,7 +10,7 @@ use common::*;
 use skirmish_games::junqi::{self, End, Layout, Phase, Rank};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::{
-    Action, ClientMsg, Clock, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
+    Action, ClientMsg, Clock, ErrorCode, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 
@@ -128,7 +128,7 @@ fn battle_started(m: &ServerMsg) -> bool {
     )
 }
 
-fn error_code(msg: &ServerMsg) -> String {
+fn error_code(msg: &ServerMsg) -> ErrorCode {
     match msg {
         ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("expected an error, got {other:?}"),
@@ -184,11 +184,11 @@ async fn bad_input_gets_stable_codes_and_changes_nothing() {
         ("kbccddeeffggghhhiiijjaklj", "bomb_in_front_row"),
     ] {
         let reply = red.request(deploy(room, layout)).await;
-        assert_eq!(error_code(&reply), code, "{layout}");
+        assert_eq!(error_code(&reply), ErrorCode::rule(code), "{layout}");
     }
     assert_eq!(
         error_code(&red.request(move_(room, "G0F0")).await),
-        "still_deploying"
+        ErrorCode::rule("still_deploying")
     );
     assert_eq!(spectator_view(&server, room).await, before);
     assert_eq!(before.deployed.0, [false, false]);
@@ -197,14 +197,14 @@ async fn bad_input_gets_stable_codes_and_changes_nothing() {
     blue.send(deploy(room, "abccddeeffggghhhiiijjkklj")).await;
     assert_eq!(
         error_code(&red.request(deploy(room, "abccddeeffggghhhiiijjkklj")).await),
-        "already_deployed"
+        ErrorCode::rule("already_deployed")
     );
     received(&mut red, battle_started).await;
     let before = spectator_view(&server, room).await;
     assert_eq!(before.phase, Phase::Battle);
     assert_eq!(
         error_code(&blue.request(move_(room, "F0G0")).await),
-        "not_your_turn"
+        ErrorCode::rule("not_your_turn")
     );
     for (mv, code) in [
         ("L3K3", "immovable_piece"),
@@ -214,7 +214,7 @@ async fn bad_input_gets_stable_codes_and_changes_nothing() {
         ("G0E0", "unreachable_post"),
     ] {
         let reply = red.request(move_(room, mv)).await;
-        assert_eq!(error_code(&reply), code, "{mv}");
+        assert_eq!(error_code(&reply), ErrorCode::rule(code), "{mv}");
     }
     assert_eq!(spectator_view(&server, room).await, before);
 
@@ -227,12 +227,12 @@ async fn bad_input_gets_stable_codes_and_changes_nothing() {
     // G1's general would have to turn at G0 to reach F0: only engineers turn.
     assert_eq!(
         error_code(&red.request(move_(room, "G1F0")).await),
-        "railway_turn"
+        ErrorCode::rule("railway_turn")
     );
     // Blue's marshal in the camp at E3 cannot be attacked.
     assert_eq!(
         error_code(&red.request(move_(room, "G4E3")).await),
-        "camp_protected"
+        ErrorCode::rule("camp_protected")
     );
     assert_eq!(spectator_view(&server, room).await, before);
     // The game goes on: the general runs along row G to G0, a legal railway move.

@@ -9,14 +9,14 @@ use std::time::Duration;
 use common::*;
 use futures_util::StreamExt;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{ClientMsg, ServerMsg, codes};
+use skirmish_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use skirmish_server::Limits;
 use skirmish_server::session::{CLOSE_IDLE, CLOSE_NO_HELLO, CLOSE_RATE_LIMITED, CLOSE_VERSION};
 use skirmish_server::testing::{TestClient, TestServer};
 
-fn error_code(msg: &ServerMsg) -> &str {
+fn error_code(msg: &ServerMsg) -> ErrorCode {
     match msg {
-        ServerMsg::Error { code, .. } => code,
+        ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -32,7 +32,7 @@ async fn deep_nesting_is_refused_and_the_connection_goes_on() {
     );
     alice.send_text(deep).await;
     let reply = alice.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
-    assert_eq!(error_code(&reply), codes::TOO_DEEP);
+    assert_eq!(error_code(&reply), ErrorCode::TooDeep);
     // Brackets inside strings are not nesting, and the connection still works.
     let shallow = format!(r#"{{"type":"ping","req":4,"x":"{}"}}"#, "[".repeat(40));
     alice.send_text(shallow).await;
@@ -60,7 +60,7 @@ async fn a_flood_is_cut_off_with_close_code_4029() {
         }
     }
     assert_eq!(flood.closed, Some(CLOSE_RATE_LIMITED));
-    assert_eq!(codes_seen, [codes::RATE_LIMITED]);
+    assert_eq!(codes_seen, [ErrorCode::RateLimited]);
     // Someone within the limit is unaffected.
     for _ in 0..5 {
         let reply = polite.request(ClientMsg::Ping).await;
@@ -85,7 +85,7 @@ async fn a_player_may_hold_only_so_many_open_rooms() {
             sit: false,
         })
         .await;
-    assert_eq!(error_code(&refused), codes::TOO_MANY_ROOMS);
+    assert_eq!(error_code(&refused), ErrorCode::TooManyRooms);
     let ServerMsg::Rooms { rooms, .. } = alice.request(ClientMsg::ListRooms).await else {
         panic!()
     };
@@ -161,7 +161,7 @@ async fn another_protocol_version_is_refused_with_close_code_4002() {
         .send_text(r#"{"type":"hello","req":1,"protocol":99,"name":"Future"}"#.into())
         .await;
     let reply = client.try_recv().await.expect("an answer");
-    assert_eq!(error_code(&reply), codes::UNSUPPORTED_VERSION);
+    assert_eq!(error_code(&reply), ErrorCode::UnsupportedVersion);
     assert!(client.try_recv().await.is_none());
     assert_eq!(client.closed, Some(CLOSE_VERSION));
 }
@@ -211,7 +211,7 @@ async fn a_server_with_a_bot_key_admits_only_bots_that_give_it() {
     for wrong in [None, Some("guess"), Some("s3cret-operator-ke")] {
         let mut bot = TestClient::connect(&server.ws_url()).await;
         let reply = bot.request(hello(wrong)).await;
-        assert_eq!(error_code(&reply), codes::BAD_KEY, "{wrong:?}");
+        assert_eq!(error_code(&reply), ErrorCode::BadKey, "{wrong:?}");
     }
     // People need no key, and see no bot yet.
     let (mut person, welcome) = TestClient::join(&server.ws_url(), "Person").await;

@@ -12,7 +12,8 @@ use common::*;
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, Rule};
 use skirmish_protocol::{
-    Action, ClientMsg, GameConfig, GameEvent, GameView, PROTOCOL_VERSION, RoomConfig, RoomId, ServerMsg,
+    Action, ClientMsg, ErrorCode, GameConfig, GameEvent, GameView, PROTOCOL_VERSION, RoomConfig, RoomId,
+    ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 
@@ -135,7 +136,7 @@ async fn a_refused_move_answers_its_request_after_the_events_before_it_and_chang
     let ServerMsg::Error { req, code, .. } = &refusal else {
         unreachable!()
     };
-    assert_eq!((*req, code.as_str()), (Some(second), "not_your_turn"));
+    assert_eq!((*req, code), (Some(second), &ErrorCode::rule("not_your_turn")));
     let placed_at = alice
         .log
         .iter()
@@ -174,7 +175,7 @@ async fn a_refused_move_answers_its_request_after_the_events_before_it_and_chang
             req: Some(req), code, ..
         } = alice.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await
         {
-            assert_eq!(code, "not_your_turn");
+            assert_eq!(code, ErrorCode::rule("not_your_turn"));
             answered.push(req);
         }
     }

@@ -6,13 +6,13 @@ use common::*;
 use skirmish_games::plane::{self, Facing, PhaseView, Variant};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::{
-    Action, ClientMsg, Clock, GameEvent, GameView, PROTOCOL_VERSION, RoomStatus, ServerMsg, codes,
+    Action, ClientMsg, Clock, ErrorCode, GameEvent, GameView, PROTOCOL_VERSION, RoomStatus, ServerMsg,
 };
 use skirmish_server::testing::{TestClient, TestServer};
 
-fn error_code(msg: &ServerMsg) -> &str {
+fn error_code(msg: &ServerMsg) -> ErrorCode {
     match msg {
-        ServerMsg::Error { code, .. } => code,
+        ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("expected an error, got {other:?}"),
     }
 }
@@ -88,7 +88,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
     let server = TestServer::start().await;
     let mut early = TestClient::connect(&server.ws_url()).await;
     early.send(ClientMsg::ListRooms).await;
-    assert_eq!(error_code(&early.recv().await), codes::HELLO_FIRST);
+    assert_eq!(error_code(&early.recv().await), ErrorCode::HelloFirst);
     let reply = early
         .request(ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
@@ -100,16 +100,16 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             turn_view: Some(true),
         })
         .await;
-    assert_eq!(error_code(&reply), codes::BAD_NAME);
+    assert_eq!(error_code(&reply), ErrorCode::BadName);
 
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
     let (mut eve, _) = TestClient::join(&server.ws_url(), "Eve").await;
     alice.send_text("{not json".into()).await;
-    assert_eq!(error_code(&alice.recv().await), codes::BAD_JSON);
+    assert_eq!(error_code(&alice.recv().await), ErrorCode::BadJson);
     alice.send_text(r#"{"type":"teleport","req":41}"#.into()).await;
     let reply = alice.recv().await;
-    assert_eq!(error_code(&reply), codes::UNKNOWN_TYPE);
+    assert_eq!(error_code(&reply), ErrorCode::UnknownType);
     assert!(
         matches!(reply, ServerMsg::Error { req: Some(41), .. }),
         "the error names the request"
@@ -119,7 +119,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         .send_text(r#"{"type":"act","req":43,"room":7,"action":"fire"}"#.into())
         .await;
     let reply = alice.recv().await;
-    assert_eq!(error_code(&reply), codes::BAD_MESSAGE);
+    assert_eq!(error_code(&reply), ErrorCode::BadMessage);
     assert!(matches!(reply, ServerMsg::Error { req: Some(43), .. }));
     alice
         .send_text(format!(
@@ -127,7 +127,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             "x".repeat(100_000)
         ))
         .await;
-    assert_eq!(error_code(&alice.recv().await), codes::FRAME_TOO_LARGE);
+    assert_eq!(error_code(&alice.recv().await), ErrorCode::FrameTooLarge);
     let hello = ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
         name: "Again".into(),
@@ -137,7 +137,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         token: None,
         turn_view: Some(true),
     };
-    assert_eq!(error_code(&alice.request(hello).await), codes::ALREADY_HELLO);
+    assert_eq!(error_code(&alice.request(hello).await), ErrorCode::AlreadyHello);
     let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
     assert_eq!(
         error_code(
@@ -148,7 +148,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
                 })
                 .await
         ),
-        codes::BAD_CONFIG
+        ErrorCode::BadConfig
     );
 
     let room = create(&mut alice, room_config(Variant::Double, 2, 1, NO_CLOCK), true).await;
@@ -156,42 +156,45 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
     let b = plane("E6", Facing::Up);
     assert_eq!(
         error_code(&alice.request(deploy(room, vec![a, b])).await),
-        codes::NOT_STARTED
+        ErrorCode::NotStarted
     );
     join(&mut bob, room).await;
     assert_eq!(
         error_code(&eve.request(ClientMsg::JoinRoom { room, seat: None }).await),
-        codes::ROOM_STARTED
+        ErrorCode::RoomStarted
     );
     assert_eq!(
         error_code(&eve.request(deploy(room, vec![a, b])).await),
-        codes::NOT_SEATED
+        ErrorCode::NotSeated
     );
     let nowhere = skirmish_protocol::RoomId::random();
     assert_eq!(
         error_code(&eve.request(ClientMsg::Spectate { room: nowhere }).await),
-        codes::NO_SUCH_ROOM
+        ErrorCode::NoSuchRoom
     );
     assert_eq!(
         error_code(&bob.request(ClientMsg::Start { room }).await),
-        codes::NOT_OWNER
+        ErrorCode::NotOwner
     );
     assert_eq!(
         error_code(&alice.request(deploy(room, vec![a, a])).await),
-        "overlapping_planes"
+        ErrorCode::rule("overlapping_planes")
     );
     alice.send(deploy(room, vec![a, b])).await;
     assert_eq!(
         error_code(&alice.request(deploy(room, vec![a, b])).await),
-        "already_deployed"
+        ErrorCode::rule("already_deployed")
     );
     bob.send(deploy(room, vec![a, b])).await;
     your_turn(&mut alice).await;
     assert_eq!(
         error_code(&bob.request(fire(room, 0, "A1")).await),
-        "not_your_turn"
+        ErrorCode::rule("not_your_turn")
     );
-    assert_eq!(error_code(&alice.request(fire(room, 0, "A1")).await), "own_board");
+    assert_eq!(
+        error_code(&alice.request(fire(room, 0, "A1")).await),
+        ErrorCode::rule("own_board")
+    );
     // Acting for a seat one does not hold: Bob's, while it is Alice's turn.
     let for_bob = ClientMsg::Act {
         room,
@@ -201,10 +204,10 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             cell: cell("B2"),
         }),
     };
-    assert_eq!(error_code(&alice.request(for_bob).await), codes::NOT_SEATED);
+    assert_eq!(error_code(&alice.request(for_bob).await), ErrorCode::NotSeated);
     assert_eq!(
         error_code(&alice.request(fire(room, 1, "Z1")).await),
-        "cell_off_board"
+        ErrorCode::rule("cell_off_board")
     );
     alice.send(fire(room, 1, "A1")).await;
     your_turn(&mut bob).await;
@@ -219,7 +222,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
     };
     assert_eq!(
         error_code(&alice.request(fire(room, 1, "A1")).await),
-        "cell_public"
+        ErrorCode::rule("cell_public")
     );
     // Nothing changed: a fresh snapshot shows the same game, and Alice still has the turn.
     eve.request(ClientMsg::Spectate { room }).await;
@@ -344,7 +347,7 @@ async fn the_clock_deploys_for_a_player_who_runs_out_of_time() {
         "Bob is shown the deployment made for him"
     );
     let late = bob.request(deploy(room, vec![plane("C1", Facing::Up)])).await;
-    assert_eq!(error_code(&late), "deployment_closed");
+    assert_eq!(error_code(&late), ErrorCode::rule("deployment_closed"));
 }
 
 #[tokio::test]
@@ -388,7 +391,7 @@ async fn leaving_a_waiting_room_frees_the_seat() {
     assert_eq!(join(&mut bob, room).await, Seat(1));
     assert_eq!(
         error_code(&bob.request(ClientMsg::JoinRoom { room, seat: None }).await),
-        codes::ALREADY_SEATED
+        ErrorCode::AlreadySeated
     );
     assert!(matches!(
         bob.request(ClientMsg::LeaveRoom { room }).await,
@@ -396,7 +399,7 @@ async fn leaving_a_waiting_room_frees_the_seat() {
     ));
     assert_eq!(
         error_code(&bob.request(ClientMsg::LeaveRoom { room }).await),
-        codes::NOT_SEATED
+        ErrorCode::NotSeated
     );
     let taken = carol
         .request(ClientMsg::JoinRoom {
@@ -404,7 +407,7 @@ async fn leaving_a_waiting_room_frees_the_seat() {
             seat: Some(Seat(0)),
         })
         .await;
-    assert_eq!(error_code(&taken), codes::SEAT_TAKEN);
+    assert_eq!(error_code(&taken), ErrorCode::SeatTaken);
     assert_eq!(join(&mut carol, room).await, Seat(1), "Bob's seat is free again");
     let ServerMsg::Rooms { rooms, .. } = carol.request(ClientMsg::ListRooms).await else {
         panic!()
@@ -491,7 +494,7 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
         })
         .await;
     let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
-    assert_eq!(error_code(&refused), codes::BAD_RESUME);
+    assert_eq!(error_code(&refused), ErrorCode::BadResume);
     let welcome = client
         .recv_until(|m| matches!(m, ServerMsg::Welcome { .. }))
         .await;
@@ -527,5 +530,5 @@ async fn names_lose_their_control_characters_and_markup_stays_text() {
             turn_view: Some(true),
         })
         .await;
-    assert_eq!(error_code(&reply), codes::BAD_NAME);
+    assert_eq!(error_code(&reply), ErrorCode::BadName);
 }

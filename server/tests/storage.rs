@@ -13,7 +13,7 @@ use std::time::Duration;
 use common::{NO_CLOCK, ServerProcess, deploy, event, fire, plane, room_config};
 use skirmish_games::Seat;
 use skirmish_games::plane::{self, Facing, Variant};
-use skirmish_protocol::{ClientMsg, ResumeToken, RoomId, ServerMsg};
+use skirmish_protocol::{ClientMsg, ErrorCode, ResumeToken, RoomId, ServerMsg};
 use skirmish_server::testing::TestClient;
 
 /// A fresh folder for one test's database.
@@ -156,7 +156,13 @@ async fn a_locked_database_refuses_actions_then_play_resumes_and_a_kill_loses_no
     // room too: nothing is applied that is not recorded.
     let reply = other.request(fire(room, first.0, "A1")).await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     let reply = other
@@ -166,7 +172,13 @@ async fn a_locked_database_refuses_actions_then_play_resumes_and_a_kill_loses_no
         })
         .await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     assert!(
@@ -245,7 +257,13 @@ async fn a_stopped_postgres_refuses_actions_then_play_resumes_and_a_kill_loses_n
     for (client, target) in [(&mut *shooter, 1 - first.0), (&mut *other, first.0)] {
         let reply = client.request(fire(room, target, "A1")).await;
         assert!(
-            matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+            matches!(
+                &reply,
+                ServerMsg::Error {
+                    code: ErrorCode::StorageUnavailable,
+                    ..
+                }
+            ),
             "{reply:?}"
         );
     }
@@ -256,7 +274,13 @@ async fn a_stopped_postgres_refuses_actions_then_play_resumes_and_a_kill_loses_n
         })
         .await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     assert!(metric(port, "skirmish_storage_failures_total").await >= 1.0);
@@ -324,7 +348,13 @@ async fn a_postgres_that_hangs_is_storage_unavailable_within_seconds_then_play_r
     assert!(noticed < Duration::from_secs(9), "noticed after {noticed:?}");
     let reply = other.request(fire(room, first.0, "A1")).await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -375,7 +405,13 @@ async fn a_replaced_database_file_is_refused_and_a_deleted_one_is_made_again_wit
     health_becomes(port, 503).await;
     let reply = shooter.request(fire(room, 1 - first.0, "A1")).await;
     assert!(
-        matches!(&reply, ServerMsg::Error { code, .. } if code == "storage_unavailable"),
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
         "{reply:?}"
     );
     assert!(metric(port, "skirmish_storage_failures_total").await >= 1.0);

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::raw;
 use common::*;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{BotOffer, ClientMsg, GameKind, PROTOCOL_VERSION, ServerMsg, codes};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::Limits;
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -84,7 +84,13 @@ async fn churn(server: &TestServer, n: usize) {
         };
         match (i % 2, &reply) {
             (0, ServerMsg::Welcome { .. }) => {}
-            (1, ServerMsg::Error { code, .. }) if code == codes::BAD_OFFER => {}
+            (
+                1,
+                ServerMsg::Error {
+                    code: ErrorCode::BadOffer,
+                    ..
+                },
+            ) => {}
             _ => panic!("connection {i}: {reply:?}"),
         }
     }
@@ -313,8 +319,8 @@ async fn try_create(client: &mut TestClient) -> ServerMsg {
         .await
 }
 
-fn refused_with(msg: &ServerMsg, expected: &str) -> bool {
-    matches!(msg, ServerMsg::Error { code, .. } if code == expected)
+fn refused_with(msg: &ServerMsg, expected: ErrorCode) -> bool {
+    matches!(msg, ServerMsg::Error { code, .. } if *code == expected)
 }
 
 #[tokio::test]
@@ -331,11 +337,17 @@ async fn the_open_room_limit_follows_the_player_across_reconnects() {
             ServerMsg::RoomCreated { .. }
         ));
     }
-    assert!(refused_with(&try_create(&mut alice).await, codes::TOO_MANY_ROOMS));
+    assert!(refused_with(
+        &try_create(&mut alice).await,
+        ErrorCode::TooManyRooms
+    ));
     drop(alice);
     // Back with her token, she is the same player, with the same two rooms open.
     let (mut again, _) = TestClient::resume(&server.ws_url(), "Alice", token(&welcome)).await;
-    assert!(refused_with(&try_create(&mut again).await, codes::TOO_MANY_ROOMS));
+    assert!(refused_with(
+        &try_create(&mut again).await,
+        ErrorCode::TooManyRooms
+    ));
     let ServerMsg::Rooms { rooms, .. } = again.request(ClientMsg::ListRooms).await else {
         panic!()
     };
@@ -360,7 +372,7 @@ async fn an_address_may_have_only_so_many_open_rooms_whoever_says_hello() {
     let (mut spammer, _) = TestClient::join(&server.ws_url(), "Spam 4").await;
     assert!(refused_with(
         &try_create(&mut spammer).await,
-        codes::TOO_MANY_ROOMS_FROM_ADDRESS
+        ErrorCode::TooManyRoomsFromAddress
     ));
     let ServerMsg::Rooms { rooms, .. } = spammer.request(ClientMsg::ListRooms).await else {
         panic!()
@@ -383,7 +395,10 @@ async fn a_finished_room_no_longer_counts_against_its_owner_or_its_address() {
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
     let (mut carol, _) = TestClient::join(&server.ws_url(), "Carol").await;
     let room = create(&mut alice, room_config(Variant::Classic, 2, 1, NO_CLOCK), true).await;
-    assert!(refused_with(&try_create(&mut alice).await, codes::TOO_MANY_ROOMS));
+    assert!(refused_with(
+        &try_create(&mut alice).await,
+        ErrorCode::TooManyRooms
+    ));
     let seat = join(&mut bob, room).await;
     // Bob's own room fills the address's allowance of two; Carol, from the same address, is
     // refused.
@@ -393,7 +408,7 @@ async fn a_finished_room_no_longer_counts_against_its_owner_or_its_address() {
     ));
     assert!(refused_with(
         &try_create(&mut carol).await,
-        codes::TOO_MANY_ROOMS_FROM_ADDRESS
+        ErrorCode::TooManyRoomsFromAddress
     ));
     // Bob gives up the match: Alice's room is finished.
     bob.send(ClientMsg::Forfeit {
@@ -418,7 +433,7 @@ async fn a_finished_room_no_longer_counts_against_its_owner_or_its_address() {
     // Her new room took the place the finished one left: the address is full again.
     assert!(refused_with(
         &try_create(&mut carol).await,
-        codes::TOO_MANY_ROOMS_FROM_ADDRESS
+        ErrorCode::TooManyRoomsFromAddress
     ));
 }
 
@@ -455,7 +470,7 @@ async fn a_waiting_room_expires_its_owner_is_told_and_it_leaves_lobby_and_databa
             _ => None,
         })
         .await;
-        assert_eq!(closed, codes::ROOM_EXPIRED);
+        assert_eq!(closed, ErrorCode::RoomExpired);
     }
     assert!(started.elapsed() < Duration::from_secs(5));
     let ServerMsg::Rooms { rooms, .. } = owner.request(ClientMsg::ListRooms).await else {

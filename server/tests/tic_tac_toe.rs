@@ -9,7 +9,9 @@ use common::*;
 use rand::seq::IndexedRandom;
 use skirmish_games::Seat;
 use skirmish_games::tic_tac_toe::{self, End};
-use skirmish_protocol::{Action, ClientMsg, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg};
+use skirmish_protocol::{
+    Action, ClientMsg, ErrorCode, GameConfig, GameEvent, GameView, RoomConfig, RoomId, ServerMsg,
+};
 use skirmish_server::testing::{TestClient, TestServer};
 
 fn room_config() -> RoomConfig {
@@ -49,9 +51,9 @@ async fn marked(client: &mut TestClient, cell: u8) {
         .await;
 }
 
-fn code(msg: &ServerMsg) -> &str {
+fn code(msg: &ServerMsg) -> ErrorCode {
     match msg {
-        ServerMsg::Error { code, .. } => code,
+        ServerMsg::Error { code, .. } => code.clone(),
         other => panic!("an error: {other:?}"),
     }
 }
@@ -103,9 +105,18 @@ async fn bad_marks_get_stable_codes_and_change_nothing() {
     your_turn(&mut alice).await;
     alice.send(place(room, 4)).await;
     your_turn(&mut bob).await;
-    assert_eq!(code(&bob.request(place(room, 4)).await), "cell_occupied");
-    assert_eq!(code(&bob.request(place(room, 9)).await), "cell_off_board");
-    assert_eq!(code(&alice.request(place(room, 0)).await), "not_your_turn");
+    assert_eq!(
+        code(&bob.request(place(room, 4)).await),
+        ErrorCode::rule("cell_occupied")
+    );
+    assert_eq!(
+        code(&bob.request(place(room, 9)).await),
+        ErrorCode::rule("cell_off_board")
+    );
+    assert_eq!(
+        code(&alice.request(place(room, 0)).await),
+        ErrorCode::rule("not_your_turn")
+    );
     let gomoku = ClientMsg::Act {
         room,
         seat: None,
@@ -113,7 +124,7 @@ async fn bad_marks_get_stable_codes_and_change_nothing() {
             point: "h8".parse().unwrap(),
         }),
     };
-    assert_eq!(code(&bob.request(gomoku).await), "wrong_game");
+    assert_eq!(code(&bob.request(gomoku).await), ErrorCode::WrongGame);
     // Nothing changed: the board holds one mark, and it is still O's turn.
     let reply = bob.request(ClientMsg::Spectate { room }).await;
     let _ = reply;
@@ -205,7 +216,15 @@ async fn a_room_whose_engine_panics_is_reported_broken_to_its_players_and_leaves
     alice.send(place(room, 4)).await;
     for client in [&mut alice, &mut bob, &mut carol] {
         let msg = client
-            .recv_until(|m| matches!(m, ServerMsg::Error { code, .. } if code == "room_broken"))
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::Error {
+                        code: ErrorCode::RoomBroken,
+                        ..
+                    }
+                )
+            })
             .await;
         let ServerMsg::Error { message, .. } = msg else {
             unreachable!()
@@ -223,9 +242,9 @@ async fn a_room_whose_engine_panics_is_reported_broken_to_its_players_and_leaves
     assert!(rooms.iter().any(|r| r.id == other));
     assert_eq!(
         code(&carol.request(ClientMsg::Spectate { room }).await),
-        "no_such_room"
+        ErrorCode::NoSuchRoom
     );
-    assert_eq!(code(&alice.request(place(room, 0)).await), "no_such_room");
+    assert_eq!(code(&alice.request(place(room, 0)).await), ErrorCode::NoSuchRoom);
     // Bob's seat there is gone (a resume would not offer it); his other room plays on.
     let (mut dave, _) = TestClient::join(&server.ws_url(), "Dave").await;
     assert_eq!(join(&mut dave, other).await, Seat(1));

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use skirmish_protocol::tournament::{MatchState, TournamentState};
-use skirmish_protocol::{BotOffer, ClientMsg, GameKind, PROTOCOL_VERSION, ServerMsg};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio_util::sync::CancellationToken;
 
@@ -289,7 +289,7 @@ async fn a_tournament_whose_runner_panics_stops_and_says_so() {
         _ => None,
     })
     .await;
-    assert_eq!(code, "match_abandoned");
+    assert_eq!(code, ErrorCode::MatchAbandoned);
     let mut gone = false;
     for _ in 0..50 {
         let ServerMsg::Rooms { rooms, .. } = first.request(ClientMsg::ListRooms).await else {

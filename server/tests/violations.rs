@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use common::raw::{self, Got};
 use common::*;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{BotOffer, ClientMsg, GameKind, PROTOCOL_VERSION, ServerMsg, codes};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::session::{CLOSE_INVALID_DATA, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio::io::AsyncWriteExt;
@@ -90,7 +90,13 @@ async fn a_binary_frame_is_answered_with_binary_frame_and_the_connection_goes_on
             Got::Text(text) => {
                 let msg: ServerMsg = serde_json::from_str(&text).unwrap();
                 assert!(
-                    matches!(&msg, ServerMsg::Error { code, .. } if code == codes::BINARY_FRAME),
+                    matches!(
+                        &msg,
+                        ServerMsg::Error {
+                            code: ErrorCode::BinaryFrame,
+                            ..
+                        }
+                    ),
                     "{msg:?}"
                 );
             }
@@ -133,7 +139,13 @@ async fn names_the_server_repeats_lose_control_and_bidi_characters() {
     assert_eq!(seat.name, "Al[31mice");
     // Nothing but hidden characters is no name at all.
     let (_, refused) = TestClient::join(&server.ws_url(), "\u{202E}\u{1b}\n").await;
-    assert!(matches!(refused, ServerMsg::Error { ref code, .. } if code == codes::BAD_NAME));
+    assert!(matches!(
+        refused,
+        ServerMsg::Error {
+            code: ErrorCode::BadName,
+            ..
+        }
+    ));
     // A bot's name is cleaned the same way: what list_bots shows.
     let mut bot = TestClient::connect(&server.ws_url()).await;
     let welcome = bot
@@ -193,7 +205,13 @@ async fn bot_offers_over_the_size_limits_are_refused_with_bad_offer() {
         let mut bot = TestClient::connect(&server.ws_url()).await;
         let reply = bot.request(bot_hello("bot", offer)).await;
         assert!(
-            matches!(&reply, ServerMsg::Error { code, .. } if code == codes::BAD_OFFER),
+            matches!(
+                &reply,
+                ServerMsg::Error {
+                    code: ErrorCode::BadOffer,
+                    ..
+                }
+            ),
             "{what}: {reply:?}"
         );
     }

@@ -13,7 +13,8 @@ use rand::rngs::SmallRng;
 use serde::Deserialize;
 use skirmish_games::Seat;
 use skirmish_protocol::{
-    Action, ClientFrame, ClientMsg, GameConfig, GameKind, GameView, PROTOCOL_VERSION, RoomConfig, RoomId,
+    Action, ClientFrame, ClientMsg, ErrorCode, GameConfig, GameKind, GameView, PROTOCOL_VERSION, RoomConfig,
+    RoomId,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -57,7 +58,7 @@ enum Incoming {
         event: EventHead,
     },
     Error {
-        code: String,
+        code: ErrorCode,
     },
     #[serde(other)]
     Other,
@@ -354,12 +355,12 @@ async fn play(
                 }
             }
             Incoming::Error { code } => {
-                recorder.error(&code);
+                recorder.error(code.as_str());
                 pending[i] = None;
                 // A room created on one node and joined at once through another: the joining
                 // node may not have the room in its directory yet. Counted, and tried again.
                 if let Some(id) = room
-                    && code == "no_such_room"
+                    && code == ErrorCode::NoSuchRoom
                     && i != 0
                     && seat_of[i].is_none()
                     && joins_retried[i] < JOIN_RETRIES

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
+use skirmish_protocol::{Action, ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
 
 use crate::error::ServerError;
 use crate::replica::SeatChange;
@@ -103,14 +103,14 @@ impl WireCommand {
 /// A refusal as it crosses the bus.
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct WireError {
-    pub code: String,
+    pub code: ErrorCode,
     pub message: String,
 }
 
 impl From<&ServerError> for WireError {
     fn from(err: &ServerError) -> Self {
         WireError {
-            code: err.code().to_owned(),
+            code: err.code(),
             message: err.to_string(),
         }
     }

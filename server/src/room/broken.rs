@@ -7,7 +7,7 @@
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-use skirmish_protocol::{ServerMsg, codes};
+use skirmish_protocol::{ErrorCode, ServerMsg};
 use tracing::error;
 
 use super::Room;
@@ -40,7 +40,7 @@ impl Room {
         error!(room = %self.id, cause, "the room's actor panicked: the room is broken and closed");
         let notice = ServerMsg::Error {
             req: None,
-            code: codes::ROOM_BROKEN.to_owned(),
+            code: ErrorCode::RoomBroken,
             message: format!(
                 "room {} broke down on the server (our fault, and logged); it is closed, and your seat there is gone",
                 self.id

@@ -66,7 +66,7 @@ impl Room {
     pub(super) fn expire(&mut self) {
         info!("room expired before its match started");
         self.close(
-            skirmish_protocol::codes::ROOM_EXPIRED,
+            skirmish_protocol::ErrorCode::RoomExpired,
             "the room waited too long for its players and is closed; create another",
         );
         if let Some(journal) = &self.journal {
@@ -91,7 +91,7 @@ impl Room {
             s.dropped = None;
         });
         self.close(
-            skirmish_protocol::codes::MATCH_ABANDONED,
+            skirmish_protocol::ErrorCode::MatchAbandoned,
             "this match's tournament was stopped; the match will not be played on",
         );
         if let Some(journal) = &self.journal {
@@ -102,10 +102,10 @@ impl Room {
 
     /// Tells the room's owner and everyone in it that the room closed (`room_closed` with
     /// `code` and `message`) and frees its seats.
-    fn close(&mut self, code: &str, message: &str) {
+    fn close(&mut self, code: skirmish_protocol::ErrorCode, message: &str) {
         let notice = ServerMsg::RoomClosed {
             room: self.id,
-            code: code.to_owned(),
+            code,
             message: message.to_owned(),
         };
         let mut told = std::collections::HashSet::new();

@@ -1,21 +1,22 @@
 //! Who says `hello`: the bot account its token proves, and the name it may use.
 
-use skirmish_protocol::codes;
-
 use crate::AppState;
+use crate::error::ServerError;
 
 /// The bot account a `hello` proves with its `token`, or `None` for an anonymous client.
 ///
 /// # Errors
-/// The code and message refusing the `hello`: `bad_token` (a token not issued, or revoked or
-/// rotated), `token_required` (an anonymous bot on a server that admits none), `bad_key` (an
-/// anonymous bot without the server's bot key), `unavailable` (storage failed).
+/// The refusal of the `hello`: [`ServerError::BadToken`] (a token not issued, or revoked or
+/// rotated), [`ServerError::TokenForPerson`] (a token said by a client that is not a bot),
+/// [`ServerError::TokenRequired`] (an anonymous bot on a server that admits none),
+/// [`ServerError::BadKey`] (an anonymous bot without the server's bot key),
+/// [`ServerError::AccountsUnavailable`] (storage failed).
 pub(super) async fn account_of(
     state: &AppState,
     is_bot: bool,
     token: Option<&skirmish_protocol::AccountToken>,
     key: Option<&skirmish_protocol::AccessKey>,
-) -> Result<Option<String>, (&'static str, String)> {
+) -> Result<Option<String>, ServerError> {
     if let Some(token) = token {
         let account = state
             .store
@@ -23,39 +24,24 @@ pub(super) async fn account_of(
             .await
             .map_err(|err| {
                 tracing::warn!(cause = %err, "accounts could not be read");
-                (
-                    codes::UNAVAILABLE,
-                    "accounts cannot be read now; try again".to_owned(),
-                )
+                ServerError::AccountsUnavailable
             })?;
         return match account {
             Some(account) if is_bot => Ok(Some(account)),
-            Some(_) => Err((
-                codes::BAD_TOKEN,
-                "an account token is for a bot: say hello with `bot`".to_owned(),
-            )),
-            None => Err((
-                codes::BAD_TOKEN,
-                "this account token is not (or no longer) valid here".to_owned(),
-            )),
+            Some(_) => Err(ServerError::TokenForPerson),
+            None => Err(ServerError::BadToken),
         };
     }
     if !is_bot {
         return Ok(None);
     }
     if state.limits.anonymous_bots == crate::AnonymousBots::Deny {
-        return Err((
-            codes::TOKEN_REQUIRED,
-            "this server admits only bots with an account token (the bot's --token)".to_owned(),
-        ));
+        return Err(ServerError::TokenRequired);
     }
     if let Some(required) = &state.limits.bot_key
         && !required.admits(key)
     {
-        return Err((
-            codes::BAD_KEY,
-            "this server admits anonymous bots only with its key (the bot's --key)".to_owned(),
-        ));
+        return Err(ServerError::BadKey);
     }
     Ok(None)
 }
@@ -64,34 +50,26 @@ pub(super) async fn account_of(
 /// case said); anyone else's must not be an account's.
 ///
 /// # Errors
-/// `bad_name` for an account bot saying another name, `name_taken` for anyone else saying an
-/// account's name, `unavailable` when storage failed.
+/// [`ServerError::NotAccountName`] (`bad_name`) for an account bot saying another name,
+/// [`ServerError::NameTaken`] for anyone else saying an account's name,
+/// [`ServerError::AccountsUnavailable`] when storage failed.
 pub(super) async fn check_name(
     state: &AppState,
     name: String,
     account: Option<&str>,
-) -> Result<String, (&'static str, String)> {
+) -> Result<String, ServerError> {
     if let Some(account) = account {
         if crate::accounts::name_key(&name) == crate::accounts::name_key(account) {
             return Ok(account.to_owned());
         }
-        return Err((
-            codes::BAD_NAME,
-            format!("this token is the bot account `{account}`'s: say hello as `{account}`"),
-        ));
+        return Err(ServerError::NotAccountName(account.to_owned()));
     }
     match state.store.account_named(name.clone()).await {
         Ok(None) => Ok(name),
-        Ok(Some(account)) => Err((
-            codes::NAME_TAKEN,
-            format!("`{account}` is a bot account's name: only its token may use it"),
-        )),
+        Ok(Some(account)) => Err(ServerError::NameTaken(account)),
         Err(err) => {
             tracing::warn!(cause = %err, "accounts could not be read");
-            Err((
-                codes::UNAVAILABLE,
-                "accounts cannot be read now; try again".to_owned(),
-            ))
+            Err(ServerError::AccountsUnavailable)
         }
     }
 }

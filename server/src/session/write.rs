@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use axum::extract::ws::Message;
 use futures_util::{Sink, SinkExt};
-use skirmish_protocol::{ServerMsg, codes};
+use skirmish_protocol::ServerMsg;
 
 use crate::metrics::Metrics;
 use crate::outbox::{Frame, Inbox};
@@ -70,14 +70,4 @@ pub(super) async fn write_within<K: Sink<Message> + Unpin>(
         return Some(written);
     }
     tokio::time::timeout(SLOW_CLOSE_WAIT, write).await.ok()
-}
-
-/// The answer to a binary frame, which the protocol does not use: an `error` with
-/// [`codes::BINARY_FRAME`]; the connection goes on, as after any other frame it cannot read.
-pub(super) fn binary_frame_error() -> ServerMsg {
-    ServerMsg::Error {
-        req: None,
-        code: codes::BINARY_FRAME.to_owned(),
-        message: "binary frames are not part of the protocol; send JSON text".to_owned(),
-    }
 }

@@ -1,5 +1,6 @@
 //! Why a tournament request was refused, each with a stable code.
 
+use skirmish_protocol::ErrorCode;
 use skirmish_protocol::tournament::{MatchId, TournamentId};
 
 use crate::store::StoreError;
@@ -35,15 +36,15 @@ pub enum TournamentError {
 impl TournamentError {
     /// The stable code (`bad_config`, `unknown_entrant`, `too_few_entrants`,
     /// `no_such_tournament`, `tournament_over`, `deal_in_play`, `storage`).
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            TournamentError::BadConfig(_) => "bad_config",
-            TournamentError::UnknownEntrant(..) => "unknown_entrant",
-            TournamentError::TooFewEntrants(..) => "too_few_entrants",
-            TournamentError::NoSuchTournament(_) => "no_such_tournament",
-            TournamentError::Over(_) => "tournament_over",
-            TournamentError::DealInPlay(_) => skirmish_protocol::codes::DEAL_IN_PLAY,
-            TournamentError::Store(_) => "storage",
+            TournamentError::BadConfig(_) => ErrorCode::BadConfig,
+            TournamentError::UnknownEntrant(..) => ErrorCode::UnknownEntrant,
+            TournamentError::TooFewEntrants(..) => ErrorCode::TooFewEntrants,
+            TournamentError::NoSuchTournament(_) => ErrorCode::NoSuchTournament,
+            TournamentError::Over(_) => ErrorCode::TournamentOver,
+            TournamentError::DealInPlay(_) => ErrorCode::DealInPlay,
+            TournamentError::Store(_) => ErrorCode::Storage,
         }
     }
 }

@@ -38,6 +38,9 @@ impl Room {
 
     fn break_down(&mut self, cause: &str) {
         error!(room = %self.id, cause, "the room's actor panicked: the room is broken and closed");
+        // What is on disk goes out before the notice; what the panic interrupted, and what
+        // follows writes not yet on disk, never does.
+        self.out.give_up();
         let notice = ServerMsg::Error {
             req: None,
             code: codes::ROOM_BROKEN.to_owned(),

@@ -317,7 +317,7 @@ impl Room {
         let shutdown = shutdown.child_token();
         let stopped = shutdown.cancelled();
         tokio::pin!(stopped);
-        loop {
+        'actor: loop {
             self.out.let_out(self.written);
             let next_deadline = self
                 .seats
@@ -325,23 +325,30 @@ impl Room {
                 .flat_map(|s| [s.clock.deadline(), s.dropped])
                 .flatten()
                 .min();
+            let deadline = sleep_until_some(next_deadline);
+            let closes = sleep_until_some(self.closes_at);
+            let expires = sleep_until_some(self.kind.expires_at());
+            tokio::pin!(deadline, closes, expires);
             // Everything the actor does runs guarded: a panic breaks this room down, not the server.
-            let worked = tokio::select! {
-                () = &mut stopped => break,
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.guarded(|room| room.handle(*cmd)),
-                    None => break,
-                },
-                () = sleep_until_some(next_deadline) => self.guarded(Room::on_deadline),
-                // What the room holds is on disk now: let out at the top of the loop.
-                () = self.out.on_disk() => Ok(()),
-                () = sleep_until_some(self.closes_at) => {
-                    self.lobby.remove_room(self.id);
-                    break;
-                }
-                () = sleep_until_some(self.kind.expires_at()) => {
-                    let _ = self.guarded(Room::expire);
-                    break;
+            let worked = loop {
+                tokio::select! {
+                    () = &mut stopped => break 'actor,
+                    cmd = rx.recv() => match cmd {
+                        Some(cmd) => break self.guarded(|room| room.handle(*cmd)),
+                        None => break 'actor,
+                    },
+                    () = &mut deadline => break self.guarded(Room::on_deadline),
+                    // What the room holds is on disk now. Nothing else changed: the room's
+                    // timers are kept (a commit wakes the room once a move, as a command does).
+                    () = self.out.on_disk() => self.out.let_out(self.written),
+                    () = &mut closes => {
+                        self.lobby.remove_room(self.id);
+                        break 'actor;
+                    }
+                    () = &mut expires => {
+                        let _ = self.guarded(Room::expire);
+                        break 'actor;
+                    }
                 }
             };
             if worked.is_err() {

@@ -339,6 +339,23 @@ mod tests {
         assert_eq!(received(&mut inbox), [2]);
     }
 
+    #[test]
+    fn a_room_that_breaks_down_sends_what_is_on_disk_and_drops_the_rest() {
+        let (mut held, committed) = held();
+        let (outbox, mut inbox) = Outbox::new();
+        held.say(&outbox, &pong(1));
+        held.let_out(1);
+        held.say(&outbox, &pong(2));
+        held.let_out(2);
+        committed.send_replace(1);
+        held.say(&outbox, &pong(3));
+        held.give_up();
+        assert_eq!(received(&mut inbox), [1]);
+        committed.send_replace(2);
+        held.let_out(2);
+        assert_eq!(received(&mut inbox), NOTHING);
+    }
+
     #[tokio::test]
     async fn nothing_held_is_sent_once_the_writer_is_gone() {
         let (mut held, committed) = held();

@@ -355,6 +355,9 @@ impl Room {
                 break;
             }
         }
+        // No command is taken from here on: a handle's caller gets the dead actor's error at
+        // once rather than wait for the disk.
+        drop(rx);
         // The room's last words (a final move's events, the result) reach its players once on disk.
         self.out.let_out_last(self.written).await;
         debug!("room closed");

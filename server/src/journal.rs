@@ -251,6 +251,8 @@ async fn write_all(
             }
         }
         if let Some(last) = last {
+            #[cfg(feature = "testing")]
+            crate::testing::journal_fault();
             let writes = Arc::new(writes);
             let mut wait = RETRY_FIRST;
             loop {

@@ -11,9 +11,11 @@
 //! Rooms hand their entries to a [`Journal`] without waiting; one writer task stores them in
 //! batches, one transaction per batch (a batch is whatever queued while the last one was
 //! written: a group commit, one sync to the disk for every room that wrote meanwhile). Each write
-//! gets a number; [`Journal::after_commit`] runs what waits for a number once it is on disk, and rooms
-//! hold every message a write caused until then, so that **every event a player has been sent is
-//! on disk** (docs/reliability.md, "What a player can count on").
+//! gets a number, and the writer publishes the number of the last write it has on disk
+//! ([`Journal::committed`]) once the batch's transaction has committed. The journal delivers
+//! nothing itself: each room holds what a write caused until that number reaches the write's, then
+//! sends it from its own task (`room::held`), so that **every event a player has been sent is on
+//! disk** (docs/reliability.md, "What a player can count on").
 //!
 //! A batch that fails is never dropped: it is retried, first after [`RETRY_FIRST`], then twice as
 //! long each time up to [`RETRY_MAX`] between tries, for as long as it fails. Meanwhile storage is
@@ -28,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use skirmish_protocol::RoomId;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{error, info};
 
 pub use crate::entry::Entry;
@@ -82,31 +84,13 @@ struct Queue {
     tx: mpsc::UnboundedSender<Write>,
 }
 
-/// What waits for a write to be on disk: the write's number, and what to do then.
-type AfterCommit = (u64, Box<dyn FnOnce() + Send>);
-
-/// The number of the last write on disk, and what waits for later ones
-/// ([`Journal::after_commit`]), under one lock: the writer runs what its commit let through and
-/// moves `committed` on together, so nothing filed later under an already committed number runs
-/// before what was filed earlier under it.
-#[derive(Default)]
-struct Waiting {
-    committed: u64,
-    then: Vec<AfterCommit>,
-}
-
-impl std::fmt::Debug for Waiting {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} committed, {} waiting", self.committed, self.then.len())
-    }
-}
-
 /// Where rooms write their logs. Cheap to clone; the writer task ends when every clone is
 /// dropped, after writing everything queued.
 #[derive(Debug, Clone)]
 pub struct Journal {
     queue: Arc<Mutex<Queue>>,
-    waiting: Arc<Mutex<Waiting>>,
+    /// The number of the last write on disk, published by the writer after each commit.
+    committed: watch::Receiver<u64>,
     health: Arc<Health>,
     store: Store,
 }
@@ -127,12 +111,13 @@ impl Journal {
     /// Starts the writer task on `store`, watched: a writer that panics leaves storage marked
     /// failing for good, so that every room refuses what it would write with
     /// `storage_unavailable` and `/healthz` says so, rather than rooms waiting in silence for
-    /// commits that will never come. The server must then be restarted.
+    /// commits that will never come (and [`Journal::committed`] reports the writer gone). The
+    /// server must then be restarted.
     pub fn start(store: Store) -> Journal {
         let (tx, rx) = mpsc::unbounded_channel::<Write>();
+        let (committed_tx, committed) = watch::channel(0);
         let health = Arc::new(Health::default());
-        let waiting = Arc::new(Mutex::new(Waiting::default()));
-        let writer = tokio::spawn(write_all(store.clone(), rx, waiting.clone(), health.clone()));
+        let writer = tokio::spawn(write_all(store.clone(), rx, committed_tx, health.clone()));
         let watched = health.clone();
         tokio::spawn(async move {
             if let Err(err) = writer.await
@@ -146,29 +131,23 @@ impl Journal {
         });
         Journal {
             queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
-            waiting,
+            committed,
             health,
             store,
         }
     }
 
-    /// Runs `then` once write number `written` ([`Journal::append`] and the others) is on
-    /// disk: at once if it is, else on the writer's task right after the commit. What is filed
-    /// under one number runs in the order filed,
-    /// and after everything filed earlier under a smaller one: a room's held messages go out in
-    /// the order it said them, without a wake of the room (docs/performance.md, "What the design choices are worth").
-    /// `then` must not wait and must not call back into the journal's waiting list.
-    pub fn after_commit(&self, written: u64, then: Box<dyn FnOnce() + Send>) {
-        let mut waiting = self.waiting.lock().expect("not poisoned");
-        if written <= waiting.committed {
-            then();
-        } else {
-            waiting.then.push((written, then));
-        }
+    /// The number of the last write on disk ([`Journal::append`] and the others return each
+    /// write's number): every write numbered up to it is committed, and nothing after it is. It
+    /// starts at 0 (no write) and only grows; the writer moves it once a batch's transaction has
+    /// committed, before it answers [`Journal::flush`]. Its `changed` fails once the writer is
+    /// gone (it panicked: storage is then unavailable for good, and nothing later is committed).
+    pub fn committed(&self) -> watch::Receiver<u64> {
+        self.committed.clone()
     }
 
     /// Records a new room (its log empty), made at `created_ms` (milliseconds since the Unix
-    /// epoch). Returns the write's number ([`Journal::after_commit`]).
+    /// epoch). Returns the write's number ([`Journal::committed`]).
     pub fn open(&self, room: StoredRoom, created_ms: u64) -> u64 {
         self.send(JournalWrite::Open {
             room: Box::new(room),
@@ -234,23 +213,12 @@ impl Journal {
     }
 }
 
-/// Everything up to write `last` is on disk: runs what waited for it, in the order filed, and
-/// moves `committed` on, under the waiting list's lock.
-fn release(waiting: &Mutex<Waiting>, last: u64) {
-    let mut waiting = waiting.lock().expect("not poisoned");
-    waiting.committed = last;
-    for (_, then) in waiting.then.extract_if(.., |(written, _)| *written <= last) {
-        then();
-    }
-}
-
-/// The writer task: writes each batch until it is on disk, then lets out what waited for it
-/// ([`release`]); checks
+/// The writer task: writes each batch until it is on disk, then says so on `committed`; checks
 /// the database file while idle.
 async fn write_all(
     store: Store,
     mut rx: mpsc::UnboundedReceiver<Write>,
-    waiting: Arc<Mutex<Waiting>>,
+    committed: watch::Sender<u64>,
     health: Arc<Health>,
 ) {
     let mut queued = Vec::new();
@@ -283,6 +251,8 @@ async fn write_all(
             }
         }
         if let Some(last) = last {
+            #[cfg(feature = "testing")]
+            crate::testing::journal_fault();
             let writes = Arc::new(writes);
             let mut wait = RETRY_FIRST;
             loop {
@@ -297,7 +267,8 @@ async fn write_all(
                 }
             }
             health.succeeded();
-            release(&waiting, last);
+            // Wakes the rooms that wait for a write of this batch; none is waited for here.
+            committed.send_replace(last);
         }
         for done in flushed {
             let _ = done.send(());
@@ -308,41 +279,42 @@ async fn write_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::Engine;
 
-    /// What ran, in order.
-    type Ran = Arc<Mutex<Vec<u32>>>;
-
-    /// A list of what ran, and a maker of closures that add their tag to it.
-    fn recorder() -> (Ran, impl Fn(u32) -> Box<dyn FnOnce() + Send>) {
-        let ran = Arc::new(Mutex::new(Vec::new()));
-        let to = ran.clone();
-        let make = move |tag: u32| -> Box<dyn FnOnce() + Send> {
-            let to = to.clone();
-            Box::new(move || to.lock().unwrap().push(tag))
-        };
-        (ran, make)
+    /// Lets the writer run as far as it can without anything else happening.
+    async fn settle() {
+        for _ in 0..16 {
+            tokio::task::yield_now().await;
+        }
     }
 
     #[tokio::test]
-    async fn what_waits_for_a_write_runs_after_its_commit_in_the_order_filed() {
-        let journal = Journal::start(Store::in_memory().await.unwrap());
-        let (ran, then) = recorder();
-        // Nothing written yet: number 0 is on disk, so it runs at once.
-        journal.after_commit(0, then(0));
-        assert_eq!(*ran.lock().unwrap(), [0]);
+    async fn the_committed_number_moves_only_once_the_batch_is_on_disk() {
+        let store = Store::in_memory().await.unwrap();
+        let journal = Journal::start(store.clone());
+        let mut committed = journal.committed();
+        assert_eq!(*committed.borrow_and_update(), 0, "nothing written yet");
+        // Another holder of the database's connection keeps the writer from committing.
+        let Engine::Sqlite(db) = store.engine() else {
+            unreachable!("an in-memory store is SQLite")
+        };
+        let held = Arc::clone(db).lock_owned().await;
         let first = journal.close(RoomId::random());
         let second = journal.close(RoomId::random());
-        journal.after_commit(second, then(2));
-        journal.after_commit(first, then(1));
-        journal.after_commit(second, then(3));
+        assert!(first < second, "numbers follow the order of the writes");
+        settle().await;
+        assert!(!committed.has_changed().unwrap(), "not committed: not said");
+        assert_eq!(*committed.borrow(), 0);
+        drop(held);
+        let on_disk = committed.wait_for(|c| *c >= second).await.map(|c| *c);
+        assert_eq!(
+            on_disk.unwrap(),
+            second,
+            "both in one batch, or the second after the first"
+        );
+        // A flush answers after the number moved.
+        let third = journal.close(RoomId::random());
         journal.flush().await;
-        // Each ran once its write was on disk; under one number, in the order filed.
-        let ran_now = ran.lock().unwrap().clone();
-        assert_eq!(ran_now.len(), 4, "{ran_now:?}");
-        let at = |tag| ran_now.iter().position(|&t| t == tag).unwrap();
-        assert!(at(2) < at(3), "{ran_now:?}");
-        // Filed after the commit under a committed number: at once, after everything before it.
-        journal.after_commit(first, then(4));
-        assert_eq!(ran.lock().unwrap().last(), Some(&4));
+        assert_eq!(*committed.borrow(), third);
     }
 }

@@ -1,10 +1,10 @@
 //! A connection's bounded outgoing queue, shared by the rooms that write to it.
 //!
 //! What is queued is a [`Frame`]: a server message already serialised to JSON text. A message sent
-//! to many connections (an event every viewer may see) is serialised once and the same bytes are
-//! queued for each of them ([`Outbox::send_shared`]); docs/performance.md has the measurements.
+//! to many connections (an event every viewer may see) is serialised once, by the room that says
+//! it, and the same frame (a reference count) is queued for each of them ([`Outbox::send_frame`]);
+//! docs/performance.md has the measurements.
 
-use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::{Arc, LazyLock, Mutex};
@@ -73,29 +73,6 @@ impl Frame {
     pub fn error_code(&self) -> Option<&str> {
         self.0.error_code.as_deref()
     }
-}
-
-thread_local! {
-    /// The last shared message serialised on this thread, and its frame. A room sends one shared
-    /// message to each of its viewers in a row, without an `.await` in between, so one entry
-    /// serialises it once for all of them. The cache holds a strong reference to the message, so
-    /// no other live `Arc` can have its address: a pointer match is the same message.
-    static LAST_SHARED: RefCell<Option<(Arc<ServerMsg>, Frame)>> = const { RefCell::new(None) };
-}
-
-/// The frame of a message shared by several connections, serialised once per run of sends.
-fn shared_frame(msg: &Arc<ServerMsg>) -> Frame {
-    LAST_SHARED.with(|last| {
-        let mut last = last.borrow_mut();
-        if let Some((cached, frame)) = last.as_ref()
-            && Arc::ptr_eq(cached, msg)
-        {
-            return frame.clone();
-        }
-        let frame = Frame::new(msg);
-        *last = Some((Arc::clone(msg), frame.clone()));
-        frame
-    })
 }
 
 /// The sending side of one connection's queue. Cloned into every room the connection sits or
@@ -409,16 +386,8 @@ impl Outbox {
         self.send_frame(Frame::new(&msg))
     }
 
-    /// Queues a message shared with other connections: sending the same `Arc` to several
-    /// outboxes in a row serialises it once. Returns as [`Outbox::send`].
-    pub fn send_shared(&self, msg: Arc<ServerMsg>) -> bool {
-        if self.is_closed() {
-            return false;
-        }
-        self.send_frame(shared_frame(&msg))
-    }
-
-    /// Queues a frame already serialised. Returns as [`Outbox::send`].
+    /// Queues a frame already serialised: the same frame may be queued for any number of
+    /// connections, its bytes shared. Returns as [`Outbox::send`].
     pub fn send_frame(&self, frame: Frame) -> bool {
         match &self.0.way {
             Way::Local { tx, closing, reason } => match tx.try_send(frame) {
@@ -447,32 +416,31 @@ mod tests {
     }
 
     #[test]
-    fn a_shared_message_is_serialised_once_for_every_outbox() {
+    fn a_frame_queued_for_several_outboxes_shares_its_bytes() {
         let (a, mut a_in) = Outbox::new();
         let (b, mut b_in) = Outbox::new();
-        let msg = Arc::new(pong(1));
-        assert!(a.send_shared(Arc::clone(&msg)));
-        assert!(b.send_shared(Arc::clone(&msg)));
+        let frame = Frame::new(&pong(1));
+        assert!(a.send_frame(frame.clone()));
+        assert!(b.send_frame(frame));
+        assert!(a.send(pong(2)));
         let (fa, fb) = (a_in.rx.try_recv().unwrap(), b_in.rx.try_recv().unwrap());
-        assert_eq!(fa.text().as_str(), serde_json::to_string(&*msg).unwrap());
+        assert_eq!(fa.text().as_str(), serde_json::to_string(&pong(1)).unwrap());
         assert_eq!(
             fa.text().as_str().as_ptr(),
             fb.text().as_str().as_ptr(),
             "the same bytes"
         );
+        let next = a_in.rx.try_recv().unwrap();
+        assert_eq!(next.text().as_str(), serde_json::to_string(&pong(2)).unwrap());
     }
 
     #[test]
-    fn another_message_is_serialised_afresh() {
-        let (a, mut a_in) = Outbox::new();
-        assert!(a.send_shared(Arc::new(pong(1))));
-        // The cache holds the first message, so the second cannot have its address.
-        assert!(a.send_shared(Arc::new(pong(2))));
-        assert!(a.send(pong(3)));
-        let texts: Vec<String> = (0..3)
-            .map(|_| a_in.rx.try_recv().unwrap().text().to_string())
-            .collect();
-        assert_eq!(texts, [1, 2, 3].map(|r| serde_json::to_string(&pong(r)).unwrap()));
+    fn a_full_queue_disconnects_its_client() {
+        let (a, a_in) = Outbox::with_capacity(1);
+        assert!(a.send(pong(1)));
+        assert!(!a.send(pong(2)), "no place left");
+        assert!(a_in.reason_given());
+        assert_eq!(a_in.close_reason(), Closing::TooSlow);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! A room whose actor panicked: a bug of ours in an engine or in the room, which no player's input
 //! should reach (the fuzz targets look for such inputs). The room is marked broken: every seated
-//! player and spectator is told at once with `room_broken` (a player not connected is told when
+//! player and spectator is told at once with `room_broken`, after what the room said before and
+//! has on disk (what still waits for the disk is dropped; a player not connected is told when
 //! they resume, as after a room that a restart could not restore), its seats are given back, it
 //! leaves the lobby, and its log is closed so that a restart does not bring back a room whose
 //! seats are gone. The rest of the server goes on.
@@ -38,6 +39,9 @@ impl Room {
 
     fn break_down(&mut self, cause: &str) {
         error!(room = %self.id, cause, "the room's actor panicked: the room is broken and closed");
+        // What is on disk goes out before the notice; what the panic interrupted, and what
+        // follows writes not yet on disk, never does.
+        self.out.give_up();
         let notice = ServerMsg::Error {
             req: None,
             code: ErrorCode::RoomBroken,

@@ -2,7 +2,6 @@
 //! rules engine), `your_turn`, snapshots, commitments and their reveals, the summary the lobby lists,
 //! and chat.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use skirmish_games::{Audience, Seat, Viewer};
@@ -84,7 +83,7 @@ impl Room {
     }
 
     pub(super) fn send_snapshot(&self, outbox: &Outbox, viewer: Viewer) {
-        self.out.say(outbox, self.snapshot(viewer));
+        self.out.say(outbox, &self.snapshot(viewer));
     }
 
     /// Sends every viewer a fresh snapshot (after a change of seats or status).
@@ -95,21 +94,18 @@ impl Room {
             }
         }
         if !self.spectators.is_empty() {
-            let snapshot = Arc::new(self.snapshot(Viewer::Spectator));
-            for member in self.spectators.values() {
-                self.out.say_shared(&member.outbox, snapshot.clone());
-            }
+            let snapshot = self.snapshot(Viewer::Spectator);
+            let spectators = self.spectators.values().map(|m| &m.outbox);
+            self.out.say_all(spectators, &snapshot);
         }
         self.publish_summary();
     }
 
     /// Sends `msg` to every connected seat and spectator.
-    pub(super) fn broadcast(&self, msg: ServerMsg) {
-        let msg = Arc::new(msg);
+    pub(super) fn broadcast(&self, msg: &ServerMsg) {
         let seated = self.holders().filter(|h| h.connected).map(|h| &h.member);
-        for member in seated.chain(self.spectators.values()) {
-            self.out.say_shared(&member.outbox, msg.clone());
-        }
+        let everyone = seated.chain(self.spectators.values()).map(|m| &m.outbox);
+        self.out.say_all(everyone, msg);
     }
 
     /// Commits to `seat`'s deployment of `round` (see [`skirmish_protocol::commitment`]).
@@ -117,7 +113,7 @@ impl Room {
         let (commitment, reveal) = Reveal::seal(seat, round, deployment, &mut self.rng);
         self.commitments.push(commitment.clone());
         self.sealed.push(reveal);
-        self.broadcast(ServerMsg::Commitment {
+        self.broadcast(&ServerMsg::Commitment {
             room: self.id,
             commitment,
         });
@@ -131,7 +127,7 @@ impl Room {
         self.sealed = later;
         for reveal in now {
             self.reveals.push(reveal.clone());
-            self.broadcast(ServerMsg::Reveal {
+            self.broadcast(&ServerMsg::Reveal {
                 room: self.id,
                 reveal,
             });
@@ -157,26 +153,24 @@ impl Room {
                     event: event.clone(),
                 },
             ));
-            let msg = Arc::new(ServerMsg::Event {
+            let msg = ServerMsg::Event {
                 room: self.id,
                 seq: self.seq,
                 event,
-            });
-            for (seat, state) in self.seats.iter() {
-                let viewer = Viewer::Seat(seat);
-                if let Some(h) = state
+            };
+            let seated = self.seats.iter().filter_map(|(seat, state)| {
+                state
                     .holder
                     .as_ref()
-                    .filter(|h| h.connected && audience.includes(viewer))
-                {
-                    self.out.say_shared(&h.member.outbox, msg.clone());
-                }
-            }
-            if audience == Audience::Everyone {
-                for member in self.spectators.values() {
-                    self.out.say_shared(&member.outbox, msg.clone());
-                }
-            }
+                    .filter(|h| h.connected && audience.includes(Viewer::Seat(seat)))
+                    .map(|h| &h.member.outbox)
+            });
+            let watching = self
+                .spectators
+                .values()
+                .filter(|_| audience == Audience::Everyone)
+                .map(|m| &m.outbox);
+            self.out.say_all(seated.chain(watching), &msg);
             while let Some(seal) = sealed.next_if(|s| s.after == index) {
                 self.commit(seal.seat, seal.round, seal.text);
             }
@@ -229,7 +223,7 @@ impl Room {
             let deadline_ms = self.seats[seat].clock.left_ms(Instant::now());
             self.out.say(
                 &h.member.outbox,
-                ServerMsg::YourTurn {
+                &ServerMsg::YourTurn {
                     room: self.id,
                     seat,
                     deadline_ms,
@@ -256,23 +250,21 @@ impl Room {
         };
         let text = clean_line(text)?;
         self.chat.allow(player, Instant::now())?;
-        let msg = Arc::new(ServerMsg::Chat {
+        let msg = ServerMsg::Chat {
             room: self.id,
             channel,
             seat,
             name,
             text,
-        });
+        };
         match channel {
             ChatChannel::Players => {
-                for holder in self.holders().filter(|h| h.connected) {
-                    self.out.say_shared(&holder.member.outbox, msg.clone());
-                }
+                let players = self.holders().filter(|h| h.connected).map(|h| &h.member.outbox);
+                self.out.say_all(players, &msg);
             }
             ChatChannel::Spectators => {
-                for member in self.spectators.values() {
-                    self.out.say_shared(&member.outbox, msg.clone());
-                }
+                self.out
+                    .say_all(self.spectators.values().map(|m| &m.outbox), &msg);
             }
         }
         Ok(())

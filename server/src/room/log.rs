@@ -80,6 +80,7 @@ impl Room {
             },
             created_ms,
         );
+        self.out.behind(&journal);
         self.journal = Some(journal);
     }
 
@@ -124,6 +125,7 @@ impl Room {
             journal.close(room.id);
             return Ok((room, channel));
         }
+        room.out.behind(&journal);
         room.journal = Some(journal);
         if room.status == RoomStatus::Playing
             && let Some(grace) = room.grace()

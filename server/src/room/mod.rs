@@ -12,9 +12,11 @@
 //! [`DropPolicy`](skirmish_protocol::DropPolicy), after which a bot takes the seat over or the seat forfeits (in a tournament
 //! match, the seat forfeits).
 //!
-//! What a room says (events, snapshots, replies) after writing to its log is held until the
-//! journal has that write on disk ([`Journal::after_commit`]), then let out in order: every event a
-//! player has been sent is on disk. While storage is failing ([`Journal::available`]) the room
+//! What a room says (events, snapshots, replies) is serialised once, in the room's task, into
+//! finished frames, and held there until the journal has on disk the write it follows
+//! ([`Journal::committed`]); the actor wakes on each commit and sends it, in the order said: every
+//! event a player has been sent is on disk. A room that ends first waits for its last write and
+//! sends what it still holds. While storage is failing ([`Journal::available`]) the room
 //! refuses whatever would write to its log with `storage_unavailable`, changing nothing, and its
 //! clocks wait.
 
@@ -104,7 +106,8 @@ struct Room {
     journal: Option<Journal>,
     /// Entries written to the log so far.
     logged: u64,
-    /// The number of the last journal write the room made ([`Journal::after_commit`]).
+    /// The number of the last journal write the room made: what it says now is held until the
+    /// journal has committed it ([`Journal::committed`]).
     written: u64,
     /// What the room says, held until the journal writes before it are on disk.
     out: Held,
@@ -314,40 +317,49 @@ impl Room {
         let shutdown = shutdown.child_token();
         let stopped = shutdown.cancelled();
         tokio::pin!(stopped);
-        loop {
-            if self
-                .guarded(|room| room.out.let_out(room.written, room.journal.as_ref()))
-                .is_err()
-            {
-                break;
-            }
+        'actor: loop {
+            self.out.let_out(self.written);
             let next_deadline = self
                 .seats
                 .values()
                 .flat_map(|s| [s.clock.deadline(), s.dropped])
                 .flatten()
                 .min();
+            let deadline = sleep_until_some(next_deadline);
+            let closes = sleep_until_some(self.closes_at);
+            let expires = sleep_until_some(self.kind.expires_at());
+            tokio::pin!(deadline, closes, expires);
             // Everything the actor does runs guarded: a panic breaks this room down, not the server.
-            let worked = tokio::select! {
-                () = &mut stopped => break,
-                cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.guarded(|room| room.handle(*cmd)),
-                    None => break,
-                },
-                () = sleep_until_some(next_deadline) => self.guarded(Room::on_deadline),
-                () = sleep_until_some(self.closes_at) => {
-                    self.lobby.remove_room(self.id);
-                    break;
-                }
-                () = sleep_until_some(self.kind.expires_at()) => {
-                    let _ = self.guarded(Room::expire);
-                    break;
+            let worked = loop {
+                tokio::select! {
+                    () = &mut stopped => break 'actor,
+                    cmd = rx.recv() => match cmd {
+                        Some(cmd) => break self.guarded(|room| room.handle(*cmd)),
+                        None => break 'actor,
+                    },
+                    () = &mut deadline => break self.guarded(Room::on_deadline),
+                    // What the room holds is on disk now. Nothing else changed: the room's
+                    // timers are kept (a commit wakes the room once a move, as a command does).
+                    () = self.out.on_disk() => self.out.let_out(self.written),
+                    () = &mut closes => {
+                        self.lobby.remove_room(self.id);
+                        break 'actor;
+                    }
+                    () = &mut expires => {
+                        let _ = self.guarded(Room::expire);
+                        break 'actor;
+                    }
                 }
             };
             if worked.is_err() {
                 break;
             }
         }
+        // No command is taken from here on: a handle's caller gets the dead actor's error at
+        // once rather than wait for the disk.
+        drop(rx);
+        // The room's last words (a final move's events, the result) reach its players once on disk.
+        self.out.let_out_last(self.written).await;
         debug!("room closed");
     }
 
@@ -423,7 +435,7 @@ impl Room {
                     }
                     Err(err) => {
                         debug!(player = %player, cause = %err, "action refused");
-                        self.out.say(&outbox, err.to_msg(req));
+                        self.out.say(&outbox, &err.to_msg(req));
                     }
                 }
             }

@@ -55,7 +55,7 @@ impl Room {
         self.writable()?;
         self.out.say(
             &member.outbox,
-            ServerMsg::Seated {
+            &ServerMsg::Seated {
                 req,
                 room: self.id,
                 seat,
@@ -116,7 +116,7 @@ impl Room {
     pub(super) fn seat_bot(&mut self, seat: Seat, pick: BotPick, took_over_from: Option<String>) {
         self.out.say(
             &pick.outbox,
-            ServerMsg::Seated {
+            &ServerMsg::Seated {
                 req: None,
                 room: self.id,
                 seat,

@@ -5,6 +5,7 @@
 //! So a strategy handed any view, after a reconnect say, acts correctly; one that keeps a belief
 //! about the hidden enemy pieces rebuilds it from the view's move record.
 
+mod audit;
 pub mod belief;
 pub mod belief_search;
 pub mod bench;
@@ -19,6 +20,7 @@ use rand::RngCore;
 use skirmish_games::junqi::{Action, Layout, Outcome, View};
 use skirmish_games::{Seat, Viewer};
 
+pub use audit::JunqiAudit;
 pub use belief_search::BeliefSearch;
 pub use flag_rush::FlagRush;
 pub use player::player;

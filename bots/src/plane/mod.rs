@@ -9,6 +9,7 @@
 //! [`View`] alone, so a strategy handed any view (after a reconnect, say) acts correctly.
 
 pub mod arena;
+mod audit;
 pub mod bayes;
 pub mod belief;
 mod deploy;
@@ -31,6 +32,7 @@ use skirmish_games::Seat;
 use skirmish_games::Viewer;
 use skirmish_games::plane::{BoardView, Cell, Placement, View};
 
+pub use audit::PlaneAudit;
 pub use bayes::Bayes;
 pub use player::player;
 pub use random::RandomStrategy;

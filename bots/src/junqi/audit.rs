@@ -99,3 +99,44 @@ impl JunqiAudit {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_opens_before_the_game_reveals_its_layouts() {
+        let mut audit = JunqiAudit::default();
+        let layout = deal::junqi_layout(7, Seat(0));
+        assert!(audit.record(&GameEvent::Junqi(Event::Deployment {
+            seat: Seat(0),
+            layout
+        })));
+        assert_eq!(
+            audit.open(Seat(0), 0, &layout.to_string()),
+            Err(Mismatch::NotRevealed)
+        );
+        assert!(!audit.done(0, 2), "the game goes on");
+    }
+
+    #[test]
+    fn dealt_layouts_are_checked_seat_by_seat() {
+        let game = GameConfig::Junqi(skirmish_games::junqi::Config::default());
+        let deployed = |seat, of| {
+            GameEvent::Junqi(Event::Deployment {
+                seat,
+                layout: deal::junqi_layout(7, of),
+            })
+        };
+        let events = [deployed(Seat(0), Seat(0)), deployed(Seat(1), Seat(1))];
+        assert_eq!(JunqiAudit::default().check_deal(&game, &events, 7), Ok(2));
+        let swapped = [deployed(Seat(0), Seat(1)), deployed(Seat(1), Seat(0))];
+        assert_eq!(
+            JunqiAudit::default().check_deal(&game, &swapped, 7),
+            Err(NotDealt {
+                seat: Seat(0),
+                round: 0
+            })
+        );
+    }
+}

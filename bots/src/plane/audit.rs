@@ -130,3 +130,111 @@ impl PlaneAudit {
 fn same_planes(a: &[Placement], b: &[Placement]) -> bool {
     a.len() == b.len() && a.iter().all(|p| b.contains(p))
 }
+
+#[cfg(test)]
+mod tests {
+    use skirmish_games::plane::{self, Facing, RoundResult};
+
+    use super::*;
+
+    fn shot(cell: &str, result: ShotResult, plane: Option<Placement>) -> GameEvent {
+        GameEvent::Plane(Event::Shot {
+            attacker: Seat(1),
+            target: Seat(0),
+            cell: cell.parse().unwrap(),
+            result,
+            plane,
+            points: 0,
+            knocked_out: false,
+            by_default: false,
+        })
+    }
+
+    /// A round in which seat 0's one plane (head D4, facing up) was shot at `shots`, then revealed.
+    fn round(shots: Vec<GameEvent>) -> (PlaneAudit, String) {
+        let planes = vec![Placement::new("D4".parse().unwrap(), Facing::Up)];
+        let mut audit = PlaneAudit::default();
+        let mut events = vec![GameEvent::Plane(Event::RoundStarted {
+            round: 0,
+            extra: false,
+            players: vec![Seat(0), Seat(1)],
+            first_attacker: Seat(1),
+        })];
+        events.extend(shots);
+        events.push(GameEvent::Plane(Event::RoundEnded {
+            result: RoundResult {
+                round: 0,
+                extra: false,
+                survivor: Seat(1),
+                points: PerSeat(vec![0, 0]),
+                deployments: PerSeat(vec![planes.clone(), Vec::new()]),
+            },
+            totals: PerSeat(vec![0, 0]),
+        }));
+        for event in &events {
+            assert!(audit.record(event));
+        }
+        (audit, serde_json::to_string(&planes).unwrap())
+    }
+
+    #[test]
+    fn shots_the_revealed_planes_give_pass_and_others_are_caught() {
+        let head = Placement::new("D4".parse().unwrap(), Facing::Up);
+        let (mut audit, opened) = round(vec![
+            shot("A1", ShotResult::Miss, None),
+            shot("D4", ShotResult::Down, Some(head)),
+        ]);
+        assert_eq!(audit.open(Seat(0), 0, &opened), Ok(()));
+        assert_eq!(
+            audit.open(Seat(0), 1, &opened),
+            Err(Mismatch::NotRevealed),
+            "no round 1"
+        );
+        assert_eq!(
+            audit.open(Seat(1), 0, &opened),
+            Err(Mismatch::NotRevealed),
+            "not seat 1's"
+        );
+        assert!(!audit.done(2, 2), "the match goes on");
+
+        let (mut lying, opened) = round(vec![shot("D4", ShotResult::Hit, None)]);
+        assert!(matches!(
+            lying.open(Seat(0), 0, &opened),
+            Err(Mismatch::Inconsistent(_))
+        ));
+    }
+
+    #[test]
+    fn dealt_deployments_are_checked_round_by_round() {
+        let game = GameConfig::Plane(plane::Config::default());
+        let GameConfig::Plane(config) = &game else {
+            unreachable!()
+        };
+        let dealt = |round, seat| deal::plane_deployment(7, round, seat, config.variant);
+        let mut events = Vec::new();
+        for round in 0..2 {
+            events.push(GameEvent::Plane(Event::RoundStarted {
+                round,
+                extra: false,
+                players: vec![Seat(0), Seat(1)],
+                first_attacker: Seat(0),
+            }));
+            for seat in [Seat(0), Seat(1)] {
+                events.push(GameEvent::Plane(Event::Deployment {
+                    seat,
+                    planes: dealt(round, seat),
+                }));
+            }
+        }
+        assert_eq!(PlaneAudit::default().check_deal(&game, &events, 7), Ok(4));
+        // Seat 0's round 1 board in round 0, and its round 0 board in round 1.
+        events.swap(1, 4);
+        assert_eq!(
+            PlaneAudit::default().check_deal(&game, &events, 7),
+            Err(NotDealt {
+                seat: Seat(0),
+                round: 0
+            })
+        );
+    }
+}

@@ -4,6 +4,9 @@
 //! enemy's as unknown pieces at their posts, and the public record of every move and its result.
 //! So a strategy handed any view, after a reconnect say, acts correctly; one that keeps a belief
 //! about the hidden enemy pieces rebuilds it from the view's move record.
+//!
+//! [`JunqiAudit`] is junqi's part of the bot's check on the referee ([`crate::audit`]): the game's
+//! moves replayed from both revealed layouts, and dealt layouts against a tournament's seed.
 
 mod audit;
 pub mod belief;

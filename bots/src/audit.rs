@@ -1,30 +1,33 @@
 //! The bot's check on the referee: every reveal must open its commitment, and the deployment it
-//! opens must be the one the game revealed and must agree with every public result (plane battle
-//! shots; junqi moves, replayed through the rules engine). See
+//! opens must be the one the game revealed and must agree with every public result. See
 //! [`skirmish_protocol::commitment`] for the scheme.
 //!
-//! [`Audit::observe`] takes every message a client receives, in order. A failure means the
-//! referee changed a secret deployment after committing to it, or reported a result the
-//! deployments cannot give: the bot client logs it as an error.
+//! This module knows no game. [`Audit::observe`] takes every message a client receives, in order,
+//! and keeps, per room, the commitments and how many reveals it checked; it opens each reveal
+//! against its commitment and hands the opened deployment to the room's [`GameAudit`], which
+//! checks it against that game's public results. Each game that hides deployments has one beside
+//! its strategies (`plane::audit`: the shots against the revealed planes; `junqi::audit`: the
+//! moves replayed through the rules engine), and [`crate::player::AUDITS`] lists them by
+//! [`GameKind`](skirmish_protocol::GameKind); a room of a game with nothing hidden (gomoku,
+//! tic-tac-toe) is not followed. A failure means the referee changed a secret deployment after
+//! committing to it, or reported a result the deployments cannot give: the bot client logs it as
+//! an error.
 //!
 //! [`check_tournament`] (`skirmish-bots audit`) checks a tournament once it is over: its revealed
 //! seed opens the commitment published at the start, no entrant played a deal twice, and every
-//! dealt board is the one the seed deals (docs/tournaments.md, "Seeds").
+//! dealt board is the one the seed deals (docs/tournaments.md, "Seeds"), each game's boards by its
+//! [`GameAudit::check_deal`].
 
 use std::collections::HashMap;
 
-use skirmish_games::junqi::{self, Layout, Position};
-use skirmish_games::plane::{self, Placement, ShotResult};
-use skirmish_games::{PerSeat, Seat};
+use skirmish_games::Seat;
 use skirmish_protocol::tournament::{
     MatchRecord, MatchState, TournamentId, TournamentState, TournamentStatus,
 };
 use skirmish_protocol::{Commitment, GameConfig, GameEvent, GameView, Reveal, RoomId, RoomStatus, ServerMsg};
 use thiserror::Error;
 
-/// The longest board side of plane battle, in cells: cells of a legal plane are the same on any
-/// board at least this wide.
-const PLANE_SIDE: u8 = 9;
+use crate::player::{AUDITS, audit_of};
 
 /// What the referee got wrong.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -71,24 +74,78 @@ pub enum AuditError {
     },
 }
 
-/// One plane battle shot as everyone saw it: the target, the cell, the result, the downed plane.
-type Shot = (Seat, plane::Cell, ShotResult, Option<Placement>);
+/// What a game's audit finds wrong with an opened deployment; [`Audit::observe`] reports it as
+/// an [`AuditError`] with the room, seat and round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Mismatch {
+    /// The opened deployment is not the one the game revealed for its seat and round, or cannot
+    /// be read ([`AuditError::NotTheRevealedDeployment`]).
+    NotRevealed,
+    /// A public result the opened deployments cannot give, in words
+    /// ([`AuditError::InconsistentResult`]).
+    Inconsistent(String),
+}
 
-/// What one room has shown so far.
+/// A dealt deployment in a finished match that is not the one its deal's seed gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NotDealt {
+    /// Whose deployment.
+    pub seat: Seat,
+    /// The round it belongs to (0 in a game of one deployment, such as junqi).
+    pub round: u32,
+}
+
+/// One game's checks on one match of a game that hides deployments: what its public results
+/// say, and whether a deployment opened from its commitment agrees with them.
+///
+/// [`Audit`] keeps one per room of such a game (made from [`crate::player::AUDITS`]) and does the
+/// game-free part itself: commitments, digests, counting reveals and letting go of the room.
+/// [`check_tournament`] makes a fresh one for each finished dealt match.
+pub trait GameAudit: Send + std::fmt::Debug {
+    /// Takes the game's view from a snapshot of the room (sent when a client joins or comes
+    /// back), so that what happened before the client came is known. Nothing by default.
+    fn view(&mut self, view: &GameView) {
+        let _ = view;
+    }
+
+    /// Takes the match's next public event, in order; `false` when `event` is another game's
+    /// (and so not taken).
+    fn record(&mut self, event: &GameEvent) -> bool;
+
+    /// Checks `seat`'s deployment for `round`, as opened from its commitment (`deployment` is the
+    /// reveal's text, see [`skirmish_protocol::commitment`]), against what the game revealed and
+    /// every public result so far.
+    ///
+    /// # Errors
+    /// [`Mismatch::NotRevealed`] when the game revealed no deployment for that seat and round, or
+    /// another one, or the text cannot be read; [`Mismatch::Inconsistent`] when a public result
+    /// disagrees with it.
+    fn open(&mut self, seat: Seat, round: u32, deployment: &str) -> Result<(), Mismatch>;
+
+    /// Whether nothing is left to check in this match, `opened` of its `committed` deployments
+    /// having been opened: the audit then lets go of the room.
+    fn done(&self, opened: usize, committed: usize) -> bool;
+
+    /// Checks every dealt deployment in `events` (every event of a finished match of `game`,
+    /// secret ones included) against the deal whose seed is `deal_seed`
+    /// ([`skirmish_protocol::deal`]), returning how many it checked.
+    ///
+    /// # Errors
+    /// The first deployment that is not the one the seed deals.
+    fn check_deal(
+        &mut self,
+        game: &GameConfig,
+        events: &[GameEvent],
+        deal_seed: u64,
+    ) -> Result<usize, NotDealt>;
+}
+
+/// What one room of a game that hides deployments has shown so far.
 #[derive(Debug, Default)]
 struct RoomRecord {
     commitments: Vec<Commitment>,
-    /// Plane battle: each round's shots (target, cell, result, downed plane).
-    shots: HashMap<u32, Vec<Shot>>,
-    /// Plane battle: the round being played.
-    round: u32,
-    /// Plane battle: each finished round's deployments as the game revealed them.
-    plane_revealed: HashMap<u32, PerSeat<Vec<Placement>>>,
-    /// Junqi: every move, and the layouts the game revealed at the end.
-    junqi_moves: Vec<junqi::MoveRecord>,
-    junqi_layouts: Option<PerSeat<Option<Layout>>>,
-    /// Junqi: the layouts opened so far.
-    junqi_opened: [Option<Layout>; 2],
+    /// The game's own checks, once the room's game is known.
+    game: Option<Box<dyn GameAudit>>,
     /// Reveals checked so far.
     opened: usize,
 }
@@ -123,19 +180,18 @@ impl Audit {
     /// The first thing wrong with a reveal (see [`AuditError`]).
     pub fn observe(&mut self, msg: &ServerMsg) -> Result<(), AuditError> {
         match msg {
-            ServerMsg::Room(snapshot)
-                if snapshot.room.status != RoomStatus::Finished
-                    && !matches!(snapshot.view, GameView::Gomoku(_)) =>
-            {
+            ServerMsg::Room(snapshot) if snapshot.room.status != RoomStatus::Finished => {
+                // A game that hides nothing has nothing to check.
+                let Some(new) = audit_of(snapshot.view.kind()) else {
+                    return Ok(());
+                };
                 let record = self.rooms.entry(snapshot.room.id).or_default();
                 for c in &snapshot.commitments {
                     if !record.commitments.contains(c) {
                         record.commitments.push(c.clone());
                     }
                 }
-                if let GameView::Junqi(view) = &snapshot.view {
-                    record.junqi_moves.clone_from(&view.moves);
-                }
+                record.game.get_or_insert_with(new).view(&snapshot.view);
             }
             ServerMsg::Commitment { room, commitment } => {
                 self.rooms
@@ -144,62 +200,55 @@ impl Audit {
                     .commitments
                     .push(commitment.clone());
             }
-            // Gomoku hides nothing; a plane battle's last reveals come before its end.
-            ServerMsg::Event {
-                event: GameEvent::Gomoku(_),
-                ..
-            } => {}
-            ServerMsg::Event {
-                room,
-                event: GameEvent::Plane(plane::Event::MatchEnded { .. }),
-                ..
-            } => {
-                self.rooms.remove(room);
+            ServerMsg::Event { room, event, .. } => {
+                let taken = self
+                    .rooms
+                    .get_mut(room)
+                    .and_then(|record| record.game.as_mut())
+                    .is_some_and(|game| game.record(event));
+                if !taken {
+                    // A room whose game is not known yet: the game that hides deployments whose
+                    // event this is, if any (a game that hides nothing is not followed).
+                    let Some(game) = AUDITS.iter().find_map(|(_, new)| {
+                        let mut game = new();
+                        game.record(event).then_some(game)
+                    }) else {
+                        return Ok(());
+                    };
+                    let record = self.rooms.entry(*room).or_default();
+                    if record.game.is_none() {
+                        record.game = Some(game);
+                    }
+                }
+                self.let_go_if_done(*room);
             }
-            ServerMsg::Event { room, event, .. } => self.rooms.entry(*room).or_default().record(event),
             ServerMsg::Reveal { room, reveal } => {
                 let record = self.rooms.entry(*room).or_default();
                 record.check(*room, reveal)?;
                 record.opened += 1;
                 self.verified += 1;
-                // A junqi game's reveals follow its end: once all are checked, nothing is left.
-                if record.junqi_layouts.is_some() && record.opened == record.commitments.len() {
-                    self.rooms.remove(room);
-                }
+                self.let_go_if_done(*room);
             }
             _ => {}
         }
         Ok(())
     }
+
+    /// Drops `room` once its game has nothing left to check.
+    fn let_go_if_done(&mut self, room: RoomId) {
+        if self.rooms.get(&room).is_some_and(|record| {
+            record
+                .game
+                .as_ref()
+                .is_some_and(|game| game.done(record.opened, record.commitments.len()))
+        }) {
+            self.rooms.remove(&room);
+        }
+    }
 }
 
 impl RoomRecord {
-    fn record(&mut self, event: &GameEvent) {
-        match event {
-            GameEvent::Plane(plane::Event::RoundStarted { round, .. }) => self.round = *round,
-            GameEvent::Plane(plane::Event::Shot {
-                target,
-                cell,
-                result,
-                plane,
-                ..
-            }) => self
-                .shots
-                .entry(self.round)
-                .or_default()
-                .push((*target, *cell, *result, *plane)),
-            GameEvent::Plane(plane::Event::RoundEnded { result, .. }) => {
-                self.plane_revealed
-                    .insert(result.round, result.deployments.clone());
-            }
-            GameEvent::Junqi(junqi::Event::Moved { record }) => self.junqi_moves.push(*record),
-            GameEvent::Junqi(junqi::Event::Ended { outcome }) => {
-                self.junqi_layouts = Some(outcome.layouts.clone())
-            }
-            _ => {}
-        }
-    }
-
+    /// Opens `reveal` against its commitment, then has the game check the opened deployment.
     fn check(&mut self, room: RoomId, reveal: &Reveal) -> Result<(), AuditError> {
         let (seat, round) = (reveal.seat.0, reveal.round);
         let commitment = self
@@ -211,82 +260,14 @@ impl RoomRecord {
             return Err(AuditError::DigestMismatch { room, seat, round });
         }
         let not_revealed = AuditError::NotTheRevealedDeployment { room, seat, round };
-        if let Some(deployments) = self.plane_revealed.get(&round) {
-            let planes: Vec<Placement> =
-                serde_json::from_str(&reveal.deployment).map_err(|_| not_revealed.clone())?;
-            if deployments.0.get(usize::from(seat)) != Some(&planes) {
-                return Err(not_revealed);
-            }
-            return self.check_shots(room, reveal.seat, round, &planes);
-        }
-        if let Some(layouts) = &self.junqi_layouts {
-            let layout: Layout = reveal.deployment.parse().map_err(|_| not_revealed.clone())?;
-            if layouts.0.get(usize::from(seat)).copied().flatten() != Some(layout) {
-                return Err(not_revealed);
-            }
-            self.junqi_opened[usize::from(seat).min(1)] = Some(layout);
-            if let [Some(red), Some(blue)] = self.junqi_opened {
-                return self.check_moves(room, [&red, &blue]);
-            }
-            return Ok(());
-        }
-        Err(not_revealed)
-    }
-
-    /// Every shot at `seat`'s board in `round` must be what `planes` give.
-    fn check_shots(
-        &self,
-        room: RoomId,
-        seat: Seat,
-        round: u32,
-        planes: &[Placement],
-    ) -> Result<(), AuditError> {
-        for &(target, cell, result, downed) in self.shots.get(&round).into_iter().flatten() {
-            if target != seat {
-                continue;
-            }
-            let head = planes.iter().find(|p| p.head == cell);
-            let body = planes
-                .iter()
-                .any(|p| p.cells(PLANE_SIDE).is_some_and(|cells| cells.contains(&cell)));
-            let expected = match (head, body) {
-                (Some(_), _) => ShotResult::Down,
-                (None, true) => ShotResult::Hit,
-                (None, false) => ShotResult::Miss,
-            };
-            if result != expected || (result == ShotResult::Down && downed != head.copied()) {
-                return Err(AuditError::InconsistentResult {
-                    room,
-                    what: format!(
-                        "round {round}: the shot at {cell} on seat {}'s board said {result:?}",
-                        seat.0
-                    ),
-                });
-            }
-        }
-        Ok(())
-    }
-
-    /// Replays every junqi move from both layouts: each result must be what the ranks give.
-    fn check_moves(&self, room: RoomId, layouts: [&Layout; 2]) -> Result<(), AuditError> {
-        let mut position = Position::new(layouts);
-        for record in &self.junqi_moves {
-            let mv = junqi::Move {
-                from: record.from,
-                to: record.to,
-            };
-            let legal = position.check_move(record.seat, mv).is_ok() && position.to_move() == record.seat;
-            if !legal || position.play(mv).result != record.result {
-                return Err(AuditError::InconsistentResult {
-                    room,
-                    what: format!(
-                        "junqi move {} ({mv}) cannot give {:?}",
-                        record.number, record.result
-                    ),
-                });
-            }
-        }
-        Ok(())
+        let Some(game) = self.game.as_mut() else {
+            return Err(not_revealed);
+        };
+        game.open(reveal.seat, round, &reveal.deployment)
+            .map_err(|mismatch| match mismatch {
+                Mismatch::NotRevealed => not_revealed,
+                Mismatch::Inconsistent(what) => AuditError::InconsistentResult { room, what },
+            })
     }
 }
 
@@ -384,40 +365,21 @@ pub fn check_tournament(
             .find(|r| r.summary.id == m.id && r.summary.deal == m.deal)
             .ok_or(TournamentAuditError::NoRecord(m.index))?;
         let deal_seed = deal::deal_seed(seed, number);
-        let mut round = 0;
-        for event in &record.events {
-            let (seat, dealt_round, same) = match (event, &record.game) {
-                (GameEvent::Plane(plane::Event::RoundStarted { round: r, .. }), _) => {
-                    round = *r;
-                    continue;
-                }
-                (GameEvent::Plane(plane::Event::Deployment { seat, planes }), GameConfig::Plane(config)) => {
-                    let dealt = deal::plane_deployment(deal_seed, round, *seat, config.variant);
-                    (*seat, round, same_planes(&dealt, planes))
-                }
-                (GameEvent::Junqi(junqi::Event::Deployment { seat, layout }), _) => {
-                    (*seat, 0, deal::junqi_layout(deal_seed, *seat) == *layout)
-                }
-                _ => continue,
-            };
-            if !same {
-                return Err(TournamentAuditError::NotTheDealtBoard {
-                    index: m.index,
-                    deal: number,
-                    seat: seat.0,
-                    round: dealt_round,
-                });
-            }
-            audit.boards += 1;
+        if let Some(new) = audit_of(record.game.kind()) {
+            audit.boards += new()
+                .check_deal(&record.game, &record.events, deal_seed)
+                .map_err(
+                    |NotDealt { seat, round }| TournamentAuditError::NotTheDealtBoard {
+                        index: m.index,
+                        deal: number,
+                        seat: seat.0,
+                        round,
+                    },
+                )?;
         }
         audit.matches += 1;
     }
     Ok(audit)
-}
-
-/// The same planes, in any order.
-fn same_planes(a: &[Placement], b: &[Placement]) -> bool {
-    a.len() == b.len() && a.iter().all(|p| b.contains(p))
 }
 
 /// `skirmish-bots audit`: checks a tournament that is over against its revealed seed.

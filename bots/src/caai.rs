@@ -33,6 +33,9 @@ use crate::engine_process::{EngineProcess, ProcessError, TurnLimits, cap, keywor
 use crate::junqi::random::own_side_position;
 use crate::junqi::{Budget, JunqiStrategy};
 
+/// The game its engines play (junqi): the bot client offers them for it alone.
+pub const GAME: skirmish_protocol::GameKind = skirmish_protocol::GameKind::Junqi;
+
 /// How long an engine may take from its start to its `ARRAY` (answering `INFO` and `START`), at
 /// most; capped by the room's deployment clock.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);

@@ -180,9 +180,9 @@ fn main() -> anyhow::Result<()> {
             name,
         } => {
             let engine = find_engine(engine)?;
-            let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Gomoku);
+            let mut options = engine_bot(&engine, name, &connection, skirmish_bots::piskvork::GAME);
             options.players.insert(
-                skirmish_protocol::GameKind::Gomoku,
+                skirmish_bots::piskvork::GAME,
                 std::sync::Arc::new(move |_name: &str| {
                     Some(skirmish_bots::gomoku::player(Box::new(
                         skirmish_bots::piskvork::PiskvorkStrategy::new(engine.clone()),
@@ -199,9 +199,9 @@ fn main() -> anyhow::Result<()> {
             name,
         } => {
             let engine = find_engine(engine)?;
-            let mut options = engine_bot(&engine, name, &connection, skirmish_protocol::GameKind::Junqi);
+            let mut options = engine_bot(&engine, name, &connection, skirmish_bots::caai::GAME);
             options.players.insert(
-                skirmish_protocol::GameKind::Junqi,
+                skirmish_bots::caai::GAME,
                 std::sync::Arc::new(move |_name: &str| {
                     let strategy =
                         skirmish_bots::caai::CaaiStrategy::with_args(engine.clone(), engine_args.clone());

@@ -32,6 +32,9 @@ use tracing::{debug, warn};
 use crate::engine_process::{EngineProcess, ProcessError, cap, keyword, truncate};
 use crate::gomoku::{Budget, GomokuStrategy};
 
+/// The game its engines play (gomoku): the bot client offers them for it alone.
+pub const GAME: skirmish_protocol::GameKind = skirmish_protocol::GameKind::Gomoku;
+
 /// How long an engine may take to answer `START` (loading its weights, say), at most; capped by
 /// the room's move clock.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);

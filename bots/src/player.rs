@@ -2,6 +2,8 @@
 //! seat does from the seat's own view, whatever the game, and hears how the match ended. Each
 //! game's module wraps its strategies in one (`plane::player`, `gomoku::player`, ...), and
 //! [`built_in`] lists the games once, each with its strategies' names and how to make a player.
+//! [`AUDITS`] lists, beside it, the games that hide deployments, each with its check on the
+//! referee ([`GameAudit`]); the other games need none.
 
 use std::sync::Arc;
 
@@ -10,6 +12,7 @@ use skirmish_games::Seat;
 use skirmish_protocol::{Action, GameEvent, GameKind, GameView};
 
 use crate::Budget;
+use crate::audit::GameAudit;
 
 /// What a seat's player does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,4 +78,20 @@ pub fn built_in_player(game: GameKind, name: &str) -> Option<Box<dyn Player>> {
         .into_iter()
         .find(|(g, _, _)| *g == game)
         .and_then(|(_, _, make)| make(name))
+}
+
+/// Makes a fresh audit of one match of a game that hides deployments.
+pub type AuditFactory = fn() -> Box<dyn GameAudit>;
+
+/// The games that hide deployments, listed once, each with how to make its audit
+/// ([`crate::audit`]): plane battle's planes and junqi's layouts. Gomoku and tic-tac-toe hide
+/// nothing, so they have none.
+pub const AUDITS: &[(GameKind, AuditFactory)] = &[
+    (GameKind::Plane, || Box::new(crate::plane::PlaneAudit::default())),
+    (GameKind::Junqi, || Box::new(crate::junqi::JunqiAudit::default())),
+];
+
+/// How to make the audit of `game`, or `None` for a game that hides nothing.
+pub fn audit_of(game: GameKind) -> Option<AuditFactory> {
+    AUDITS.iter().find(|(g, _)| *g == game).map(|(_, new)| *new)
 }

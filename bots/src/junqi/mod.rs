@@ -4,7 +4,11 @@
 //! enemy's as unknown pieces at their posts, and the public record of every move and its result.
 //! So a strategy handed any view, after a reconnect say, acts correctly; one that keeps a belief
 //! about the hidden enemy pieces rebuilds it from the view's move record.
+//!
+//! [`JunqiAudit`] is junqi's part of the bot's check on the referee ([`crate::audit`]): the game's
+//! moves replayed from both revealed layouts, and dealt layouts against a tournament's seed.
 
+mod audit;
 pub mod belief;
 pub mod belief_search;
 pub mod bench;
@@ -19,6 +23,7 @@ use rand::RngCore;
 use skirmish_games::junqi::{Action, Layout, Outcome, View};
 use skirmish_games::{Seat, Viewer};
 
+pub use audit::JunqiAudit;
 pub use belief_search::BeliefSearch;
 pub use flag_rush::FlagRush;
 pub use player::player;

@@ -7,8 +7,12 @@
 //! of shots to clear a board), `seed-cv` (the seed paper's "cube value" heuristic with its two
 //! probe shots and its 3-player safe/risky mix) and `random`. Each works from the seat's own
 //! [`View`] alone, so a strategy handed any view (after a reconnect, say) acts correctly.
+//!
+//! [`PlaneAudit`] is plane battle's part of the bot's check on the referee ([`crate::audit`]): each
+//! revealed deployment against the round's shots, and dealt boards against a tournament's seed.
 
 pub mod arena;
+mod audit;
 pub mod bayes;
 pub mod belief;
 mod deploy;
@@ -31,6 +35,7 @@ use skirmish_games::Seat;
 use skirmish_games::Viewer;
 use skirmish_games::plane::{BoardView, Cell, Placement, View};
 
+pub use audit::PlaneAudit;
 pub use bayes::Bayes;
 pub use player::player;
 pub use random::RandomStrategy;

@@ -20,6 +20,16 @@ fn place(room: RoomId, x: u8, y: u8) -> ClientMsg {
     }
 }
 
+/// A gomoku room without a clock.
+fn gomoku_room() -> RoomConfig {
+    RoomConfig {
+        name: None,
+        game: GameConfig::Gomoku(gomoku::Config::default()),
+        clock: None,
+        on_drop: None,
+    }
+}
+
 async fn health(server: &TestServer) -> u16 {
     reqwest::get(server.http_url("/healthz"))
         .await
@@ -33,13 +43,7 @@ async fn a_journal_writer_that_panics_leaves_storage_failing_and_says_so() {
     let server = TestServer::start().await;
     let (mut alice, _) = TestClient::join(&server.ws_url(), "Alice").await;
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
-    let config = RoomConfig {
-        name: None,
-        game: GameConfig::Gomoku(gomoku::Config::default()),
-        clock: None,
-        on_drop: None,
-    };
-    let room = common::create(&mut alice, config, true).await;
+    let room = common::create(&mut alice, gomoku_room(), true).await;
     common::join(&mut bob, room).await;
     common::your_turn(&mut alice).await;
     assert_eq!(health(&server).await, 200);
@@ -81,12 +85,7 @@ async fn a_journal_writer_that_panics_leaves_storage_failing_and_says_so() {
     let (mut carol, _) = TestClient::join(&server.ws_url(), "Carol").await;
     let reply = carol
         .request(ClientMsg::CreateRoom {
-            config: RoomConfig {
-                name: None,
-                game: GameConfig::Gomoku(gomoku::Config::default()),
-                clock: None,
-                on_drop: None,
-            },
+            config: gomoku_room(),
             sit: true,
         })
         .await;

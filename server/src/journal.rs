@@ -25,6 +25,7 @@
 //! ([`Store::check_file`]). Once a write goes through, storage is available again and play goes
 //! on by itself.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -84,6 +85,10 @@ struct Queue {
     tx: mpsc::UnboundedSender<Write>,
 }
 
+/// Rooms waiting for a write to be on disk ([`Journal::when_on_disk`]), by the write's number:
+/// each is woken once by the commit that takes its number, and no other.
+type Waiters = Arc<Mutex<BTreeMap<u64, Vec<oneshot::Sender<()>>>>>;
+
 /// Where rooms write their logs. Cheap to clone; the writer task ends when every clone is
 /// dropped, after writing everything queued.
 #[derive(Debug, Clone)]
@@ -91,6 +96,8 @@ pub struct Journal {
     queue: Arc<Mutex<Queue>>,
     /// The number of the last write on disk, published by the writer after each commit.
     committed: watch::Receiver<u64>,
+    /// Who waits for which write ([`Journal::when_on_disk`]).
+    waiters: Waiters,
     health: Arc<Health>,
     store: Store,
 }
@@ -117,8 +124,18 @@ impl Journal {
         let (tx, rx) = mpsc::unbounded_channel::<Write>();
         let (committed_tx, committed) = watch::channel(0);
         let health = Arc::new(Health::default());
-        let writer = tokio::spawn(write_all(store.clone(), rx, committed_tx, health.clone()));
+        let waiters = Waiters::default();
+        let writer = tokio::spawn(write_all(
+            store.clone(),
+            rx,
+            Committed {
+                number: committed_tx,
+                waiters: waiters.clone(),
+            },
+            health.clone(),
+        ));
         let watched = health.clone();
+        let abandoned = waiters.clone();
         tokio::spawn(async move {
             if let Err(err) = writer.await
                 && err.is_panic()
@@ -127,11 +144,14 @@ impl Journal {
                 watched.failed(format!(
                     "the journal's writer stopped ({err}); restart the server"
                 ));
+                // Every waiting room hears that nothing more will be committed.
+                abandoned.lock().expect("not poisoned").clear();
             }
         });
         Journal {
             queue: Arc::new(Mutex::new(Queue { next: 1, tx })),
             committed,
+            waiters,
             health,
             store,
         }
@@ -144,6 +164,25 @@ impl Journal {
     /// gone (it panicked: storage is then unavailable for good, and nothing later is committed).
     pub fn committed(&self) -> watch::Receiver<u64> {
         self.committed.clone()
+    }
+
+    /// A receiver that gets `()` once write number `written` is on disk, woken by that commit
+    /// alone (a room waiting on [`Journal::committed`] would wake at every commit, its own or
+    /// not); `None` when it is on disk already. The receiver fails once the writer is gone.
+    pub fn when_on_disk(&self, written: u64) -> Option<oneshot::Receiver<()>> {
+        let mut waiters = self.waiters.lock().expect("not poisoned");
+        // Read under the waiters' lock: the writer moves the number before it takes the lock
+        // to wake, so a wait registered here is either seen as committed or woken.
+        if *self.committed.borrow() >= written {
+            return None;
+        }
+        let (tx, rx) = oneshot::channel();
+        // A writer gone has dropped its end of `committed` before its watcher empties the
+        // waiters: a wait registered after that fails at once.
+        if self.committed.has_changed().is_ok() {
+            waiters.entry(written).or_default().push(tx);
+        }
+        Some(rx)
     }
 
     /// Records a new room (its log empty), made at `created_ms` (milliseconds since the Unix
@@ -213,12 +252,36 @@ impl Journal {
     }
 }
 
-/// The writer task: writes each batch until it is on disk, then says so on `committed`; checks
+/// Where the writer says what is on disk.
+struct Committed {
+    /// The number of the last write on disk.
+    number: watch::Sender<u64>,
+    /// Who waits for which write.
+    waiters: Waiters,
+}
+
+impl Committed {
+    /// Everything up to write `last` is on disk: publishes the number, then wakes those waiting
+    /// for a write up to it, outside the waiters' lock.
+    fn reached(&self, last: u64) {
+        self.number.send_replace(last);
+        let woken = {
+            let mut waiters = self.waiters.lock().expect("not poisoned");
+            let later = waiters.split_off(&(last + 1));
+            std::mem::replace(&mut *waiters, later)
+        };
+        for waiter in woken.into_values().flatten() {
+            let _ = waiter.send(());
+        }
+    }
+}
+
+/// The writer task: writes each batch until it is on disk, then says so ([`Committed`]); checks
 /// the database file while idle.
 async fn write_all(
     store: Store,
     mut rx: mpsc::UnboundedReceiver<Write>,
-    committed: watch::Sender<u64>,
+    committed: Committed,
     health: Arc<Health>,
 ) {
     let mut queued = Vec::new();
@@ -268,7 +331,7 @@ async fn write_all(
             }
             health.succeeded();
             // Wakes the rooms that wait for a write of this batch; none is waited for here.
-            committed.send_replace(last);
+            committed.reached(last);
         }
         for done in flushed {
             let _ = done.send(());
@@ -316,5 +379,26 @@ mod tests {
         let third = journal.close(RoomId::random());
         journal.flush().await;
         assert_eq!(*committed.borrow(), third);
+    }
+
+    #[tokio::test]
+    async fn a_wait_for_a_write_is_woken_by_that_writes_commit_and_no_earlier_one() {
+        let journal = Journal::start(Store::in_memory().await.unwrap());
+        let first = journal.close(RoomId::random());
+        journal.flush().await;
+        assert!(
+            journal.when_on_disk(first).is_none(),
+            "on disk already: nothing to wait for"
+        );
+        let mut later = journal.when_on_disk(first + 2).expect("not written yet");
+        journal.close(RoomId::random());
+        journal.flush().await;
+        assert!(
+            later.try_recv().is_err(),
+            "woken by a commit that is not its write's"
+        );
+        journal.close(RoomId::random());
+        journal.flush().await;
+        assert!(later.try_recv().is_ok(), "its write is on disk");
     }
 }

@@ -7,7 +7,8 @@
 //! connections is one [`Frame`] shared by all of them. Then [`Held::let_out`] files what was said
 //! under the number of the room's last journal write and sends, oldest first, everything filed
 //! under a number the journal has committed ([`Journal::committed`]). What is still held waits in
-//! the room; its actor wakes when the journal commits ([`Held::on_disk`]) and lets it out. Output
+//! the room; its actor wakes when the journal commits the write the oldest of it follows, and no
+//! other ([`Held::on_disk`], [`Journal::when_on_disk`]), and lets it out. Output
 //! that follows no new write is filed after the older output, so nothing overtakes it. No lock is
 //! held while frames are sent: the queue is the room's own.
 
@@ -15,7 +16,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 
 use skirmish_protocol::ServerMsg;
-use tokio::sync::watch;
+use tokio::sync::{oneshot, watch};
 use tracing::warn;
 
 use crate::error::ServerError;
@@ -53,6 +54,10 @@ pub(super) struct Held {
     /// The number of the journal's last write on disk; `None` without a journal (a room being
     /// rebuilt from its log, or a test's), when output goes out at once.
     committed: Option<watch::Receiver<u64>>,
+    /// The journal, to be woken by the commit of the write the oldest held output follows.
+    journal: Option<Journal>,
+    /// That wake, once asked for: the write's number and the receiver.
+    waiting: Option<(u64, oneshot::Receiver<()>)>,
     /// Set once the journal's writer is gone (it panicked): nothing held is ever sent then.
     writer_gone: bool,
 }
@@ -61,6 +66,7 @@ impl Held {
     /// Holds output from now on until `journal` has on disk the write it follows.
     pub(super) fn behind(&mut self, journal: &Journal) {
         self.committed = Some(journal.committed());
+        self.journal = Some(journal.clone());
     }
 
     /// Says `msg` to `outbox`, once what the room wrote before is on disk.
@@ -137,10 +143,36 @@ impl Held {
     /// [`Held::let_out`] sends it); never while nothing is held, without a journal, or once the
     /// journal's writer is gone.
     pub(super) async fn on_disk(&mut self) {
-        let (Some(&(wanted, _)), Some(committed)) = (self.filed.front(), self.committed.as_mut()) else {
+        let Some(&(wanted, _)) = self.filed.front() else {
             return std::future::pending().await;
         };
-        if self.writer_gone || committed.wait_for(|c| *c >= wanted).await.is_err() {
+        if self.writer_gone {
+            return std::future::pending().await;
+        }
+        let woken = if let Some(journal) = &self.journal {
+            // Woken by that write's commit alone, not by every commit (a room of the next
+            // batch would wake at each one for nothing). The wake is kept across the actor's
+            // other branches, so it is asked for once.
+            if self.waiting.as_ref().is_none_or(|(n, _)| *n != wanted) {
+                match journal.when_on_disk(wanted) {
+                    Some(rx) => self.waiting = Some((wanted, rx)),
+                    None => {
+                        self.waiting = None;
+                        return;
+                    }
+                }
+            }
+            let (_, rx) = self.waiting.as_mut().expect("asked for above");
+            let woken = rx.await.is_ok();
+            self.waiting = None;
+            woken
+        } else if let Some(committed) = self.committed.as_mut() {
+            // A test's number, moved by hand.
+            committed.wait_for(|c| *c >= wanted).await.is_ok()
+        } else {
+            return std::future::pending().await;
+        };
+        if !woken {
             if !self.writer_gone {
                 warn!(
                     waiting_for = wanted,

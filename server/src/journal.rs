@@ -12,10 +12,11 @@
 //! batches, one transaction per batch (a batch is whatever queued while the last one was
 //! written: a group commit, one sync to the disk for every room that wrote meanwhile). Each write
 //! gets a number, and the writer publishes the number of the last write it has on disk
-//! ([`Journal::committed`]) once the batch's transaction has committed. The journal delivers
-//! nothing itself: each room holds what a write caused until that number reaches the write's, then
-//! sends it from its own task (`room::held`), so that **every event a player has been sent is on
-//! disk** (docs/reliability.md, "What a player can count on").
+//! ([`Journal::committed`]) once the batch's transaction has committed, and wakes the rooms
+//! waiting for a write of that batch, and only those ([`Journal::when_on_disk`]). The journal
+//! delivers nothing itself: each room holds what a write caused until that number reaches the
+//! write's, then sends it from its own task (`room::held`), so that **every event a player has
+//! been sent is on disk** (docs/reliability.md, "What a player can count on").
 //!
 //! A batch that fails is never dropped: it is retried, first after [`RETRY_FIRST`], then twice as
 //! long each time up to [`RETRY_MAX`] between tries, for as long as it fails. Meanwhile storage is

@@ -370,6 +370,20 @@ const GEO = { col: 84, row: 45, river: 36, margin: 24 };
 const BOARD_W = GEO.margin * 2 + GEO.col * 5;
 const BOARD_H = GEO.margin * 2 + GEO.row * 12 + GEO.river;
 
+/**
+ * The board's zoom, 1 where it fits, less on a narrow screen (a phone's 360 to 390 CSS pixels,
+ * less the page's margins): the posts keep their places and the whole board stays in the width.
+ * style.css applies it to `.jq-board` as `--jq-zoom`.
+ */
+function fitBoard() {
+  const room = document.documentElement.clientWidth - 20;
+  document.documentElement.style.setProperty('--jq-zoom', String(Math.min(1, room / BOARD_W)));
+}
+if (typeof window !== 'undefined') {
+  window.addEventListener('resize', fitBoard);
+  fitBoard();
+}
+
 /** The centre of the post shown at display row `r`, column `c`. */
 function centre(r, c) {
   return [GEO.margin + GEO.col * (c + 0.5), GEO.margin + GEO.row * (r + 0.5) + (r >= 6 ? GEO.river : 0)];

@@ -29,7 +29,11 @@ function canFire(rs, b) {
     && b.seat !== rs.you && b.playing && !b.knocked_out && !rs.firing;
 }
 
-export function boardEl(rs, b, order = 0) {
+/**
+ * One seat's board: a `side` x `side` grid of cells (plane.js) with its caption. `shown` marks
+ * the board a narrow screen shows (room_page.js, shownBoard); a wide screen shows every board.
+ */
+export function boardEl(rs, b, shown = true) {
   const v = rs.view;
   const side = P.sideOf(v.config.variant);
   const name = who(rs, b.seat);
@@ -109,9 +113,9 @@ export function boardEl(rs, b, order = 0) {
   const playing = b.playing ? (b.knocked_out ? t('plane.knocked_out') : '') : t('plane.not_in_round');
   const ready = v.phase.phase === 'deploy' && b.playing ? (v.phase.ready.includes(b.seat) ? 'ready' : 'deploying') : '';
   return h('figure', {
-    class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''}`,
+    class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''} ${shown ? 'shown' : ''}`,
     'data-board': b.seat, 'data-knocked-out': b.knocked_out ? 'true' : 'false', 'data-target': fireable ? 'true' : null,
-    style: order ? `order: ${order}` : null,
+    'data-shown': shown ? 'true' : 'false',
   },
   h('figcaption', {},
     h('strong', {}, name), rs.you === b.seat ? t('plane.your_board_mark') : '',
@@ -227,7 +231,7 @@ export function deployPanel(rs) {
   const d = rs.deploy;
   const facingArrow = { up: '↑', right: '→', down: '↓', left: '←' }[d.facing];
   return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'placing' },
-    h('p', {}, t('deploy.how', { count: need }), h('strong', {}, t('deploy.ready_word')), t('deploy.how_keys'), h('kbd', {}, 'R'), t('deploy.how_rotates')),
+    h('p', { class: 'deploy-how' }, t('deploy.how', { count: need }), h('strong', {}, t('deploy.ready_word')), t('deploy.how_keys'), h('kbd', {}, 'R'), t('deploy.how_rotates')),
     h('div', { class: 'row' },
       h('button', { id: 'deploy-rotate', type: 'button', onclick: () => rotate(rs), 'aria-keyshortcuts': 'R', 'data-facing': d.facing },
         t('deploy.rotate', { facing: t(`facing.${d.facing}`), arrow: facingArrow })),

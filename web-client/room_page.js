@@ -51,6 +51,7 @@ function planeSection(rs) {
   const v = rs.view;
   const status = rs.summary.status;
   const phase = status === 'waiting' ? 'waiting' : v.phase.phase;
+  const shown = phase === 'waiting' ? null : shownBoard(rs, phase);
   return h('section', {
     id: 'room', class: `room phase-${phase}`, 'data-room-id': rs.id, 'data-status': status,
     'data-phase': phase, 'data-you': rs.you ?? '', 'data-round': v.round, 'data-revealed': rs.revealed ? 'true' : null,
@@ -59,7 +60,8 @@ function planeSection(rs) {
   statusBar(rs, phase),
   phase === 'over' ? finalPanel(rs) : null,
   recapPanel(rs),
-  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b, boardOrder(rs, phase, b)))) : null,
+  phase !== 'waiting' ? boardTabs(rs, shown) : null,
+  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards', 'data-shown': shown }, v.boards.map((b) => boardEl(rs, b, b.seat === shown))) : null,
   phase !== 'waiting' ? h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || '') : null,
   phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
   phase !== 'waiting' ? legend() : null,
@@ -76,13 +78,49 @@ function chatPanel(rs) {
 }
 
 /**
- * Where a board shows among the boards (its CSS `order`; the document keeps seat order): while
- * deploying, the player's own board first (it is the one to work on); otherwise the opponents'
- * first (the ones to fire at), the own last.
+ * The board a narrow screen shows (the others wait behind the tabs, boardTabs): the page picks
+ * for the person at the moments that call for one board (their own while they deploy, a board to
+ * fire at when their turn comes), and leaves their own choice alone in between. Wide screens show
+ * every board, in seat order, whatever is picked.
  */
-function boardOrder(rs, phase, b) {
-  if (rs.you == null || b.seat !== rs.you) return 0;
-  return phase === 'deploy' ? -1 : 1;
+function shownBoard(rs, phase) {
+  const v = rs.view;
+  const mine = rs.you != null && v.boards[rs.you] ? rs.you : null;
+  const shots = v.boards.reduce((n, b) => n + b.shots.length, 0);
+  let moment = null;
+  let pick = null;
+  if (phase === 'deploy' && mine != null && v.boards[mine].playing) {
+    moment = `deploy ${v.round}`;
+    pick = mine;
+  } else if (phase === 'attack' && mine != null && v.phase.attacker === mine) {
+    moment = `fire ${v.round} ${shots}`;
+    const targets = v.boards.filter((b) => b.seat !== mine && b.playing && !b.knocked_out).map((b) => b.seat);
+    pick = targets.includes(rs.boardTab) ? rs.boardTab : targets[0] ?? null;
+  }
+  if (moment != null && rs.boardMoment !== moment) {
+    rs.boardMoment = moment;
+    if (pick != null) rs.boardTab = pick;
+  }
+  if (rs.boardTab == null || !v.boards[rs.boardTab]) rs.boardTab = mine ?? v.boards[0].seat;
+  return rs.boardTab;
+}
+
+/** The switcher between boards on a narrow screen (hidden on a wide one, which shows them all). */
+function boardTabs(rs, shown) {
+  const v = rs.view;
+  const myTurn = v.phase.phase === 'attack' && v.phase.attacker === rs.you && rs.you != null;
+  return h('div', { class: 'board-tabs', id: 'board-tabs', role: 'tablist', 'aria-label': t('plane.tabs.label') },
+    v.boards.map((b) => {
+      const target = myTurn && b.seat !== rs.you && b.playing && !b.knocked_out;
+      return h('button', {
+        type: 'button', role: 'tab', id: `board-tab-${b.seat}`, class: `board-tab ${target ? 'target' : ''}`,
+        'aria-selected': b.seat === shown ? 'true' : 'false', 'aria-controls': 'boards', 'data-board-tab': b.seat,
+        onclick: () => { rs.boardTab = b.seat; renderRoom(); },
+      },
+      b.seat === rs.you ? t('plane.tabs.yours') : who(rs, b.seat),
+      target ? h('span', { class: 'tab-mark', 'aria-label': t('plane.tabs.fire_here') }, ' ◎') : null,
+      b.knocked_out ? h('span', { class: 'tab-mark out' }, ` ${t('plane.knocked_out')}`) : null);
+    }));
 }
 
 // ---------------------------------------------------------------- gomoku room

@@ -13,6 +13,8 @@ mod harness;
 mod i18n;
 #[path = "browser/junqi.rs"]
 mod junqi;
+#[path = "browser/phone.rs"]
+mod phone;
 #[path = "browser/plane.rs"]
 mod plane;
 #[path = "browser/players.rs"]

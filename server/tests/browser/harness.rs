@@ -168,6 +168,20 @@ impl Driver {
     /// # Panics
     /// When the session cannot be created.
     pub async fn browser_in(&mut self, lang: Option<&str>) -> Client {
+        self.session(lang, false).await
+    }
+
+    /// Opens a new headless Chromium that plays a phone: Chromium's mobile emulation with a
+    /// 390x844 CSS-pixel viewport, touch (`(pointer: coarse)` matches; a click is a tap) and a
+    /// phone's user agent; its language `lang` as in [`Driver::browser_in`].
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn phone_in(&mut self, lang: Option<&str>) -> Client {
+        self.session(lang, true).await
+    }
+
+    async fn session(&mut self, lang: Option<&str>, phone: bool) -> Client {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let profile = std::env::temp_dir().join(format!(
             "{}{}",
@@ -194,6 +208,12 @@ impl Driver {
         if let Some(lang) = lang {
             args.push(format!("--lang={lang}"));
             options["prefs"] = json!({ "intl.accept_languages": lang });
+        }
+        if phone {
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1.0, "touch": true },
+                "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
+            });
         }
         options["args"] = json!(args);
         let caps = json!({

@@ -372,12 +372,17 @@ const BOARD_H = GEO.margin * 2 + GEO.row * 12 + GEO.river;
 
 /**
  * The board's zoom, 1 where it fits, less on a narrow screen (a phone's 360 to 390 CSS pixels,
- * less the page's margins): the posts keep their places and the whole board stays in the width.
+ * less the page's margins) or a short wide one, at least 0.6: the posts keep their places and the
+ * whole board stays in view.
  * style.css applies it to `.jq-board` as `--jq-zoom`.
  */
 function fitBoard() {
-  const room = document.documentElement.clientWidth - 20;
-  document.documentElement.style.setProperty('--jq-zoom', String(Math.min(1, room / BOARD_W)));
+  const width = document.documentElement.clientWidth;
+  let fit = (width - 20) / BOARD_W;
+  // A wide screen shows the board beside the panels: whole below the page's head and status bar
+  // (about 230 pixels at 1280x800).
+  if (width >= 1024) fit = Math.min(fit, (window.innerHeight - 230) / BOARD_H);
+  document.documentElement.style.setProperty('--jq-zoom', String(Math.max(0.6, Math.min(1, fit))));
 }
 if (typeof window !== 'undefined') {
   window.addEventListener('resize', fitBoard);

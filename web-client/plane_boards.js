@@ -360,7 +360,7 @@ export function scoreboard(rs) {
           // Totals first: they stay in view however many rounds scroll sideways.
           h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.wins')),
           heads.map((t) => h('th', { scope: 'col' }, t)),
-          showLive ? h('th', { scope: 'col', title: t('score.current_round') }, `${t('score.round_head', { n: v.round + 1 })}*`) : null)),
+          showLive ? h('th', { scope: 'col' }, t('score.current_round')) : null)),
         h('tbody', {}, seats.map((s) => h('tr', { 'data-score-row': s, class: v.outcome && v.outcome.winner === s ? 'winner' : '' },
           h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out && !v.outcome ? h('span', { class: 'badge out' }, t('score.out')) : null),
           h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),

@@ -58,17 +58,21 @@ function planeSection(rs) {
   },
   roomHeader(rs),
   statusBar(rs, phase),
-  phase === 'over' ? finalPanel(rs) : null,
-  recapPanel(rs),
-  phase !== 'waiting' ? boardTabs(rs, shown) : null,
-  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards', 'data-shown': shown }, v.boards.map((b) => boardEl(rs, b, b.seat === shown))) : null,
-  phase !== 'waiting' ? h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || '') : null,
-  phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
-  phase !== 'waiting' ? legend() : null,
-  resignRow(rs),
-  seatsPanel(rs),
-  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)),
-  chatPanel(rs));
+  phase === 'waiting'
+    ? [seatsPanel(rs), h('div', { class: 'side' }, logPanel(rs)), chatPanel(rs)]
+    : h('div', { class: 'plane-play' },
+      h('div', { class: 'plane-main' },
+        phase === 'over' ? finalPanel(rs) : null,
+        recapPanel(rs),
+        boardTabs(rs, shown),
+        h('div', { class: 'boards', id: 'boards', 'data-shown': shown, 'data-count': v.boards.length }, v.boards.map((b) => boardEl(rs, b, b.seat === shown))),
+        h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || ''),
+        phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
+        legend(),
+        resignRow(rs)),
+      // Beside the boards on a wide screen, under them on a narrow one: what the others said and
+      // did, then the score and the seats.
+      h('div', { class: 'plane-aside' }, chatPanel(rs), scoreboard(rs), logPanel(rs), seatsPanel(rs))));
 }
 
 /** The room's chat card (chat.js), sending through the connection. */
@@ -163,11 +167,9 @@ function gomokuSection(rs) {
       : null),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
-      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
-    : null,
-  seatsPanel(rs),
-  logPanel(rs),
-  chatPanel(rs));
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), chatPanel(rs),
+        G.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
+    : [seatsPanel(rs), logPanel(rs), chatPanel(rs)]);
 }
 
 // ---------------------------------------------------------------- a page module's room (games.js)
@@ -204,12 +206,10 @@ function junqiSection(rs) {
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
       deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
-      h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), J.moveList(rs, ui)))
-    : null,
-  phase === 'over' ? J.layoutsPanel(rs, ui) : null,
-  seatsPanel(rs),
-  logPanel(rs),
-  chatPanel(rs));
+      h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), chatPanel(rs),
+        J.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
+    : [seatsPanel(rs), logPanel(rs), chatPanel(rs)],
+  phase === 'over' ? J.layoutsPanel(rs, ui) : null);
 }
 
 function waitingText(rs) {
@@ -239,7 +239,9 @@ function roomHeader(rs) {
 
 async function copyLink(url) {
   try { await navigator.clipboard.writeText(url); toast(t('toast.copied')); } catch {
+    // No clipboard: show the address, selected, to copy by hand.
     const input = document.getElementById('share-link');
+    input.classList.add('shown');
     input.focus(); input.select();
     toast(t('toast.copy_by_hand'));
   }

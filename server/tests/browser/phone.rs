@@ -32,7 +32,7 @@ return {
 "#;
 
 /// Fails when anything reaches past the screen's sides.
-async fn assert_fits(page: &Client, what: &str) {
+pub(crate) async fn assert_fits(page: &Client, what: &str) {
     let fit = page
         .execute(OVERFLOW_JS, vec![])
         .await
@@ -45,7 +45,7 @@ async fn assert_fits(page: &Client, what: &str) {
 
 /// The box of the element `css` in the viewport, after scrolling the page to its top:
 /// `{top, bottom, left, right, height, shown}` in CSS pixels, `shown` false when it takes no room.
-async fn rect_at_top(page: &Client, css: &str) -> Value {
+pub(crate) async fn rect_at_top(page: &Client, css: &str) -> Value {
     page.execute(
         "window.scrollTo(0, 0); const e = document.querySelector(arguments[0]); \
          if (!e) return null; const r = e.getBoundingClientRect(); \
@@ -58,7 +58,7 @@ async fn rect_at_top(page: &Client, css: &str) -> Value {
 }
 
 /// Whether the rectangle lies wholly inside the first screen.
-fn on_first_screen(r: &Value) -> bool {
+pub(crate) fn on_first_screen(r: &Value) -> bool {
     r["shown"] == true && r["top"].as_f64() >= Some(0.0) && r["bottom"].as_f64() <= r["inner"].as_f64()
 }
 

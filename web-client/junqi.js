@@ -488,7 +488,10 @@ export function boardEl(rs, ui) {
       class: `jq-board${playable ? ' playable' : ''}`, id: 'jq-board', role: 'group', style: `width:${BOARD_W}px;height:${BOARD_H}px`,
       'aria-label': t('junqi.board_label'), 'data-seat-view': seat, 'data-selected': selected,
       onclick: (e) => { const el = e.target.closest('[data-post]'); if (el) clickPost(rs, el.dataset, ui); },
-    }, boardLines(seat), edgeLabels(seat, h), posts));
+    }, boardLines(seat), edgeLabels(seat, h), posts),
+    // Why the last tap did nothing, until the next move.
+    typeof ui.act === 'function' ? h('p', { id: 'junqi-notice', class: 'notice', role: 'status' },
+      rs.junqiNotice && rs.junqiNotice.moves === v.moves.length ? rs.junqiNotice.text : '') : null);
 }
 
 function postButton(s, [x, y], v, h) {
@@ -521,18 +524,44 @@ function postLabel(s, v) {
 }
 
 function clickPost(rs, data, ui) {
-  if (!canMove(rs)) return;
   const local = localOf(rs);
-  if (data.target && local.selected) {
+  const say = (text) => { rs.junqiNotice = { text, moves: rs.view.moves.length }; };
+  rs.junqiNotice = null;
+  if (!canMove(rs)) {
+    say(whyNot(rs, ui));
+  } else if (data.target && local.selected) {
     rs.placing = `${local.selected}${data.post}`;
     ui.act({ game: 'junqi', kind: 'move', from: local.selected, to: data.post });
     local.selected = null;
   } else if (data.movable) {
     local.selected = local.selected === data.post ? null : data.post;
   } else {
+    say(whyNotThere(rs, data, local.selected));
     local.selected = null;
   }
   ui.render();
+}
+
+/** Why nothing can be moved now, in words (the person tapped the board anyway). */
+function whyNot(rs, ui) {
+  const v = rs.view;
+  if (rs.you == null) return t('junqi.notice.spectator');
+  if (v.outcome || v.phase === 'over') return t('junqi.notice.over');
+  if (rs.placing) return t('junqi.notice.sending');
+  return t('junqi.notice.not_your_turn', { who: ui.seatName(v.to_move) });
+}
+
+/** Why a tap on post `data` neither picks a piece nor moves the picked one there, in words. */
+function whyNotThere(rs, data, selected) {
+  const board = boardOf(rs.view.pieces);
+  const piece = board[postIndex(data.post)];
+  if (piece && piece.owner === rs.you) {
+    if (piece.rank === 'landmine' || piece.rank === 'flag') return t('junqi.notice.never_moves', { rank: rankWords(piece.rank) });
+    if (kindOf(postIndex(data.post)) === 'H') return t('junqi.notice.headquarters');
+    return t('junqi.notice.no_way', { post: data.post });
+  }
+  if (selected) return t('junqi.notice.unreachable', { from: selected, post: data.post });
+  return t('junqi.notice.pick_first');
 }
 
 // ---------------------------------------------------------------- panels

@@ -202,6 +202,22 @@ async fn junqi_on_a_phone_fits_the_screen() {
         board["left"].as_f64() >= Some(0.0) && board["right"].as_f64() <= Some(390.0),
         "the board within the width: {board}"
     );
+    // A tap on a landmine says why nothing happens, under the board.
+    let s = junqi_state(&page).await;
+    let mine = s["pieces"]
+        .as_array()
+        .expect("pieces")
+        .iter()
+        .find(|p| p[1] == 0 && p[2] == "landmine")
+        .and_then(|p| p[0].as_str())
+        .expect("a landmine of mine")
+        .to_owned();
+    click(&page, &format!("#jq-board [data-post=\"{mine}\"]")).await;
+    let notice = text_of(&page, "#junqi-notice").await;
+    assert!(
+        notice.contains("地雷") && notice.contains("不能移动"),
+        "the refusal in words: {notice}"
+    );
     for n in 0..3 {
         let mv = play_a_move(&page, (n == 1).then_some("zh-junqi-phone-battle.png")).await;
         if mv.is_empty() {

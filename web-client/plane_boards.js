@@ -379,6 +379,7 @@ export function finalPanel(rs) {
     h('h2', {}, o.winner === rs.you ? t('final.you_won') : t('final.won', { who: seatName(rs, o.winner) })),
     h('ol', { class: 'placings' }, order.map(({ p, s }) => h('li', { 'data-placing': s, 'data-place': p },
       h('strong', {}, ordinal(p)), t('final.placing', { who: who(rs, s), points: t('final.points', { count: o.totals[s] }), rounds: t('final.rounds_won', { count: o.round_wins[s] }) })))),
+    rematchOffer(rs),
     h('p', { class: 'row' },
       rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, t('final.rematch')) : null,
       h('button', { id: 'to-lobby', onclick: () => go('/') }, t('room.back_to_lobby'))),
@@ -391,6 +392,49 @@ function rematchName(name) {
   const base = name || t('room.default_name');
   const m = base.match(/^(.*) #(\d+)$/);
   return m ? `${m[1]} #${Number(m[2]) + 1}` : `${base} #2`;
+}
+
+/** Seconds between two looks for a rematch room while a finished room is open. */
+const REMATCH_POLL_MS = 3000;
+
+/**
+ * The rematch another player of this room asked for: the waiting room `rematch` made (the same
+ * game, the numbered name) with one of this room's people in it, found by asking the server's room
+ * list every few seconds while this finished room is open. Null until one is found; then a line
+ * with a Join button for the others.
+ */
+export function rematchOffer(rs) {
+  if (!rs.summary || rs.summary.status === 'playing' || rs.summary.status === 'waiting') return null;
+  if (!rs.rematchTimer) {
+    const look = async () => {
+      if (S.page !== 'room' || S.roomId !== rs.id) { clearInterval(rs.rematchTimer); rs.rematchTimer = null; return; }
+      const list = await S.conn.request({ type: 'list_rooms' }).catch(() => null);
+      if (!list) return;
+      const found = rematchRoomIn(rs, list.rooms);
+      if ((found && found.id) !== (rs.rematchRoom && rs.rematchRoom.id)) { rs.rematchRoom = found; renderRoom(); }
+    };
+    rs.rematchTimer = setInterval(look, REMATCH_POLL_MS);
+    look();
+  }
+  const offer = rs.rematchRoom;
+  if (!offer || offer.seated.includes(S.player)) return null;
+  return h('p', { class: 'row rematch-offer', id: 'rematch-offer', 'data-rematch-room': offer.id, role: 'status' },
+    h('span', {}, t('final.rematch_offer', { who: offer.names.join(t('list.sep')) })),
+    h('button', { type: 'button', class: 'primary', id: 'rematch-join', onclick: () => joinRoom(offer.id, null) }, t('final.rematch_join')));
+}
+
+/** The waiting rematch room among `rooms`, with a free seat and someone of this room seated. */
+function rematchRoomIn(rs, rooms) {
+  const config = rs.summary.config;
+  const name = rematchName(config.name);
+  const people = new Set(rs.summary.seats.filter((s) => s.occupant && s.occupant.bot == null).map((s) => s.occupant.player));
+  const room = rooms.find((r) => r.status === 'waiting' && r.config.name === name
+    && JSON.stringify(r.config.game) === JSON.stringify(config.game) && r.seats.some((s) => !s.occupant)
+    && r.seats.some((s) => s.occupant && people.has(s.occupant.player)));
+  if (!room) return null;
+  const seated = room.seats.filter((s) => s.occupant).map((s) => s.occupant.player);
+  const names = room.seats.filter((s) => s.occupant && people.has(s.occupant.player)).map((s) => s.occupant.name);
+  return { id: room.id, seated, names };
 }
 
 export async function rematch(rs) {

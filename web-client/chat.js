@@ -17,9 +17,11 @@ const OPEN_KEY = 'skirmish.chat.open';
 /** The phone layout's width (style.css's `max-width: 32rem`): the chat starts folded there. */
 const NARROW = '(max-width: 32rem)';
 
-/** Whether the chat's lines are on screen now, as the last observation said. */
-let inView = false;
-let observer = null;
+/** Whether the chat's lines are on screen now (most of them), as the last observation said. */
+let linesInView = false;
+/** Whether any of the chat's card is on screen now (below the sticky status bar). */
+let cardInView = false;
+let observers = [];
 
 /** Keeps a `chat` message in the room state `rs` (a line already kept is not kept twice). */
 export function onChat(rs, msg) {
@@ -156,7 +158,9 @@ function showCount(rs) {
   if (badge) { badge.hidden = count === 0; badge.textContent = t('chat.unread', { count }); }
   const button = document.getElementById('chat-jump');
   if (button) {
-    button.hidden = count === 0 || (inView && isOpen(rs));
+    // Only while no part of the chat is in view: then the header's count says it, and the button
+    // would cover the header's Show or the form's Send.
+    button.hidden = count === 0 || cardInView;
     button.textContent = t('chat.jump', { count });
   }
 }
@@ -167,24 +171,26 @@ function showCount(rs) {
  * being scrolled to the end.
  */
 export function afterRender(rs, stick) {
+  const card = document.getElementById('chat');
   const list = document.getElementById('chat-lines');
-  if (observer) { observer.disconnect(); observer = null; }
-  if (!list) return;
+  observers.forEach((o) => o.disconnect());
+  observers = [];
+  if (!card || !list) return;
   if (stick) list.scrollTop = list.scrollHeight;
   const seen = () => {
-    if (inView && isOpen(rs) && atEnd(list) && document.visibilityState === 'visible') markRead(rs);
+    if (linesInView && isOpen(rs) && atEnd(list) && document.visibilityState === 'visible') markRead(rs);
     else showCount(rs);
   };
   list.addEventListener('scroll', seen, { passive: true });
-  if (isOpen(rs)) {
-    observer = new IntersectionObserver((entries) => {
-      inView = entries.some((e) => e.isIntersecting);
-      seen();
-    }, { threshold: 0.6 });
-    observer.observe(list);
-  } else {
-    inView = false;
-  }
+  const watch = (el, options, set) => {
+    const o = new IntersectionObserver((entries) => { set(entries.some((e) => e.isIntersecting)); seen(); }, options);
+    o.observe(el);
+    observers.push(o);
+  };
+  // The status bar stays at the top of the screen: what is under it is not in view.
+  watch(card, { rootMargin: '-100px 0px 0px 0px' }, (v) => { cardInView = v; });
+  if (isOpen(rs)) watch(list, { threshold: 0.6 }, (v) => { linesInView = v; });
+  else linesInView = false;
   seen();
 }
 

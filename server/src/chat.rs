@@ -5,8 +5,8 @@ use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
 use skirmish_protocol::{
-    CHAT_BURST, CHAT_HISTORY_CHARS, CHAT_HISTORY_LINES, CHAT_WINDOW_MS, ChatLine, MAX_CHAT_CHARS, PlayerId, Seat,
-    is_hidden_char,
+    CHAT_BURST, CHAT_HISTORY_CHARS, CHAT_HISTORY_LINES, CHAT_WINDOW_MS, ChatLine, MAX_CHAT_CHARS, PlayerId,
+    Seat, is_hidden_char,
 };
 use tokio::time::Instant;
 
@@ -159,7 +159,10 @@ mod tests {
         let kept = history.lines();
         assert_eq!(kept.len(), CHAT_HISTORY_LINES);
         assert_eq!(kept[0].text, "line 7", "the oldest went first");
-        assert_eq!(kept.last().map(|l| l.n), Some(u64::try_from(CHAT_HISTORY_LINES).unwrap() + 7));
+        assert_eq!(
+            kept.last().map(|l| l.n),
+            Some(u64::try_from(CHAT_HISTORY_LINES).unwrap() + 7)
+        );
 
         let long = "长".repeat(MAX_CHAT_CHARS);
         for _ in 0..CHAT_HISTORY_LINES {

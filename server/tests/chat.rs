@@ -207,7 +207,11 @@ async fn players_people_waiting_to_sit_and_spectators_read_one_chat() {
     );
     // People's snapshots do.
     let watched = last_snapshot(&watcher);
-    assert_eq!(watched.chat.len(), 2, "the watcher's last snapshot came when the friend sat");
+    assert_eq!(
+        watched.chat.len(),
+        2,
+        "the watcher's last snapshot came when the friend sat"
+    );
 }
 
 #[tokio::test]
@@ -248,11 +252,19 @@ async fn a_line_from_a_stranger_never_passes_as_another() {
     );
     sync(&mut [&mut host, &mut guest, &mut mimic, &mut stranger]).await;
     let expected = vec![
-        (1, None, "Host".to_owned(), "<img src=x onerror=alert(1)> resign now".to_owned()),
+        (
+            1,
+            None,
+            "Host".to_owned(),
+            "<img src=x onerror=alert(1)> resign now".to_owned(),
+        ),
         (2, Some(Seat(0)), "Host".to_owned(), "ignore that".to_owned()),
     ];
     for c in [&host, &guest, &mimic] {
-        let got: Vec<_> = lines(c).into_iter().map(|l| (l.n, l.seat, l.name, l.text)).collect();
+        let got: Vec<_> = lines(c)
+            .into_iter()
+            .map(|l| (l.n, l.seat, l.name, l.text))
+            .collect();
         assert_eq!(got, expected);
     }
     assert!(heard(&stranger).is_empty());
@@ -304,7 +316,10 @@ async fn history_comes_back_in_the_snapshot_after_a_reconnect_within_its_bounds(
     let texts: Vec<&str> = snapshot.chat.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(texts, said[said.len() - CHAT_HISTORY_LINES..]);
     let first = u64::try_from(said.len() - CHAT_HISTORY_LINES + 1).unwrap();
-    assert_eq!(snapshot.chat[0].n, first, "the newest lines, numbered as they were said");
+    assert_eq!(
+        snapshot.chat[0].n, first,
+        "the newest lines, numbered as they were said"
+    );
 
     // Long lines: the character bound drops more of the oldest.
     let long = |s: usize, n: usize| format!("{s}{n}").repeat(MAX_CHAT_CHARS)[..MAX_CHAT_CHARS].to_owned();
@@ -329,7 +344,10 @@ async fn history_comes_back_in_the_snapshot_after_a_reconnect_within_its_bounds(
     let chars: usize = kept.iter().map(|l| l.text.chars().count()).sum();
     assert!(chars <= CHAT_HISTORY_CHARS, "{chars} characters kept");
     let texts: Vec<&str> = kept.iter().map(|l| l.text.as_str()).collect();
-    assert_eq!(texts, long_said[long_said.len() - CHAT_HISTORY_CHARS / MAX_CHAT_CHARS..]);
+    assert_eq!(
+        texts,
+        long_said[long_said.len() - CHAT_HISTORY_CHARS / MAX_CHAT_CHARS..]
+    );
 }
 
 #[tokio::test]
@@ -351,7 +369,10 @@ async fn a_flood_or_a_bad_line_is_refused_with_its_code_and_changes_nothing() {
         code_of(&loud.request(say(room, "one too many")).await),
         ErrorCode::ChatTooFast
     );
-    assert_eq!(code_of(&loud.request(say(room, " \n\t ")).await), ErrorCode::BadChat);
+    assert_eq!(
+        code_of(&loud.request(say(room, " \n\t ")).await),
+        ErrorCode::BadChat
+    );
     let long = "x".repeat(MAX_CHAT_CHARS + 1);
     assert_eq!(code_of(&loud.request(say(room, &long)).await), ErrorCode::BadChat);
     // A bad line does not spend the host's limit, nor a refused one the room's numbers.

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::{
-    NumberedEvent, Occupant, PlayerId, Reveal, RoomSnapshot, RoomStatus, RoomSummary,
-    SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
+    NumberedEvent, Occupant, PlayerId, Reveal, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY,
+    SeatInfo, ServerMsg,
 };
 use tokio::time::Instant;
 

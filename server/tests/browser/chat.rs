@@ -40,7 +40,10 @@ async fn wait_chat(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> 
 }
 
 async fn wait_lines(page: &Client, what: &str, n: usize) -> Vec<Value> {
-    let v = harness::wait_script(page, LINES_JS, what, |v| v.as_array().is_some_and(|a| a.len() == n)).await;
+    let v = harness::wait_script(page, LINES_JS, what, |v| {
+        v.as_array().is_some_and(|a| a.len() == n)
+    })
+    .await;
     v.as_array().expect("lines").clone()
 }
 
@@ -75,7 +78,11 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         ("desktop", None, (1280, 800)),
     ] {
         let zh = lang.is_some();
-        let (host_name, fan_name) = if zh { ("阿强", "小美") } else { ("Ann", "Watcher") };
+        let (host_name, fan_name) = if zh {
+            ("阿强", "小美")
+        } else {
+            ("Ann", "Watcher")
+        };
         let page = driver.browser_in(lang).await;
         let fan = driver.browser_in(lang).await;
         for p in [&page, &fan] {
@@ -99,20 +106,51 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         assert_eq!(fan_chat["open"], !zh, "{size}: {fan_chat}");
 
         // The player looks at the boards: the chat is out of view.
-        page.execute("window.scrollTo(0, 0);", vec![]).await.expect("scrolled");
+        page.execute("window.scrollTo(0, 0);", vec![])
+            .await
+            .expect("scrolled");
         let before = chat_state(&page).await;
-        assert_eq!(before["on_screen"], false, "{size}: the chat is below the boards: {before}");
+        assert_eq!(
+            before["on_screen"], false,
+            "{size}: the chat is below the boards: {before}"
+        );
         assert_eq!(before["unread"], 0, "{size}: {before}");
         assert!(before["jump"].is_null(), "{size}: nothing to count yet: {before}");
 
-        let hello = if zh { "加油！谁先开火？" } else { "good luck! who fires first?" };
+        let hello = if zh {
+            "加油！谁先开火？"
+        } else {
+            "good luck! who fires first?"
+        };
         say(&fan, hello).await;
         let counted = wait_chat(&page, "the new line counted", |c| c["unread"] == 1).await;
         let jump = counted["jump"].as_str().unwrap_or_default().to_owned();
-        let want = if zh { "聊天：1 条新消息" } else { "Chat: 1 new message" };
+        let want = if zh {
+            "聊天：1 条新消息"
+        } else {
+            "Chat: 1 new message"
+        };
         assert_eq!(jump, want, "{size}: the on-screen button: {counted}");
         assert_eq!(counted["on_screen"], false, "{size}: {counted}");
         screenshot_file(&page, &format!("chat-unread-{size}.png")).await;
+        if zh {
+            // Folded on the phone: scrolled to, the chat's header counts the line, still unseen.
+            page.execute(
+                "document.getElementById('chat').scrollIntoView({ block: 'end' });",
+                vec![],
+            )
+            .await
+            .expect("scrolled");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let folded = chat_state(&page).await;
+            assert_eq!(folded["open"], false, "{folded}");
+            assert_eq!(folded["unread"], 1, "a folded chat's line is not seen: {folded}");
+            assert_eq!(folded["badge"], "1 条新消息", "{folded}");
+            assert!(folded["jump"].is_null(), "the button gives way to the header: {folded}");
+            screenshot_file(&page, "chat-folded-phone.png").await;
+            page.execute("window.scrollTo(0, 0);", vec![]).await.expect("scrolled");
+            wait_chat(&page, "the button back", |c| c["jump"].is_string()).await;
+        }
 
         // The button brings the chat into view (unfolded on a phone): the line is seen.
         click(&page, "#chat-jump").await;
@@ -120,7 +158,10 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             c["on_screen"] == true && c["unread"] == 0
         })
         .await;
-        assert!(seen["jump"].is_null() && seen["badge"].is_null(), "{size}: {seen}");
+        assert!(
+            seen["jump"].is_null() && seen["badge"].is_null(),
+            "{size}: {seen}"
+        );
         let watching = if zh { "观战" } else { "watching" };
         let lines = wait_lines(&page, "the spectator's line on the player's page", 1).await;
         assert_eq!(lines[0], json!([fan_name, watching, hello]), "{size}");
@@ -144,7 +185,10 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             assert_eq!(c["wide"], false, "{size}: nothing wider than the viewport: {c}");
         }
         // The spectator was looking at the chat: nothing counted there.
-        let c = wait_chat(&fan, "the answer read where the chat is in view", |c| c["unread"] == 0).await;
+        let c = wait_chat(&fan, "the answer read where the chat is in view", |c| {
+            c["unread"] == 0
+        })
+        .await;
         assert!(c["jump"].is_null(), "{size}: {c}");
         screenshot_file(&fan, &format!("chat-spectator-{size}.png")).await;
 
@@ -156,7 +200,10 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             assert_eq!(lines[1][0], host_name, "{size}: {who}");
             assert_eq!(lines[1][2], answer, "{size}: {who}");
             let c = wait_chat(p, "the chat after a reload", |_| true).await;
-            assert_eq!(c["unread"], 0, "{size}: {who}: lines seen before the reload stay seen: {c}");
+            assert_eq!(
+                c["unread"], 0,
+                "{size}: {who}: lines seen before the reload stay seen: {c}"
+            );
         }
         wait_state(&page, "the player's seat back", |s| s["you"] == 0).await;
         page.execute(
@@ -175,7 +222,9 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         fan.goto(&format!("{}room/{room}", base(&server)))
             .await
             .expect("back to the room");
-        fan.execute("window.scrollTo(0, 0);", vec![]).await.expect("scrolled");
+        fan.execute("window.scrollTo(0, 0);", vec![])
+            .await
+            .expect("scrolled");
         let lines = wait_lines(&fan, "the line said while away", 3).await;
         assert_eq!(lines[2][2], more, "{size}");
         let c = wait_chat(&fan, "the line said while away counted", |c| c["unread"] == 1).await;

@@ -1,8 +1,8 @@
 //! A room's one chat over real WebSockets, against hostile clients: seated players, people not
 //! seated yet and spectators read each other; the name and the seat are the server's; the room
 //! keeps the newest lines, within both bounds, and sends them in its snapshot after a reconnect;
-//! seats held by bots are sent nothing; a flood, an empty or long line, or a stranger changes
-//! nothing.
+//! seats held by bots are sent nothing, in casual rooms and tournament matches alike; a flood,
+//! an empty or long line, or a stranger changes nothing.
 
 mod common;
 
@@ -396,4 +396,101 @@ async fn a_flood_or_a_bad_line_is_refused_with_its_code_and_changes_nothing() {
     let got: Vec<(u64, String)> = kept.into_iter().map(|l| (l.n, l.text)).collect();
     let numbered: Vec<(u64, String)> = (1..).zip(expected).collect();
     assert_eq!(got, numbered);
+}
+
+/// An account bot's connection that takes tournament seats in gomoku and never moves.
+async fn entrant(server: &TestServer, name: &str) -> TestClient {
+    let mut bot = TestClient::connect(&server.ws_url()).await;
+    let welcome = bot
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: name.to_owned(),
+            bot: Some(BotOffer {
+                games: BTreeMap::from([(GameKind::Gomoku, vec!["still".to_owned()])]),
+                version: None,
+            }),
+            resume: None,
+            key: None,
+            token: Some(server.account(name).await),
+            turn_view: Some(true),
+        })
+        .await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    bot
+}
+
+/// A tournament match: its spectators chat among themselves; its seats, bots, are sent none of
+/// it, and a bot's line reaches the spectators but not the other bot.
+#[tokio::test]
+async fn in_a_tournament_match_the_bots_are_sent_no_chat() {
+    let server = TestServer::start().await;
+    let mut north = entrant(&server, "north").await;
+    let mut south = entrant(&server, "south").await;
+    let base = server.http_url("");
+    let status = create_tournament(
+        &base,
+        serde_json::json!({
+            "game": {"game": "gomoku"},
+            "entrants": [{"bot": "north", "strategy": "still"}, {"bot": "south", "strategy": "still"}],
+            "clock": {"move_ms": 60_000},
+        }),
+    )
+    .await;
+    let id = status.summary.id.to_string();
+    let room = loop {
+        let status = tournament_status(&base, &id).await;
+        if let Some(m) = status
+            .schedule
+            .iter()
+            .find(|m| m.state == skirmish_protocol::tournament::MatchState::Running)
+        {
+            break RoomId(m.id.0);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    let url = server.ws_url();
+    let (mut fan, _) = TestClient::join(&url, "Fan").await;
+    let (mut other, _) = TestClient::join(&url, "Other").await;
+    for c in [&mut fan, &mut other] {
+        let reply = c.request(ClientMsg::Spectate { room }).await;
+        assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    }
+    says(&mut fan, room, "north opens well").await;
+    says(&mut north, room, "thinking").await;
+    sync(&mut [&mut fan, &mut other, &mut north, &mut south]).await;
+    let both = vec![
+        line(None, "Fan", "north opens well"),
+        (seat_of(&north, room), "north".to_owned(), "thinking".to_owned()),
+    ];
+    assert_eq!(heard(&other), both);
+    assert_eq!(heard(&fan), both);
+    for bot in [&north, &south] {
+        assert!(heard(bot).is_empty(), "{:?}", heard(bot));
+        assert!(
+            bot.log
+                .iter()
+                .all(|m| !matches!(m, ServerMsg::Room(s) if !s.chat.is_empty())),
+            "a bot's snapshot carries no chat"
+        );
+    }
+    // A spectator who comes later reads both lines in its snapshot.
+    let (mut late, _) = TestClient::join(&url, "Late").await;
+    assert!(matches!(
+        late.request(ClientMsg::Spectate { room }).await,
+        ServerMsg::Done { .. }
+    ));
+    let kept: Vec<_> = last_snapshot(&late)
+        .chat
+        .into_iter()
+        .map(|l| (l.seat, l.name, l.text))
+        .collect();
+    assert_eq!(kept, both);
+}
+
+/// The seat the bot `bot` holds in `room`, from the `seated` it was sent.
+fn seat_of(bot: &TestClient, room: RoomId) -> Option<Seat> {
+    bot.log.iter().find_map(|m| match m {
+        ServerMsg::Seated { room: r, seat, .. } if *r == room => Some(*seat),
+        _ => None,
+    })
 }

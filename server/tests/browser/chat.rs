@@ -146,9 +146,14 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             assert_eq!(folded["open"], false, "{folded}");
             assert_eq!(folded["unread"], 1, "a folded chat's line is not seen: {folded}");
             assert_eq!(folded["badge"], "1 条新消息", "{folded}");
-            assert!(folded["jump"].is_null(), "the button gives way to the header: {folded}");
+            assert!(
+                folded["jump"].is_null(),
+                "the button gives way to the header: {folded}"
+            );
             screenshot_file(&page, "chat-folded-phone.png").await;
-            page.execute("window.scrollTo(0, 0);", vec![]).await.expect("scrolled");
+            page.execute("window.scrollTo(0, 0);", vec![])
+                .await
+                .expect("scrolled");
             wait_chat(&page, "the button back", |c| c["jump"].is_string()).await;
         }
 

@@ -123,10 +123,11 @@ export function chatPanel(rs, h, send, render) {
         lines.length ? lines : h('li', { class: 'muted', id: 'chat-empty' }, t('chat.empty'))),
       form,
       h('p', { class: 'muted small' }, t('chat.note'))),
+    // Small, so that it covers little of a board on a phone; its label says it in full.
     h('button', {
       id: 'chat-jump', type: 'button', class: 'chat-jump', hidden: true, 'aria-controls': 'chat',
-      onclick: () => jump(rs, render),
-    }, t('chat.jump', { count })));
+      'aria-label': t('chat.jump', { count }), title: t('chat.jump', { count }), onclick: () => jump(rs, render),
+    }, t('chat.title'), h('span', { id: 'chat-jump-count', class: 'chat-jump-count' }, String(count))));
 }
 
 /** Unfolds the chat and brings it into view (the on-screen button). */
@@ -161,7 +162,9 @@ function showCount(rs) {
     // Only while no part of the chat is in view: then the header's count says it, and the button
     // would cover the header's Show or the form's Send.
     button.hidden = count === 0 || cardInView;
-    button.textContent = t('chat.jump', { count });
+    button.setAttribute('aria-label', t('chat.jump', { count }));
+    button.title = t('chat.jump', { count });
+    document.getElementById('chat-jump-count').textContent = String(count);
   }
 }
 

@@ -14,7 +14,8 @@ return [...document.querySelectorAll('#chat-lines [data-chat-n]')].map((e) => [
 "#;
 
 /// What the page shows of the chat: whether it is unfolded and on screen, the unread count, the
-/// on-screen button, and whether the page is wider than its viewport.
+/// on-screen button (its label, which says it in full, and the count it shows), and whether the
+/// page is wider than its viewport.
 const CHAT_JS: &str = r#"
 const card = document.getElementById('chat');
 if (!card) return null;
@@ -25,7 +26,8 @@ return {
   open: !card.classList.contains('folded'),
   on_screen: Boolean(list && !list.closest('[hidden]') && r.height > 0 && r.top < innerHeight && r.bottom > 0),
   unread: Number(card.dataset.unread),
-  jump: jump.hidden ? null : jump.textContent,
+  jump: jump.hidden ? null : jump.getAttribute('aria-label'),
+  jump_count: jump.hidden ? null : document.getElementById('chat-jump-count').textContent,
   badge: document.getElementById('chat-unread').hidden ? null : document.getElementById('chat-unread').textContent,
   wide: document.documentElement.scrollWidth > innerWidth,
 };
@@ -131,6 +133,7 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             "Chat: 1 new message"
         };
         assert_eq!(jump, want, "{size}: the on-screen button: {counted}");
+        assert_eq!(counted["jump_count"], "1", "{size}: {counted}");
         assert_eq!(counted["on_screen"], false, "{size}: {counted}");
         screenshot_file(&page, &format!("chat-unread-{size}.png")).await;
         if zh {
@@ -170,6 +173,9 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         let watching = if zh { "观战" } else { "watching" };
         let lines = wait_lines(&page, "the spectator's line on the player's page", 1).await;
         assert_eq!(lines[0], json!([fan_name, watching, hello]), "{size}");
+        if zh {
+            super::i18n::assert_chinese(&page, "the room with its chat").await;
+        }
 
         // The player answers, with markup that stays text.
         let answer = if zh { "<b>我</b>先来" } else { "<b>me</b>, soon" };

@@ -35,6 +35,7 @@ function onMessage(msg) {
       break;
     case 'room':
       onSnapshot(msg);
+      C.onSnapshot(roomState(msg.room.id), msg);
       break;
     case 'event':
       onEvent(msg);

@@ -24,6 +24,7 @@ export function renderRoom() {
   const focused = document.activeElement && document.activeElement.id;
   const scrollLog = document.getElementById('log');
   const stick = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
+  const chatStick = C.stuckToEnd();
   if (!rs.view || !rs.summary) {
     main.replaceChildren(h('section', { id: 'room', class: 'card', 'data-room-id': S.roomId, 'data-phase': 'loading' },
       h('h1', {}, t('room.default_name')),
@@ -41,8 +42,7 @@ export function renderRoom() {
   if (log && stick) log.scrollTop = log.scrollHeight;
   const moves = document.getElementById('moves');
   if (moves) moves.scrollTop = moves.scrollHeight;
-  const chat = document.getElementById('chat-lines');
-  if (chat) chat.scrollTop = chat.scrollHeight;
+  C.afterRender(rs, chatStick);
   tick();
   A.turnAlert(Boolean(document.querySelector('#status.mine, #deploy[data-deploy-state="placing"]')));
 }
@@ -78,7 +78,7 @@ function planeSection(rs) {
 /** The room's chat card (chat.js), sending through the connection. */
 function chatPanel(rs) {
   return C.chatPanel(rs, h, (text) => S.conn.request({ type: 'chat', room: rs.id, text })
-    .catch((e) => { toast(t('toast.not_sent', { reason: errorText(e) })); throw e; }));
+    .catch((e) => { toast(t('toast.not_sent', { reason: errorText(e) })); throw e; }), renderRoom);
 }
 
 /**

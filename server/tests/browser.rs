@@ -5,6 +5,8 @@
 //! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README and docs/playing.md
 //! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`, `tournament.png`).
 
+#[path = "browser/chat.rs"]
+mod chat;
 #[path = "browser/desktop.rs"]
 mod desktop;
 #[path = "browser/gomoku.rs"]

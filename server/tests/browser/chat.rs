@@ -80,6 +80,13 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         ("desktop", None, (1280, 800)),
     ] {
         let zh = lang.is_some();
+        // Where the player looks away from the chat: the top of a phone's page shows the board,
+        // the foot of a desktop's the seats (the chat sits beside the boards at the top).
+        let away = if zh {
+            "window.scrollTo(0, 0);"
+        } else {
+            "window.scrollTo(0, document.documentElement.scrollHeight);"
+        };
         let (host_name, fan_name) = if zh {
             ("阿强", "小美")
         } else {
@@ -103,18 +110,20 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
             s["phase"] == "deploy" && s["you"].is_null()
         })
         .await;
-        // On a phone the chat starts folded away; on a desktop it is open below the boards.
+        // On a phone the chat starts folded away under the board; on a desktop it is open beside
+        // the boards, on the first screen.
         let fan_chat = chat_state(&fan).await;
         assert_eq!(fan_chat["open"], !zh, "{size}: {fan_chat}");
+        let top = chat_state(&page).await;
+        assert_eq!(top["on_screen"], !zh, "{size}: {top}");
 
-        // The player looks at the boards: the chat is out of view.
-        page.execute("window.scrollTo(0, 0);", vec![])
-            .await
-            .expect("scrolled");
+        // The player looks away from the chat (at the board on a phone, at the seats at the foot
+        // of a desktop page): the chat is out of view.
+        page.execute(away, vec![]).await.expect("scrolled");
         let before = chat_state(&page).await;
         assert_eq!(
             before["on_screen"], false,
-            "{size}: the chat is below the boards: {before}"
+            "{size}: the chat is out of view: {before}"
         );
         assert_eq!(before["unread"], 0, "{size}: {before}");
         assert!(before["jump"].is_null(), "{size}: nothing to count yet: {before}");
@@ -154,9 +163,7 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
                 "the button gives way to the header: {folded}"
             );
             screenshot_file(&page, "chat-folded-phone.png").await;
-            page.execute("window.scrollTo(0, 0);", vec![])
-                .await
-                .expect("scrolled");
+            page.execute(away, vec![]).await.expect("scrolled");
             wait_chat(&page, "the button back", |c| c["jump"].is_string()).await;
         }
 
@@ -233,12 +240,20 @@ async fn a_spectator_and_a_player_chat_and_the_chat_survives_a_reload() {
         fan.goto(&format!("{}room/{room}", base(&server)))
             .await
             .expect("back to the room");
-        fan.execute("window.scrollTo(0, 0);", vec![])
-            .await
-            .expect("scrolled");
         let lines = wait_lines(&fan, "the line said while away", 3).await;
         assert_eq!(lines[2][2], more, "{size}");
-        let c = wait_chat(&fan, "the line said while away counted", |c| c["unread"] == 1).await;
-        assert!(c["jump"].is_string(), "{size}: {c}");
+        if zh {
+            // The phone's page opens on the board, the chat folded: the line is new.
+            fan.execute(away, vec![]).await.expect("scrolled");
+            let c = wait_chat(&fan, "the line said while away counted", |c| c["unread"] == 1).await;
+            assert!(c["jump"].is_string(), "{size}: {c}");
+        } else {
+            // The desktop's page opens with the chat in view: the line is read as it shows.
+            let c = wait_chat(&fan, "the line said while away, in view", |c| {
+                c["on_screen"] == true
+            })
+            .await;
+            assert_eq!(c["unread"], 0, "{size}: {c}");
+        }
     }
 }

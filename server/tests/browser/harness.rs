@@ -55,8 +55,8 @@ pub struct Driver {
 /// An emulated screen ([`Driver::phone_in`], [`Driver::desktop_in`]).
 #[derive(Clone, Copy, Debug)]
 enum Screen {
-    /// 390x844 with touch.
-    Phone,
+    /// A phone of this width and height in CSS pixels, with touch.
+    Phone(u32, u32),
     /// 1280x800 with a mouse.
     Desktop,
 }
@@ -187,7 +187,15 @@ impl Driver {
     /// # Panics
     /// When the session cannot be created.
     pub async fn phone_in(&mut self, lang: Option<&str>) -> Client {
-        self.session(lang, Some(Screen::Phone)).await
+        self.session(lang, Some(Screen::Phone(390, 844))).await
+    }
+
+    /// As [`Driver::phone_in`], on a smaller phone: 360x740 CSS pixels.
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn small_phone_in(&mut self, lang: Option<&str>) -> Client {
+        self.session(lang, Some(Screen::Phone(360, 740))).await
     }
 
     /// Opens a new headless Chromium whose viewport is exactly 1280x800 CSS pixels (a window of
@@ -229,9 +237,9 @@ impl Driver {
             options["prefs"] = json!({ "intl.accept_languages": lang });
         }
         match screen {
-            Some(Screen::Phone) => {
+            Some(Screen::Phone(width, height)) => {
                 options["mobileEmulation"] = json!({
-                    "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1.0, "touch": true, "mobile": true },
+                    "deviceMetrics": { "width": width, "height": height, "pixelRatio": 1.0, "touch": true, "mobile": true },
                     "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
                 });
             }

@@ -18,6 +18,16 @@ async fn assert_on_first_screen(page: &Client, what: &str, css: &[&str]) {
     }
 }
 
+/// Each board's seat and left edge in pixels, left to right.
+async fn board_lefts(page: &Client) -> Value {
+    page.execute(
+        "return [...document.querySelectorAll('#boards [data-board]')].map((b) => [Number(b.dataset.board), Math.round(b.getBoundingClientRect().left)]).sort((a, b) => a[1] - b[1]);",
+        vec![],
+    )
+    .await
+    .expect("the boards' places")
+}
+
 /// Sends a chat line and waits until the page shows it.
 async fn say(page: &Client, text: &str) {
     type_into(page, "#chat-input", text).await;
@@ -73,6 +83,7 @@ async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view(
             ],
         )
         .await;
+        let deploy_order = board_lefts(&page).await;
         deploy_random(&page).await;
         // Fire once; when the turn comes back, the bots have fired too.
         let s = wait_state(&page, "my turn", |s| my_turn(s) || s["phase"] == "over").await;
@@ -107,6 +118,16 @@ async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view(
             )
             .await;
             assert_fits(&page, "the battle").await;
+            assert_eq!(
+                board_lefts(&page).await,
+                deploy_order,
+                "the boards keep their places from deployment to battle"
+            );
+            let heads = text_of(&page, "#scoreboard thead").await;
+            assert!(
+                !heads.contains('*'),
+                "the live round's column says what it is: {heads}"
+            );
             screenshot_file(
                 &page,
                 &format!("{}plane-desktop.png", if lang == "en" { "" } else { "zh-" }),

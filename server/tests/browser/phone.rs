@@ -181,6 +181,21 @@ async fn plane_battle_on_a_phone_shows_one_board_and_keeps_the_controls_in_reach
             "I fired, and the page turned to the board to fire at"
         );
         find(&page, "#final").await;
+        // A downed plane's head looks on the board as in the legend.
+        let colours = page
+            .execute(
+                "const cell = document.querySelector('#boards .cell[data-shot=\"down\"]'); \
+                 const key = document.querySelector('.legend .cell.shot-down'); \
+                 return cell && key ? [getComputedStyle(cell).backgroundColor, getComputedStyle(key).backgroundColor] : null;",
+                vec![],
+            )
+            .await
+            .expect("the colours");
+        // The match ends with a player knocked out: every plane of theirs downed, head shot.
+        let colours = colours
+            .as_array()
+            .expect("a downed head on a board, and the legend's key");
+        assert_eq!(colours[0], colours[1], "a downed head's colour, board and legend");
         assert_fits(&page, &format!("the final panel ({lang})")).await;
         page.close().await.expect("close the browser");
     }

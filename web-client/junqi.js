@@ -380,8 +380,8 @@ function fitBoard() {
   const width = document.documentElement.clientWidth;
   let fit = (width - 20) / BOARD_W;
   // A wide screen shows the board beside the panels: whole below the page's head and status bar
-  // (about 230 pixels at 1280x800).
-  if (width >= 1024) fit = Math.min(fit, (window.innerHeight - 230) / BOARD_H);
+  // (up to about 260 pixels at 1280x800, the status bar on two lines).
+  if (width >= 1024) fit = Math.min(fit, (window.innerHeight - 260) / BOARD_H);
   document.documentElement.style.setProperty('--jq-zoom', String(Math.max(0.6, Math.min(1, fit))));
 }
 if (typeof window !== 'undefined') {

@@ -130,7 +130,10 @@ async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view(
             );
             screenshot_file(
                 &page,
-                &format!("{}plane-desktop.png", if lang == "en" { "" } else { "zh-" }),
+                &format!(
+                    "{}plane-battle-desktop.png",
+                    if lang == "en" { "" } else { "zh-" }
+                ),
             )
             .await;
         }
@@ -138,65 +141,68 @@ async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view(
     }
 }
 
-/// Gomoku and junqi against a bot at 1280x800: the board, the status bar and the chat are on the
-/// first screen, the junqi status bar with the last move.
+/// Gomoku and junqi against a bot at 1280x800, in English and in Chinese: the board, the status
+/// bar and the chat are on the first screen, the junqi status bar with the last move.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gomoku_and_junqi_on_a_desktop_keep_board_turn_and_chat_in_view() {
     let _serial = SERIAL.lock().await;
     let server = TestServer::start().await;
     let _bots = Bots::start(&server);
     let mut driver = Driver::start().await;
-    let page = driver.desktop_in(Some("en")).await;
-    wait_for_bots_of(&page, &server, "gomoku").await;
-    open_as(&page, &base(&server), "Dee").await;
-    create_gomoku_room(&page, 15, "freestyle", "").await;
-    click(&page, "#start-now").await;
-    wait_gomoku(&page, "my move", |s| {
-        s["phase"] == "play" && s["to_move"] == s["you"]
-    })
-    .await;
-    say(&page, "hello").await;
-    assert_on_first_screen(
-        &page,
-        "gomoku",
-        &["#status", "#goban", "#chat-lines", "#chat-input"],
-    )
-    .await;
-    assert_fits(&page, "gomoku").await;
-    screenshot_file(&page, "gomoku-desktop.png").await;
-    page.close().await.expect("close the browser");
+    for (lang, name, prefix, last) in [("en", "Dee", "", "Last:"), ("zh-CN", "小林", "zh-", "上一步")] {
+        let page = driver.desktop_in(Some(lang)).await;
+        wait_for_bots_of(&page, &server, "gomoku").await;
+        open_as(&page, &base(&server), name).await;
+        create_gomoku_room(&page, 15, "freestyle", "").await;
+        click(&page, "#start-now").await;
+        wait_gomoku(&page, "my move", |s| {
+            s["phase"] == "play" && s["to_move"] == s["you"]
+        })
+        .await;
+        say(&page, "hello").await;
+        assert_on_first_screen(
+            &page,
+            "gomoku",
+            &["#status", "#goban", "#chat-lines", "#chat-input"],
+        )
+        .await;
+        assert_fits(&page, "gomoku").await;
+        screenshot_file(&page, &format!("{prefix}gomoku-play-desktop.png")).await;
 
-    let page = driver.desktop_in(Some("zh-CN")).await;
-    wait_for_bots_of(&page, &server, "junqi").await;
-    open_as(&page, &base(&server), "小林").await;
-    create_junqi_room(&page).await;
-    click(&page, "#start-now").await;
-    wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
-    assert_on_first_screen(
-        &page,
-        "the junqi editor",
-        &["#status", "#deploy-send", "#chat-input"],
-    )
-    .await;
-    click(&page, "#deploy-send").await;
-    wait_junqi(&page, "the battle", |s| s["phase"] == "battle").await;
-    play_a_move(&page, None).await;
-    wait_junqi(&page, "the bot's reply", |s| {
-        s["phase"] == "over" || s["to_move"] == s["you"]
-    })
-    .await;
-    say(&page, "你好").await;
-    assert!(
-        text_of(&page, "#status").await.contains("上一步"),
-        "the last move in the status bar"
-    );
-    assert_on_first_screen(
-        &page,
-        "junqi",
-        &["#status", "#jq-board", "#chat-lines", "#chat-input"],
-    )
-    .await;
-    assert_fits(&page, "junqi").await;
-    screenshot_file(&page, "zh-junqi-desktop.png").await;
-    page.close().await.expect("close the browser");
+        page.close().await.expect("close the browser");
+
+        let page = driver.desktop_in(Some(lang)).await;
+        wait_for_bots_of(&page, &server, "junqi").await;
+        open_as(&page, &base(&server), name).await;
+        create_junqi_room(&page).await;
+        click(&page, "#start-now").await;
+        wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
+        assert_on_first_screen(
+            &page,
+            "the junqi editor",
+            &["#status", "#deploy-send", "#chat-input"],
+        )
+        .await;
+        click(&page, "#deploy-send").await;
+        wait_junqi(&page, "the battle", |s| s["phase"] == "battle").await;
+        play_a_move(&page, None).await;
+        wait_junqi(&page, "the bot's reply", |s| {
+            s["phase"] == "over" || s["to_move"] == s["you"]
+        })
+        .await;
+        say(&page, "你好").await;
+        assert!(
+            text_of(&page, "#status").await.contains(last),
+            "the last move in the status bar"
+        );
+        assert_on_first_screen(
+            &page,
+            "junqi",
+            &["#status", "#jq-board", "#chat-lines", "#chat-input"],
+        )
+        .await;
+        assert_fits(&page, "junqi").await;
+        screenshot_file(&page, &format!("{prefix}junqi-battle-desktop.png")).await;
+        page.close().await.expect("close the browser");
+    }
 }

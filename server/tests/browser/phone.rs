@@ -122,7 +122,7 @@ async fn plane_battle_on_a_phone_shows_one_board_and_keeps_the_controls_in_reach
         assert_fits(&page, &format!("the deployment ({lang})")).await;
         screenshot_file(
             &page,
-            &format!("{}plane-phone-deploy.png", if lang == "en" { "" } else { "zh-" }),
+            &format!("{}plane-deploy-phone.png", if lang == "en" { "" } else { "zh-" }),
         )
         .await;
         deploy_random(&page).await;
@@ -170,7 +170,7 @@ async fn plane_battle_on_a_phone_shows_one_board_and_keeps_the_controls_in_reach
                 assert_fits(&page, &format!("the battle ({lang})")).await;
                 screenshot_file(
                     &page,
-                    &format!("{}plane-phone-battle.png", if lang == "en" { "" } else { "zh-" }),
+                    &format!("{}plane-battle-phone.png", if lang == "en" { "" } else { "zh-" }),
                 )
                 .await;
             }
@@ -201,54 +201,68 @@ async fn plane_battle_on_a_phone_shows_one_board_and_keeps_the_controls_in_reach
     }
 }
 
-/// A person deploys and plays junqi against a bot on a 360-pixel phone in zh-CN: the editor and the board
-/// fit the width, Deploy sends the layout (it is not the Save of a named layout), and moves are
-/// made by tapping.
+/// A person deploys and plays junqi against a bot on a phone (360x740 in zh-CN, 390x844 in
+/// English): the editor and the board fit the width, Deploy sends the layout (it is not the Save
+/// of a named layout), a tap on a landmine says why nothing moves, and moves are made by tapping.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn junqi_on_a_phone_fits_the_screen() {
     let _serial = SERIAL.lock().await;
     let server = TestServer::start().await;
     let _bots = Bots::start(&server);
     let mut driver = Driver::start().await;
-    // The narrower of the two phones: the board is widest for its screen there.
-    let page = driver.small_phone_in(Some("zh-CN")).await;
-    wait_for_bots_of(&page, &server, "junqi").await;
-    open_as(&page, &base(&server), "小林").await;
-    create_junqi_room(&page).await;
-    click(&page, "#start-now").await;
-    wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
-    assert_fits(&page, "the junqi deployment editor").await;
-    click(&page, "#deploy-random").await;
-    click(&page, "#deploy-send").await;
-    wait_junqi(&page, "the battle", |s| s["phase"] == "battle").await;
-    assert_fits(&page, "the junqi board").await;
-    let board = rect_at_top(&page, "#jq-board").await;
-    assert!(
-        board["left"].as_f64() >= Some(0.0) && board["right"].as_f64() <= Some(360.0),
-        "the board within the width: {board}"
-    );
-    // A tap on a landmine says why nothing happens, under the board.
-    let s = junqi_state(&page).await;
-    let mine = s["pieces"]
-        .as_array()
-        .expect("pieces")
-        .iter()
-        .find(|p| p[1] == 0 && p[2] == "landmine")
-        .and_then(|p| p[0].as_str())
-        .expect("a landmine of mine")
-        .to_owned();
-    click(&page, &format!("#jq-board [data-post=\"{mine}\"]")).await;
-    let notice = text_of(&page, "#junqi-notice").await;
-    assert!(
-        notice.contains("地雷") && notice.contains("不能移动"),
-        "the refusal in words: {notice}"
-    );
-    for n in 0..3 {
-        let mv = play_a_move(&page, (n == 1).then_some("zh-junqi-phone-battle.png")).await;
-        if mv.is_empty() {
-            break;
+    for (lang, name, width) in [("zh-CN", "小林", 360.0), ("en", "Lin", 390.0)] {
+        // The narrower phone in Chinese: the board is widest for its screen there.
+        let page = if lang == "en" {
+            driver.phone_in(Some(lang)).await
+        } else {
+            driver.small_phone_in(Some(lang)).await
+        };
+        wait_for_bots_of(&page, &server, "junqi").await;
+        open_as(&page, &base(&server), name).await;
+        create_junqi_room(&page).await;
+        click(&page, "#start-now").await;
+        wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
+        assert_fits(&page, "the junqi deployment editor").await;
+        let prefix = if lang == "en" { "" } else { "zh-" };
+        screenshot_file(&page, &format!("{prefix}junqi-deploy-phone.png")).await;
+        click(&page, "#deploy-random").await;
+        click(&page, "#deploy-send").await;
+        wait_junqi(&page, "the battle", |s| s["phase"] == "battle").await;
+        assert_fits(&page, "the junqi board").await;
+        let board = rect_at_top(&page, "#jq-board").await;
+        assert!(
+            board["left"].as_f64() >= Some(0.0) && board["right"].as_f64() <= Some(width),
+            "the board within the width: {board}"
+        );
+        // A tap on a landmine says why nothing happens, under the board.
+        let s = junqi_state(&page).await;
+        let mine = s["pieces"]
+            .as_array()
+            .expect("pieces")
+            .iter()
+            .find(|p| p[1] == 0 && p[2] == "landmine")
+            .and_then(|p| p[0].as_str())
+            .expect("a landmine of mine")
+            .to_owned();
+        click(&page, &format!("#jq-board [data-post=\"{mine}\"]")).await;
+        let notice = text_of(&page, "#junqi-notice").await;
+        let (rank, never) = if lang == "en" {
+            ("Landmine", "never moves")
+        } else {
+            ("地雷", "不能移动")
+        };
+        assert!(
+            notice.contains(rank) && notice.contains(never),
+            "the refusal in words: {notice}"
+        );
+        let shot = format!("{prefix}junqi-battle-phone.png");
+        for n in 0..3 {
+            let mv = play_a_move(&page, (n == 1).then_some(shot.as_str())).await;
+            if mv.is_empty() {
+                break;
+            }
         }
+        assert_fits(&page, "the junqi board after a few moves").await;
+        page.close().await.expect("close the browser");
     }
-    assert_fits(&page, "the junqi board after a few moves").await;
-    page.close().await.expect("close the browser");
 }

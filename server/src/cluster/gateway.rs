@@ -153,12 +153,15 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
         ),
         Command::Detach { player, conn } => (WireCommand::Detach { player, conn }, Replier::None),
         Command::Leave { player, reply } => (WireCommand::Leave { player }, Replier::Unit(reply)),
-        Command::AddBot {
-            by,
-            seat,
-            strategy,
-            reply,
-        } => (WireCommand::AddBot { by, seat, strategy }, Replier::Unit(reply)),
+        Command::AddBot { by, seat, wish, reply } => (
+            WireCommand::AddBot {
+                by,
+                seat,
+                strategy: wish.strategy,
+                level: wish.level,
+            },
+            Replier::Unit(reply),
+        ),
         Command::Start { by, reply } => (WireCommand::Start { by }, Replier::Unit(reply)),
         Command::Chat { player, text, reply } => (WireCommand::Chat { player, text }, Replier::Unit(reply)),
         Command::Act {
@@ -195,7 +198,7 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
             },
             Replier::Unit(reply),
         ),
-        Command::Abandon => return None,
+        Command::Abandon | Command::QuickFill { .. } => return None,
     })
 }
 
@@ -318,10 +321,15 @@ async fn deliver(
             player,
             reply: unit(tx),
         },
-        WireCommand::AddBot { by, seat, strategy } => Command::AddBot {
+        WireCommand::AddBot {
             by,
             seat,
             strategy,
+            level,
+        } => Command::AddBot {
+            by,
+            seat,
+            wish: crate::lobby::BotWish { strategy, level },
             reply: unit(tx),
         },
         WireCommand::Start { by } => Command::Start { by, reply: unit(tx) },

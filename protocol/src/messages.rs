@@ -124,6 +124,10 @@ pub enum ClientMsg {
     QuickMatch {
         /// The game.
         game: GameKind,
+        /// The name of the room if one is made (in the person's language; 1 to 64 characters),
+        /// else one the server makes up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// Starts the room now, filling every empty seat with a bot (owner only). Answered by `done`.
     Start {

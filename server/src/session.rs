@@ -395,7 +395,7 @@ impl Session {
             ClientMsg::JoinRoom { room, seat } => {
                 self.room(room).await?.join(self.member(), seat, req).await?;
             }
-            ClientMsg::QuickMatch { game } => self.quick_match(game, req).await?,
+            ClientMsg::QuickMatch { game, name } => self.quick_match(game, name, req).await?,
             other => {
                 self.in_room(other).await?;
                 self.outbox.send(ServerMsg::Done { req });

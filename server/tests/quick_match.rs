@@ -29,7 +29,7 @@ async fn server(wait_ms: u64) -> TestServer {
 
 /// Quick-matches `client` into a room of `game`: the room and seat of its `seated`.
 async fn quick(client: &mut TestClient, game: GameKind) -> (RoomId, Seat) {
-    match client.request(ClientMsg::QuickMatch { game }).await {
+    match client.request(ClientMsg::QuickMatch { game, name: None }).await {
         ServerMsg::Seated { room, seat, .. } => (room, seat),
         other => panic!("expected seated, got {other:?}"),
     }
@@ -157,8 +157,8 @@ async fn a_second_quick_match_from_the_same_person_makes_no_second_room() {
     let server = server(60_000).await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     // A double click: both frames leave before either answer comes.
-    let first = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi }).await;
-    let second = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi }).await;
+    let first = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi, name: None }).await;
+    let second = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi, name: None }).await;
     let mut seated = Vec::new();
     for req in [first, second] {
         let answer = ann.recv_until(|m| skirmish_server::testing::answers(m, req)).await;
@@ -185,7 +185,7 @@ async fn quick_match_flooding_makes_no_more_rooms_than_the_room_limits() {
     let server = TestServer::start_with(limits).await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     for _ in 0..20 {
-        ann.send(ClientMsg::QuickMatch { game: GameKind::Gomoku }).await;
+        ann.send(ClientMsg::QuickMatch { game: GameKind::Gomoku, name: None }).await;
     }
     let (room, _) = quick(&mut ann, GameKind::Gomoku).await;
     assert_eq!(rooms(&mut ann).await.len(), 1, "twenty-one presses, one room");
@@ -194,7 +194,7 @@ async fn quick_match_flooding_makes_no_more_rooms_than_the_room_limits() {
     assert_eq!(quick(&mut ann, GameKind::Gomoku).await.0, room);
     // Other games make rooms, up to the player's limit.
     quick(&mut ann, GameKind::Junqi).await;
-    let refused = ann.request(ClientMsg::QuickMatch { game: GameKind::Plane }).await;
+    let refused = ann.request(ClientMsg::QuickMatch { game: GameKind::Plane, name: None }).await;
     assert_eq!(refusal(&refused), ErrorCode::TooManyRooms);
     // Another player from the same address: up to the address's limit.
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
@@ -202,10 +202,34 @@ async fn quick_match_flooding_makes_no_more_rooms_than_the_room_limits() {
     let refused = bob
         .request(ClientMsg::QuickMatch {
             game: GameKind::TicTacToe,
+            name: None,
         })
         .await;
     assert_eq!(refusal(&refused), ErrorCode::TooManyRoomsFromAddress);
     assert_eq!(rooms(&mut bob).await.len(), 3);
+}
+
+#[tokio::test]
+async fn a_quick_match_names_its_room_as_asked_and_refuses_a_bad_name() {
+    let server = server(60_000).await;
+    let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
+    let refused = ann
+        .request(ClientMsg::QuickMatch {
+            game: GameKind::Gomoku,
+            name: Some("\u{200b}\u{200b}".into()),
+        })
+        .await;
+    assert_eq!(refusal(&refused), ErrorCode::BadConfig);
+    assert!(rooms(&mut ann).await.is_empty(), "a refused quick match makes no room");
+    let seated = ann
+        .request(ClientMsg::QuickMatch {
+            game: GameKind::Gomoku,
+            name: Some("快速开始 · 五子棋".into()),
+        })
+        .await;
+    assert!(matches!(seated, ServerMsg::Seated { .. }), "{seated:?}");
+    let listed = rooms(&mut ann).await;
+    assert_eq!(listed[0].config.name.as_deref(), Some("快速开始 · 五子棋"));
 }
 
 #[tokio::test]

@@ -22,12 +22,18 @@ use crate::lobby::{QUICK_MATCH_LEVEL, quick_config};
 impl Session {
     /// Answers `quick_match` (request `req`) for `game`: `seated` and a `room` snapshot, for the
     /// seat this person already holds in a waiting quick-match room of `game`, else a free seat in
-    /// the oldest such room, else a seat in a new one.
+    /// the oldest such room, else a seat in a new one, named `name`.
     ///
     /// # Errors
-    /// As `create_room` when a room must be made: [`ServerError::TooManyRooms`],
+    /// As `create_room` when a room must be made: [`ServerError::BadConfig`] (a bad name),
+    /// [`ServerError::TooManyRooms`],
     /// [`ServerError::TooManyRoomsFromAddress`], [`ServerError::StorageUnavailable`].
-    pub(super) async fn quick_match(&mut self, game: GameKind, req: Option<u64>) -> Result<(), ServerError> {
+    pub(super) async fn quick_match(
+        &mut self,
+        game: GameKind,
+        name: Option<String>,
+        req: Option<u64>,
+    ) -> Result<(), ServerError> {
         let lobby = self.state.lobby.clone();
         // One at a time: two people pressing at once meet in one room.
         let _turn = lobby.quick_turn().await;
@@ -60,7 +66,7 @@ impl Session {
             }
         }
         let config = RoomConfig {
-            name: None,
+            name,
             game: quick_config(game),
             clock: None,
             on_drop: None,

@@ -443,3 +443,23 @@ impl BotOptions {
         Budget::new(deadline_ms.unwrap_or(0), think)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_seated_by_level_thinks_within_the_levels_budget() {
+        let options = BotOptions::new("ws://127.0.0.1:1/ws".into(), "pool".into());
+        let ms = |b: Budget| b.think.as_millis();
+        // The bot's own limit (1 s) without a level; the level's when shorter.
+        assert_eq!(ms(options.budget(None, None)), 1000);
+        assert_eq!(ms(options.budget(None, Some(Duration::from_millis(200)))), 200);
+        // Never more than the bot's own limit, nor than half the clock left.
+        assert_eq!(ms(options.budget(None, Some(Duration::from_secs(5)))), 1000);
+        assert_eq!(
+            ms(options.budget(Some(300), Some(Duration::from_millis(200)))),
+            150
+        );
+    }
+}

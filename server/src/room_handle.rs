@@ -198,7 +198,13 @@ impl RoomHandle {
     /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::RoomFull`],
     /// [`ServerError::SeatTaken`], [`ServerError::NoBot`].
     pub async fn add_bot(&self, by: PlayerId, seat: Option<Seat>, wish: BotWish) -> Result<(), ServerError> {
-        self.ask(|reply| Command::AddBot { by, seat, wish, reply }).await
+        self.ask(|reply| Command::AddBot {
+            by,
+            seat,
+            wish,
+            reply,
+        })
+        .await
     }
 
     /// Tells a quick-match room its wait is over: if a person sits there and the match has not

@@ -12,8 +12,8 @@ use std::time::Duration;
 use common::*;
 use skirmish_games::Seat;
 use skirmish_protocol::{
-    Action, BotLevel, ClientMsg, ErrorCode, GameConfig, GameEvent, GameKind, RoomConfig, RoomId,
-    RoomStatus, RoomSummary, ServerMsg, tic_tac_toe,
+    Action, BotLevel, ClientMsg, ErrorCode, GameConfig, GameEvent, GameKind, RoomConfig, RoomId, RoomStatus,
+    RoomSummary, ServerMsg, tic_tac_toe,
 };
 use skirmish_server::Limits;
 use skirmish_server::testing::{TestClient, TestServer};
@@ -73,7 +73,12 @@ async fn two_people_quick_matching_the_same_game_meet_in_one_room() {
     assert_ne!(ann_seat, bob_seat);
     // Both seats are people's: the match starts at once, without bots and without the wait.
     let playing = snapshot(&mut ann, room, RoomStatus::Playing).await;
-    assert!(playing.seats.iter().all(|s| s.occupant.as_ref().is_some_and(|o| o.bot.is_none())));
+    assert!(
+        playing
+            .seats
+            .iter()
+            .all(|s| s.occupant.as_ref().is_some_and(|o| o.bot.is_none()))
+    );
     assert_eq!(playing.config.game.kind(), GameKind::Gomoku);
     assert_eq!(rooms(&mut bob).await.len(), 1, "one room for the two of them");
     // A third person finds no waiting room with a free seat: a new one.
@@ -104,7 +109,9 @@ async fn play_tic_tac_toe(client: &mut TestClient, room: RoomId, seat: Seat) -> 
                 tic_tac_toe::Event::Started => {}
             },
             ServerMsg::YourTurn { seat: s, .. } if s == seat => {
-                let cell = (0..9u8).find(|c| !taken.contains(c)).expect("a free cell on my turn");
+                let cell = (0..9u8)
+                    .find(|c| !taken.contains(c))
+                    .expect("a free cell on my turn");
                 client
                     .send(ClientMsg::Act {
                         room,
@@ -121,16 +128,32 @@ async fn play_tic_tac_toe(client: &mut TestClient, room: RoomId, seat: Seat) -> 
 #[tokio::test]
 async fn one_alone_gets_bots_of_the_quick_match_level_after_the_wait_and_plays_the_match() {
     let server = server(300).await;
-    let pool = Bots::start(&server, &["pool-1"], &["seed-rules", "seed-junior", "random"], None).await;
+    let pool = Bots::start(
+        &server,
+        &["pool-1"],
+        &["seed-rules", "seed-junior", "random"],
+        None,
+    )
+    .await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     let (room, seat) = quick(&mut ann, GameKind::TicTacToe).await;
     let waiting = snapshot(&mut ann, room, RoomStatus::Waiting).await;
-    assert_eq!(waiting.owner, waiting.seats[seat.0 as usize].occupant.as_ref().unwrap().player);
+    assert_eq!(
+        waiting.owner,
+        waiting.seats[seat.0 as usize].occupant.as_ref().unwrap().player
+    );
     // After the wait a bot of the medium level fills the other seat, and the match starts.
     let playing = snapshot(&mut ann, room, RoomStatus::Playing).await;
-    let bot = playing.seats[1 - seat.0 as usize].occupant.clone().expect("a bot took the seat");
+    let bot = playing.seats[1 - seat.0 as usize]
+        .occupant
+        .clone()
+        .expect("a bot took the seat");
     assert_eq!(bot.level, Some(BotLevel::Medium));
-    assert_eq!(bot.bot.as_deref(), Some("seed-junior"), "tic-tac-toe's medium level");
+    assert_eq!(
+        bot.bot.as_deref(),
+        Some("seed-junior"),
+        "tic-tac-toe's medium level"
+    );
     // The match plays to its end against the bot.
     play_tic_tac_toe(&mut ann, room, seat).await;
     pool.stop().await;
@@ -146,9 +169,15 @@ async fn a_quick_match_room_left_empty_does_not_start_with_bots_alone() {
     assert!(matches!(left, ServerMsg::Done { .. }), "{left:?}");
     tokio::time::sleep(Duration::from_millis(600)).await;
     let listed = rooms(&mut ann).await;
-    let summary = listed.iter().find(|r| r.id == room).expect("the room waits, to expire");
+    let summary = listed
+        .iter()
+        .find(|r| r.id == room)
+        .expect("the room waits, to expire");
     assert_eq!(summary.status, RoomStatus::Waiting);
-    assert!(summary.seats.iter().all(|s| s.occupant.is_none()), "no bots play for nobody");
+    assert!(
+        summary.seats.iter().all(|s| s.occupant.is_none()),
+        "no bots play for nobody"
+    );
     pool.stop().await;
 }
 
@@ -157,11 +186,23 @@ async fn a_second_quick_match_from_the_same_person_makes_no_second_room() {
     let server = server(60_000).await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     // A double click: both frames leave before either answer comes.
-    let first = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi, name: None }).await;
-    let second = ann.send(ClientMsg::QuickMatch { game: GameKind::Junqi, name: None }).await;
+    let first = ann
+        .send(ClientMsg::QuickMatch {
+            game: GameKind::Junqi,
+            name: None,
+        })
+        .await;
+    let second = ann
+        .send(ClientMsg::QuickMatch {
+            game: GameKind::Junqi,
+            name: None,
+        })
+        .await;
     let mut seated = Vec::new();
     for req in [first, second] {
-        let answer = ann.recv_until(|m| skirmish_server::testing::answers(m, req)).await;
+        let answer = ann
+            .recv_until(|m| skirmish_server::testing::answers(m, req))
+            .await;
         let ServerMsg::Seated { room, seat, .. } = answer else {
             panic!("expected seated, got {answer:?}");
         };
@@ -185,7 +226,11 @@ async fn quick_match_flooding_makes_no_more_rooms_than_the_room_limits() {
     let server = TestServer::start_with(limits).await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     for _ in 0..20 {
-        ann.send(ClientMsg::QuickMatch { game: GameKind::Gomoku, name: None }).await;
+        ann.send(ClientMsg::QuickMatch {
+            game: GameKind::Gomoku,
+            name: None,
+        })
+        .await;
     }
     let (room, _) = quick(&mut ann, GameKind::Gomoku).await;
     assert_eq!(rooms(&mut ann).await.len(), 1, "twenty-one presses, one room");
@@ -194,7 +239,12 @@ async fn quick_match_flooding_makes_no_more_rooms_than_the_room_limits() {
     assert_eq!(quick(&mut ann, GameKind::Gomoku).await.0, room);
     // Other games make rooms, up to the player's limit.
     quick(&mut ann, GameKind::Junqi).await;
-    let refused = ann.request(ClientMsg::QuickMatch { game: GameKind::Plane, name: None }).await;
+    let refused = ann
+        .request(ClientMsg::QuickMatch {
+            game: GameKind::Plane,
+            name: None,
+        })
+        .await;
     assert_eq!(refusal(&refused), ErrorCode::TooManyRooms);
     // Another player from the same address: up to the address's limit.
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
@@ -220,7 +270,10 @@ async fn a_quick_match_names_its_room_as_asked_and_refuses_a_bad_name() {
         })
         .await;
     assert_eq!(refusal(&refused), ErrorCode::BadConfig);
-    assert!(rooms(&mut ann).await.is_empty(), "a refused quick match makes no room");
+    assert!(
+        rooms(&mut ann).await.is_empty(),
+        "a refused quick match makes no room"
+    );
     let seated = ann
         .request(ClientMsg::QuickMatch {
             game: GameKind::Gomoku,
@@ -245,7 +298,10 @@ async fn quick_match_never_seats_anyone_in_a_room_made_for_friends() {
     let friends = create(&mut ann, config, true).await;
     let (mut bob, _) = TestClient::join(&server.ws_url(), "Bob").await;
     let (room, _) = quick(&mut bob, GameKind::Gomoku).await;
-    assert_ne!(room, friends, "a room made with create_room is not offered to quick match");
+    assert_ne!(
+        room, friends,
+        "a room made with create_room is not offered to quick match"
+    );
     let listed = rooms(&mut bob).await;
     let friends = listed.iter().find(|r| r.id == friends).unwrap();
     assert_eq!(friends.seats.iter().filter(|s| s.occupant.is_some()).count(), 1);
@@ -256,7 +312,13 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
     let server = server(60_000).await;
     let dir = std::env::temp_dir().join(format!("skirmish-levels-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let pool = Bots::start(&server, &["pool-1"], &["threat-search", "seed-minimax", "random"], Some(&dir)).await;
+    let pool = Bots::start(
+        &server,
+        &["pool-1"],
+        &["threat-search", "seed-minimax", "random"],
+        Some(&dir),
+    )
+    .await;
     let (mut ann, _) = TestClient::join(&server.ws_url(), "Ann").await;
     let config = RoomConfig {
         name: None,
@@ -276,7 +338,10 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     let playing = snapshot(&mut ann, room, RoomStatus::Playing).await;
     let bot = playing.seats[1].occupant.clone().unwrap();
-    assert_eq!((bot.bot.as_deref(), bot.level), (Some("threat-search"), Some(BotLevel::Hard)));
+    assert_eq!(
+        (bot.bot.as_deref(), bot.level),
+        (Some("threat-search"), Some(BotLevel::Hard))
+    );
     // The bot was told the level's budget with its seat.
     let transcript = dir.join("pool-1.jsonl");
     let mut told = None;
@@ -286,7 +351,9 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
             .lines()
             .filter_map(|l| serde_json::from_str::<ServerMsg>(l).ok())
             .find_map(|m| match m {
-                ServerMsg::Seated { room: r, think_ms, .. } if r == room => Some(think_ms),
+                ServerMsg::Seated {
+                    room: r, think_ms, ..
+                } if r == room => Some(think_ms),
                 _ => None,
             });
         if told.is_some() {

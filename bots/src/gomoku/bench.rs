@@ -252,7 +252,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
                 let (winner, stones, end) = play_game(
                     config,
                     players,
-                    if a_seat == 0 { [think, b_think] } else { [b_think, think] },
+                    if a_seat == 0 {
+                        [think, b_think]
+                    } else {
+                        [b_think, think]
+                    },
                     &mut rng,
                     |seat, t, stats| {
                         if seat == a_seat {

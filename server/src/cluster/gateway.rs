@@ -153,7 +153,12 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
         ),
         Command::Detach { player, conn } => (WireCommand::Detach { player, conn }, Replier::None),
         Command::Leave { player, reply } => (WireCommand::Leave { player }, Replier::Unit(reply)),
-        Command::AddBot { by, seat, wish, reply } => (
+        Command::AddBot {
+            by,
+            seat,
+            wish,
+            reply,
+        } => (
             WireCommand::AddBot {
                 by,
                 seat,

@@ -147,7 +147,12 @@ impl Lobby {
             .collect();
         candidates.sort_by_key(|b| (b.seats, b.name.clone(), b.player));
         let offers = |b: &&ClusterBot, s: &str| b.offer.strategies(game).iter().any(|o| o == s);
-        let offering = wanted.and_then(|s| candidates.iter().find(|b| offers(b, s)).map(|b| (b, s.to_owned())));
+        let offering = wanted.and_then(|s| {
+            candidates
+                .iter()
+                .find(|b| offers(b, s))
+                .map(|b| (b, s.to_owned()))
+        });
         let (bot, strategy) = match (offering, wanted, wish.level) {
             (Some(found), _, _) => found,
             // A level whose strategy no bot offers: a bot's own strategy of that rank.

@@ -86,16 +86,25 @@ mod tests {
             let levels: Vec<_> = BotLevel::ALL.iter().map(|&l| level_play(game, l)).collect();
             assert!(levels.iter().all(Option::is_some), "{game:?} has every level");
         }
-        assert_eq!(level_play(GameKind::Gomoku, BotLevel::Hard).map(|p| p.think_ms), Some(Some(1000)));
+        assert_eq!(
+            level_play(GameKind::Gomoku, BotLevel::Hard).map(|p| p.think_ms),
+            Some(Some(1000))
+        );
     }
 
     #[test]
     fn a_stand_in_goes_by_rank() {
         let offered: Vec<String> = ["a", "b", "c"].map(str::to_owned).to_vec();
         assert_eq!(stand_in(&offered, BotLevel::Hard).map(String::as_str), Some("a"));
-        assert_eq!(stand_in(&offered, BotLevel::Medium).map(String::as_str), Some("b"));
+        assert_eq!(
+            stand_in(&offered, BotLevel::Medium).map(String::as_str),
+            Some("b")
+        );
         assert_eq!(stand_in(&offered, BotLevel::Easy).map(String::as_str), Some("c"));
-        assert_eq!(stand_in(&offered[..1], BotLevel::Easy).map(String::as_str), Some("a"));
+        assert_eq!(
+            stand_in(&offered[..1], BotLevel::Easy).map(String::as_str),
+            Some("a")
+        );
         assert_eq!(stand_in(&[], BotLevel::Easy), None);
     }
 }

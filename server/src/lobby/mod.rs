@@ -25,8 +25,8 @@ mod rooms;
 mod told;
 
 pub use bots::{BotPick, BotWish};
-pub use quick::{QUICK_MATCH_LEVEL, quick_config};
 pub use players::{PlayerRecord, ResumeRefused};
+pub use quick::{QUICK_MATCH_LEVEL, quick_config};
 pub use rooms::OpenRooms;
 
 use self::players::Players;

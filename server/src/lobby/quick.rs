@@ -61,7 +61,11 @@ impl Lobby {
 
     /// Forgets room `id` as a quick-match room (it left the lobby).
     pub(super) fn forget_quick(&self, id: RoomId) {
-        self.quick.rooms.lock().expect("not poisoned").retain(|(room, _)| *room != id);
+        self.quick
+            .rooms
+            .lock()
+            .expect("not poisoned")
+            .retain(|(room, _)| *room != id);
     }
 
     /// Whether room `id` is a waiting quick-match room of `game`.
@@ -72,7 +76,10 @@ impl Lobby {
             .lock()
             .expect("not poisoned")
             .contains(&(id, game));
-        quick && self.local_summary(id).is_some_and(|s| s.status == RoomStatus::Waiting)
+        quick
+            && self
+                .local_summary(id)
+                .is_some_and(|s| s.status == RoomStatus::Waiting)
     }
 
     /// The waiting quick-match rooms of `game` with a free seat, oldest first.

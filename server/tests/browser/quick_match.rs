@@ -51,7 +51,12 @@ async fn play_a_move(page: &Client, moves: usize) {
         s["phase"] == "play" && s["to_move"] == s["you"] && stones(s).len() == 2 * moves
     })
     .await;
-    let playable: HashSet<&str> = s["playable"].as_array().expect("points").iter().filter_map(Value::as_str).collect();
+    let playable: HashSet<&str> = s["playable"]
+        .as_array()
+        .expect("points")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
     let point = ["h8", "g7", "i9", "g9", "i7", "h6", "h10"]
         .into_iter()
         .find(|p| playable.contains(p))
@@ -82,31 +87,50 @@ async fn a_person_quick_matches_gomoku_on_a_phone_and_plays_a_bot_named_by_its_l
     let height = layout["height"].as_f64().unwrap();
     for control in ["quick", "submit"] {
         assert!(
-            layout[control]["top"].as_f64().unwrap() >= 0.0 && layout[control]["bottom"].as_f64().unwrap() <= height,
+            layout[control]["top"].as_f64().unwrap() >= 0.0
+                && layout[control]["bottom"].as_f64().unwrap() <= height,
             "{control} is out of view without scrolling: {layout}"
         );
     }
     assert_eq!(layout["too_wide"], json!(false), "{layout}");
-    assert_eq!((layout["format"].as_str(), layout["rounds"].as_str()), (Some("quick"), Some("3")), "{layout}");
+    assert_eq!(
+        (layout["format"].as_str(), layout["rounds"].as_str()),
+        (Some("quick"), Some("3")),
+        "{layout}"
+    );
     assert_eq!(text_of(&page, "[data-quick-match=\"gomoku\"]").await, "五子棋");
     i18n::assert_chinese(&page, "the lobby with quick match (phone)").await;
     screenshot_file(&page, "quick-lobby-phone.png").await;
 
     click(&page, "[data-quick-match=\"gomoku\"]").await;
-    let s = wait_gomoku(&page, "the quick match's room", |s| s["page"] == "gomoku" && s["you"] == 0).await;
+    let s = wait_gomoku(&page, "the quick match's room", |s| {
+        s["page"] == "gomoku" && s["you"] == 0
+    })
+    .await;
     let room = s["id"].as_str().expect("a room id").to_owned();
     // Nobody else came: after the wait a bot of the medium level takes white.
-    wait_gomoku(&page, "the bot and the start", |s| s["phase"] == "play" && s["to_move"] == 0).await;
+    wait_gomoku(&page, "the bot and the start", |s| {
+        s["phase"] == "play" && s["to_move"] == 0
+    })
+    .await;
     let seats = page.execute(SEATS_JS, vec![]).await.expect("the seats");
     assert_eq!(seats["names"][1], json!("中等 · 机器人"), "{seats}");
-    assert_eq!(seats["details"], json!(["threat-search"]), "the strategy as the detail: {seats}");
+    assert_eq!(
+        seats["details"],
+        json!(["threat-search"]),
+        "the strategy as the detail: {seats}"
+    );
     for n in 0..2 {
         play_a_move(&page, n).await;
     }
     let s = gomoku_state(&page).await;
     assert_eq!(s["id"], json!(room));
     assert!(
-        s["players"].as_array().unwrap().iter().any(|p| p.as_str().is_some_and(|t| t.contains("中等 · 机器人"))),
+        s["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p.as_str().is_some_and(|t| t.contains("中等 · 机器人"))),
         "the board's players name the bot by its level: {s}"
     );
     assert!(
@@ -128,7 +152,10 @@ async fn a_person_picks_a_level_when_adding_a_bot_on_a_desktop() {
     wait_for_bots_of(&page, &server, "tic_tac_toe").await;
     open_as(&page, &base(&server), "Hal").await;
     find(&page, "#create-form").await;
-    assert_eq!(text_of(&page, "[data-quick-match=\"tic_tac_toe\"]").await, "Tic-tac-toe");
+    assert_eq!(
+        text_of(&page, "[data-quick-match=\"tic_tac_toe\"]").await,
+        "Tic-tac-toe"
+    );
     screenshot_file(&page, "quick-lobby-desktop.png").await;
     find(&page, "#create-game")
         .await
@@ -138,7 +165,11 @@ async fn a_person_picks_a_level_when_adding_a_bot_on_a_desktop() {
     click(&page, "#create-submit").await;
     find(&page, "[data-seat-row=\"1\"] [data-bot-strategy]").await;
     let seats = page.execute(SEATS_JS, vec![]).await.expect("the seats");
-    assert_eq!(seats["picker"], json!("level:medium"), "a person starts from the medium level: {seats}");
+    assert_eq!(
+        seats["picker"],
+        json!("level:medium"),
+        "a person starts from the medium level: {seats}"
+    );
     assert_eq!(seats["picker_detail"], json!("seed-junior"), "{seats}");
     click(&page, "[data-seat-row=\"1\"] [data-bot-level=\"easy\"]").await;
     let seats = page.execute(SEATS_JS, vec![]).await.expect("the seats");
@@ -148,9 +179,15 @@ async fn a_person_picks_a_level_when_adding_a_bot_on_a_desktop() {
     assert_eq!(seats["picker_detail"], json!("seed-rules"), "{seats}");
     screenshot_file(&page, "quick-level-picker-desktop.png").await;
     click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
-    let seats = wait_script(&page, SEATS_JS, "the bot by its level", |s| s["names"][1] == "Bot (Hard)").await;
+    let seats = wait_script(&page, SEATS_JS, "the bot by its level", |s| {
+        s["names"][1] == "Bot (Hard)"
+    })
+    .await;
     assert_eq!(seats["details"], json!(["seed-rules"]), "{seats}");
     let status = text_of(&page, "#status-text").await;
-    assert!(!status.contains("pool"), "the status names the bot by level, not its connection: {status}");
+    assert!(
+        !status.contains("pool"),
+        "the status names the bot by level, not its connection: {status}"
+    );
     screenshot_file(&page, "quick-level-bot-desktop.png").await;
 }

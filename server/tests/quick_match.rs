@@ -2,7 +2,8 @@
 //! meet in one room; one alone gets bots of the quick match's level after the wait and plays the
 //! match out; a flood or a double click makes no more rooms than the room limits allow; nobody
 //! is quick-matched into a room a person made for friends; a bot added by level plays the level's
-//! strategy with the level's budget.
+//! strategy with the level's budget, keeps its level across a restart, and the levels are
+//! built-in strategies, each no weaker than the one below.
 
 mod common;
 
@@ -364,4 +365,94 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
     assert_eq!(told, Some(Some(1000)), "hard gomoku thinks up to 1 s a move");
     pool.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_level_is_a_built_in_strategy_no_weaker_than_the_level_below_and_the_page_says_the_same() {
+    use skirmish_server::lobby::levels::level_play;
+    let page = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../web-client/bot_levels.js"
+    ))
+    .expect("the web client's level table");
+    for (game, strategies, _) in skirmish_bots::player::built_in() {
+        let mut below: Option<(usize, u64)> = None;
+        for level in BotLevel::ALL {
+            let play = level_play(game, level).expect("every game has every level");
+            // Strongest first: a higher level's strategy comes no later, and with no less time.
+            let rank = strategies
+                .iter()
+                .position(|s| *s == play.strategy)
+                .unwrap_or_else(|| panic!("{game:?} {level:?}: `{}` is no built-in strategy", play.strategy));
+            let think = play.think_ms.unwrap_or(0);
+            if let Some((rank_below, think_below)) = below {
+                assert!(
+                    rank < rank_below || (rank == rank_below && think > think_below),
+                    "{game:?} {level:?} is not stronger than the level below"
+                );
+            }
+            below = Some((rank, think));
+            let ms = play.think_ms.map_or("null".to_owned(), |ms| ms.to_string());
+            let entry = format!("{}: ['{}', {ms}]", level.as_str(), play.strategy);
+            let line = page
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{}: {{", game.tag())))
+                .unwrap_or_else(|| panic!("bot_levels.js has no line for {game:?}"));
+            assert!(
+                line.contains(&entry),
+                "bot_levels.js says otherwise for {game:?}: {line} (server: {entry})"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_bots_level_survives_a_restart_of_the_server() {
+    let store = skirmish_server::store::Store::in_memory()
+        .await
+        .expect("a database in memory");
+    let first = TestServer::start_with_store(Limits::default(), store.clone()).await;
+    let pool = Bots::start(
+        &first,
+        &["pool-1"],
+        &["seed-rules", "seed-junior", "random"],
+        None,
+    )
+    .await;
+    let (mut ann, welcome) = TestClient::join(&first.ws_url(), "Ann").await;
+    let ServerMsg::Welcome { resume, .. } = welcome else {
+        panic!("a welcome: {welcome:?}")
+    };
+    let config = RoomConfig {
+        name: None,
+        game: GameConfig::TicTacToe(Default::default()),
+        clock: None,
+        on_drop: None,
+    };
+    let room = create(&mut ann, config, true).await;
+    let reply = ann
+        .request(ClientMsg::AddBot {
+            room,
+            seat: None,
+            strategy: None,
+            level: Some(BotLevel::Easy),
+        })
+        .await;
+    assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
+    let playing = snapshot(&mut ann, room, RoomStatus::Playing).await;
+    assert_eq!(
+        playing.seats[1].occupant.as_ref().and_then(|o| o.level),
+        Some(BotLevel::Easy)
+    );
+    drop(ann);
+    pool.stop().await;
+    first.stop().await;
+    let second = TestServer::start_with_store(Limits::default(), store).await;
+    let (mut ann, _) = TestClient::resume(&second.ws_url(), "Ann", resume).await;
+    let restored = snapshot(&mut ann, room, RoomStatus::Playing).await;
+    let bot = restored.seats[1].occupant.clone().expect("the bot's seat");
+    assert_eq!(
+        (bot.bot.as_deref(), bot.level),
+        (Some("random"), Some(BotLevel::Easy))
+    );
 }

@@ -1,6 +1,9 @@
 // Plane battle's named match formats for the create-room form, and how long a match takes.
 import { t } from './i18n.js';
 
+/** The format the create form starts with: the shortest, for a first game. */
+export const SHORTEST = 'quick';
+
 /** The named formats: [name, rounds, label]. Full is the seed's format and the tournaments' default. */
 export const FORMATS = [
   ['full', 18, t('length.full')],

@@ -47,9 +47,9 @@ export function renderLobby() {
       h('legend', { class: 'sr-only' }, t('create.plane_settings')),
       sel('create-players', t('create.seats'), [['2', t('plane.players', { count: 2 })], ['3', t('plane.players', { count: 3 })]], '3'),
       sel('create-variant', t('create.variant'), [['double', t('create.variant_double')], ['classic', t('create.variant_classic')]], 'double'),
-      sel('create-format', t('create.length'), [...L.FORMATS.map(([name, , label]) => [name, label]), ['custom', t('create.length_custom')]], 'full'),
-      num('create-rounds', t('create.rounds'), 18, 1, 99, t('create.rounds_help')),
-      h('p', { id: 'create-length', class: 'hint', 'aria-live': 'polite' }, L.lengthText(18, 3, 'double')),
+      sel('create-format', t('create.length'), [...L.FORMATS.map(([name, , label]) => [name, label]), ['custom', t('create.length_custom')]], L.SHORTEST),
+      num('create-rounds', t('create.rounds'), L.roundsOf(L.SHORTEST), 1, 99, t('create.rounds_help')),
+      h('p', { id: 'create-length', class: 'hint', 'aria-live': 'polite' }, L.lengthText(L.roundsOf(L.SHORTEST), 3, 'double')),
       num('create-deploy', t('create.deploy_seconds'), 60, 0, 600, t('create.no_limit'))),
     h('fieldset', { id: 'gomoku-fields', class: 'create-game', hidden: game !== 'gomoku', disabled: game !== 'gomoku' },
       h('legend', { class: 'sr-only' }, t('create.gomoku_settings')),
@@ -72,6 +72,7 @@ export function renderLobby() {
   wireFormat(form);
   main.replaceChildren(
     h('section', { id: 'lobby', class: 'lobby', 'data-page': 'lobby' },
+      quickMatchCard(),
       h('div', { class: 'lobby-main' },
         h('div', { class: 'card rooms-card' },
           h('h1', {}, t('lobby.rooms')),
@@ -82,6 +83,39 @@ export function renderLobby() {
   renderRooms();
   renderTournaments();
   refreshTournaments();
+}
+
+/** Quick match (快速开始): one button per game; the server seats the person in a waiting room or makes one. */
+function quickMatchCard() {
+  const names = { plane: t('game.plane'), gomoku: t('game.gomoku'), junqi: t('game.junqi'), tic_tac_toe: t('game.tic_tac_toe') };
+  const games = ['plane', 'gomoku', 'junqi', ...Object.keys(GAMES)];
+  return h('div', { class: 'card quick-match', id: 'quick-match' },
+    h('h2', {}, t('quick.title')),
+    h('p', { class: 'muted small', id: 'quick-match-help' }, t('quick.help', { seconds: QUICK_MATCH_WAIT_SECONDS })),
+    h('div', { class: 'quick-buttons' }, games.map((game) => h('button', {
+      type: 'button', class: 'primary', 'data-quick-match': game, 'aria-describedby': 'quick-match-help',
+      onclick: (e) => quickMatch(game, e.currentTarget),
+    }, names[game] || t(`create.game_${game}`)))));
+}
+
+/** The server's default quick-match wait in seconds (`--quick-match-wait-ms`), for the card's line. */
+const QUICK_MATCH_WAIT_SECONDS = 15;
+
+/** Asks the server for a seat in a waiting room of `game` (`quick_match`), and opens that room. */
+async function quickMatch(game, button) {
+  if (button.disabled) return;
+  button.disabled = true;
+  try {
+    const name = t('quick.room_name', { game: button.textContent });
+    const seated = await S.conn.request({ type: 'quick_match', game, name });
+    S.watching.delete(seated.room);
+    if (!S.mySeats.some((s) => s.room === seated.room)) S.mySeats.push({ room: seated.room, seat: seated.seat });
+    go(`/room/${seated.room}`);
+  } catch (err) {
+    toast(t('quick.failed', { reason: errorText(err) }));
+  } finally {
+    button.disabled = false;
+  }
 }
 
 /** The lobby's list of tournaments (filled by renderTournaments). */

@@ -7,6 +7,7 @@ import * as A from './alert.js';
 import * as C from './chat.js';
 import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, configText } from './state.js';
 import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
+import { LEVELS, DEFAULT_LEVEL, levelName, levelDetail } from './bot_levels.js';
 import { roomCounts, joinRoom } from './lobby.js';
 import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, rematchOffer, resignRow, recapPanel } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
@@ -302,21 +303,29 @@ function seatsPanel(rs) {
     let body;
     if (occ) {
       body = h('span', {},
-        h('strong', {}, occ.name), occ.player === S.player ? t('seat.you_mark') : '',
-        occ.bot != null ? h('span', { class: 'badge bot' }, t('seat.bot', { strategy: occ.bot })) : null,
+        h('strong', { 'data-seat-name': s.seat }, seatName(rs, s.seat)), occ.player === S.player ? t('seat.you_mark') : '',
+        occ.bot != null ? h('small', { class: 'bot-detail', 'data-bot-detail': occ.bot, title: t('bots.strategy_title', { strategy: occ.bot }) }, occ.bot) : null,
         occ.took_over_from != null ? h('span', { class: 'badge', 'data-took-over-from': true }, t('seat.took_over', { name: occ.took_over_from })) : null,
         !occ.connected ? h('span', { class: 'badge off' }, t('seat.disconnected')) : null);
     } else {
       const strategies = botStrategies(game);
       const choice = botChoice(game, s.seat);
+      const detail = h('small', { class: 'bot-detail', id: `bot-detail-${s.seat}`, 'aria-live': 'polite' }, choiceDetail(game, choice));
       body = h('span', { class: 'seat-actions' },
         h('em', {}, t('seat.empty')),
         !seated ? h('button', { id: `sit-${s.seat}`, class: 'primary', 'data-action': 'sit', onclick: () => joinRoom(rs.id, s.seat) }, t('seat.sit')) : null,
         isOwner && waiting ? h('span', { class: 'addbot' },
           h('label', { for: `bot-${s.seat}`, class: 'sr-only' }, t('seat.bot_strategy', { n: s.seat + 1 })),
-          h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, onchange: (e) => { S.botChoice[s.seat] = e.target.value; } },
-            strategies.map((st) => h('option', { value: st, selected: st === choice }, st))),
-          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, t('seat.add_bot'))) : null);
+          // A level (what people choose), or, for bot authors, a strategy by name.
+          h('select', { id: `bot-${s.seat}`, 'data-bot-strategy': s.seat, 'aria-describedby': `bot-detail-${s.seat}`,
+            onchange: (e) => { S.botChoice[s.seat] = e.target.value; detail.textContent = choiceDetail(game, e.target.value); } },
+          h('optgroup', { label: t('bots.levels') }, LEVELS.map((level) => h('option', {
+            value: `level:${level}`, 'data-bot-level': level, selected: `level:${level}` === choice, title: levelDetail(game, level),
+          }, levelName(level)))),
+          h('optgroup', { label: t('bots.strategies') },
+            strategies.map((st) => h('option', { value: st, selected: st === choice }, st)))),
+          h('button', { id: `addbot-${s.seat}`, 'data-action': 'add-bot', onclick: () => addBot(rs, s.seat) }, t('seat.add_bot')),
+          detail) : null);
     }
     return h('li', { 'data-seat-row': s.seat, 'data-occupied': occ ? 'true' : 'false' }, h('span', { class: 'seat-no' }, label), body);
   });
@@ -333,15 +342,25 @@ function botStrategies(game) {
   return list.length ? list : [game === 'plane' ? 'bayes' : 'random'];
 }
 
-/** The strategy picked for a seat's bot: the page's choice if the game has it, else the strongest. */
+/**
+ * What is picked for a seat's bot: the page's choice (`level:<level>`, or a strategy the game's
+ * bots offer), else the default level.
+ */
 function botChoice(game, seat) {
-  const list = botStrategies(game);
-  return list.includes(S.botChoice[seat]) ? S.botChoice[seat] : list[0];
+  const choice = S.botChoice[seat];
+  const known = choice && (LEVELS.some((l) => choice === `level:${l}`) || botStrategies(game).includes(choice));
+  return known ? choice : `level:${DEFAULT_LEVEL}`;
+}
+
+/** The detail line under the bot picker: a level's strategy and budget, or nothing for a strategy by name. */
+function choiceDetail(game, choice) {
+  return choice.startsWith('level:') ? levelDetail(game, choice.slice('level:'.length)) : '';
 }
 
 async function addBot(rs, seat) {
-  const strategy = botChoice(rs.summary.config.game.game, seat);
-  await S.conn.request({ type: 'add_bot', room: rs.id, seat, strategy }).catch((e) => toast(t('toast.no_bot', { reason: errorText(e) })));
+  const choice = botChoice(rs.summary.config.game.game, seat);
+  const wish = choice.startsWith('level:') ? { level: choice.slice('level:'.length) } : { strategy: choice };
+  await S.conn.request({ type: 'add_bot', room: rs.id, seat, ...wish }).catch((e) => toast(t('toast.no_bot', { reason: errorText(e) })));
 }
 
 async function startNow(rs) {

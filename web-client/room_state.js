@@ -6,6 +6,7 @@ import { checkReveal, roundAudit } from './audit.js';
 import * as J from './junqi.js';
 import { hooks, S } from './state.js';
 import { t } from './i18n.js';
+import { botName } from './bot_levels.js';
 
 // room_page.js draws the room and imports this module, so the call goes up through state.js's hooks.
 const renderRoom = () => hooks.renderRoom();
@@ -24,11 +25,15 @@ export function roomState(id) {
   return rs;
 }
 
-/** The seat's name for people: its occupant's, "pool for Ann" where a bot took a player's seat over. */
+/**
+ * The seat's name for people: its occupant's; a bot's by its level ("Bot (hard)"); "pool for Ann"
+ * where a bot took a player's seat over.
+ */
 export function seatName(rs, seat) {
   const occ = rs.summary && rs.summary.seats[seat] && rs.summary.seats[seat].occupant;
   if (!occ) return t('seat.n', { n: seat + 1 });
-  return occ.took_over_from != null ? t('seat.bot_for', { bot: occ.name, name: occ.took_over_from }) : occ.name;
+  if (occ.took_over_from != null) return t('seat.bot_for', { bot: occ.name, name: occ.took_over_from });
+  return occ.bot != null ? botName(occ) : occ.name;
 }
 
 export function who(rs, seat) {

@@ -150,8 +150,24 @@ enum SeatPlayer {
     Playing(Box<dyn Player>),
 }
 
+/// One seat: its player, and the longest it may think a move there (the level's budget, from
+/// `seated`'s `think_ms`; `None`: [`BotOptions::think`]).
+struct SeatSlot {
+    player: SeatPlayer,
+    think: Option<Duration>,
+}
+
+impl SeatSlot {
+    fn named(strategy: String, think: Option<Duration>) -> SeatStrategy {
+        Arc::new(Mutex::new(SeatSlot {
+            player: SeatPlayer::Named(strategy),
+            think,
+        }))
+    }
+}
+
 /// One seat's player, used by one decision at a time.
-type SeatStrategy = Arc<Mutex<SeatPlayer>>;
+type SeatStrategy = Arc<Mutex<SeatSlot>>;
 
 /// What the bot keeps across reconnects.
 #[derive(Default)]
@@ -296,22 +312,23 @@ fn on_message(
             state.resume = Some(resume);
             // Seats taken back after the program started again: play each as it was asked to.
             for held in seats {
-                state.seats.entry((held.room, held.seat)).or_insert_with(|| {
-                    Arc::new(Mutex::new(SeatPlayer::Named(held.strategy.unwrap_or_default())))
-                });
+                state
+                    .seats
+                    .entry((held.room, held.seat))
+                    .or_insert_with(|| SeatSlot::named(held.strategy.unwrap_or_default(), None));
             }
         }
         ServerMsg::Seated {
             room,
             seat,
             strategy: wanted,
+            think_ms,
             ..
         } => {
             let name = wanted.unwrap_or_default();
-            debug!(bot = %options.name, room = %room, seat = seat.0, strategy = name, "seated");
-            state
-                .seats
-                .insert((room, seat), Arc::new(Mutex::new(SeatPlayer::Named(name))));
+            debug!(bot = %options.name, room = %room, seat = seat.0, strategy = name, think_ms, "seated");
+            let think = think_ms.map(Duration::from_millis);
+            state.seats.insert((room, seat), SeatSlot::named(name, think));
         }
         // The bot's hello asks for the whole view in every `your_turn` (`turn_view`): it decides
         // from the view alone.
@@ -324,7 +341,7 @@ fn on_message(
             let seat_strategy = state
                 .seats
                 .entry((room, seat))
-                .or_insert_with(|| Arc::new(Mutex::new(SeatPlayer::Named(String::new()))))
+                .or_insert_with(|| SeatSlot::named(String::new(), None))
                 .clone();
             let decided = decided.clone();
             let options = Arc::clone(options);
@@ -358,7 +375,7 @@ fn on_message(
             tokio::task::spawn_blocking(move || {
                 for ((_, seat), player) in ended {
                     let mut player = player.lock().expect("a strategy does not panic");
-                    if let SeatPlayer::Playing(playing) = &mut *player {
+                    if let SeatPlayer::Playing(playing) = &mut player.player {
                         playing.finish(seat, &event);
                     }
                 }
@@ -402,24 +419,47 @@ fn decide(
     deadline_ms: Option<u64>,
 ) -> Option<Decision> {
     let mut rng = rand::rng();
-    let mut player = player.lock().expect("a strategy does not panic");
-    if let SeatPlayer::Named(name) = &*player {
-        *player = SeatPlayer::Playing(options.player(view.kind(), name)?);
+    let mut slot = player.lock().expect("a strategy does not panic");
+    if let SeatPlayer::Named(name) = &slot.player {
+        slot.player = SeatPlayer::Playing(options.player(view.kind(), name)?);
     }
-    let SeatPlayer::Playing(playing) = &mut *player else {
+    let budget = options.budget(deadline_ms, slot.think);
+    let SeatPlayer::Playing(playing) = &mut slot.player else {
         return None;
     };
-    playing.decide(view, seat, options.budget(deadline_ms), &mut rng)
+    playing.decide(view, seat, budget, &mut rng)
 }
 
 impl BotOptions {
     /// The thinking budget for a move due in `deadline_ms`: at most half of what is left on the
-    /// clock, and never more than [`BotOptions::think`].
-    fn budget(&self, deadline_ms: Option<u64>) -> Budget {
+    /// clock, never more than [`BotOptions::think`], nor than the seat's own limit `seat_think`
+    /// (its level's, when it was seated by level).
+    fn budget(&self, deadline_ms: Option<u64>, seat_think: Option<Duration>) -> Budget {
+        let own = seat_think.map_or(self.think, |t| self.think.min(t));
         let think = match deadline_ms {
-            Some(ms) => self.think.min(Duration::from_millis(ms / 2)),
-            None => self.think,
+            Some(ms) => own.min(Duration::from_millis(ms / 2)),
+            None => own,
         };
         Budget::new(deadline_ms.unwrap_or(0), think)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_seated_by_level_thinks_within_the_levels_budget() {
+        let options = BotOptions::new("ws://127.0.0.1:1/ws".into(), "pool".into());
+        let ms = |b: Budget| b.think.as_millis();
+        // The bot's own limit (1 s) without a level; the level's when shorter.
+        assert_eq!(ms(options.budget(None, None)), 1000);
+        assert_eq!(ms(options.budget(None, Some(Duration::from_millis(200)))), 200);
+        // Never more than the bot's own limit, nor than half the clock left.
+        assert_eq!(ms(options.budget(None, Some(Duration::from_secs(5)))), 1000);
+        assert_eq!(
+            ms(options.budget(Some(300), Some(Duration::from_millis(200)))),
+            150
+        );
     }
 }

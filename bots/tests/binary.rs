@@ -156,6 +156,7 @@ async fn a_bot_program_started_again_with_its_resume_folder_takes_its_seat_back(
             room,
             seat: None,
             strategy: Some("seed-cv".to_owned()),
+            level: None,
         })
         .await;
     assert!(matches!(added, ServerMsg::Done { .. }), "{added:?}");

@@ -160,6 +160,7 @@ async fn three_bot_processes_play_a_full_match() {
                 room,
                 seat: None,
                 strategy: Some(strategy.into()),
+                level: None,
             })
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "bot added: {reply:?}");

@@ -691,6 +691,7 @@ fn bench_args(
         a_engine,
         rule: "freestyle".into(),
         think_ms,
+        b_think_ms: None,
         openings: vec![opening.into()],
         games_per_opening: 1,
         seed: 1,

@@ -107,6 +107,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "leave_room",
     "spectate",
     "add_bot",
+    "quick_match",
     "start",
     "act",
     "chat",

@@ -9,7 +9,7 @@ use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
 use crate::games::{Action, GameEvent, GameKind, GameView};
 use crate::ids::{AccessKey, AccountToken, PlayerId, ResumeToken, RoomId};
-use crate::room::{ChatLine, RoomConfig, RoomSnapshot, RoomSummary};
+use crate::room::{BotLevel, ChatLine, RoomConfig, RoomSnapshot, RoomSummary};
 
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
 // repeats word for word (`schema/*.json`), so the links stay short rather than `crate::` paths.
@@ -101,9 +101,33 @@ pub enum ClientMsg {
         /// The seat; the first free one if absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
-        /// The strategy wanted; any the bots offer if absent.
+        /// The strategy wanted; any the bots offer if absent (with `level`: the level's).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         strategy: Option<String>,
+        /// The level wanted, as people choose a bot: the server plays the level's built-in
+        /// strategy with the level's thinking budget (bots/README.md, "Levels"); with
+        /// `strategy` too, that strategy with the level's budget. When no connected bot offers
+        /// the level's strategy, a bot's own strategies stand in, by rank (its strongest for
+        /// `hard`, its weakest for `easy`). The seat's occupant then shows the level.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<BotLevel>,
+    },
+    /// Seats this person in a waiting room of `game` made by quick match, or makes one and seats
+    /// them there: one with a free seat, not started, of the same game; the first of them, so
+    /// people quick-matching the same game meet. A room it makes has the game's quickest
+    /// settings, is owned by this person (counted by the open-room limits as `create_room` is),
+    /// and, when its seats are not all taken after the server's quick-match wait
+    /// (`--quick-match-wait-ms`, 15 s by default), starts with bots of the `medium` level in the
+    /// empty seats. Quick match never seats anyone in a room a person made with `create_room`.
+    /// A person already seated in a waiting quick-match room of `game` gets that seat again, not
+    /// a second room. Answered by `seated` and a `room` snapshot, as `join_room` is.
+    QuickMatch {
+        /// The game.
+        game: GameKind,
+        /// The name of the room if one is made (in the person's language; 1 to 64 characters),
+        /// else one the server makes up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
     },
     /// Starts the room now, filling every empty seat with a bot (owner only). Answered by `done`.
     Start {
@@ -221,6 +245,11 @@ pub enum ServerMsg {
         /// For a bot: the strategy to play in this seat.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         strategy: Option<String>,
+        /// For a bot seated by level: the longest to think about one move in this seat, in
+        /// milliseconds (the level's budget; a bot keeps to the shorter of this and its own
+        /// limit). Absent: the bot's own limit.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        think_ms: Option<u64>,
     },
     /// A request succeeded that has no other answer (`leave_room`, `spectate`, `add_bot`, `start`).
     Done {

@@ -134,6 +134,37 @@ pub struct Occupant {
     /// player it replaced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub took_over_from: Option<String>,
+    /// For a bot seated by level (`add_bot`'s `level`, a quick match's bots), that level: what
+    /// people call the bot ("Bot (hard)"), its strategy being the detail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<BotLevel>,
+}
+
+/// How strong a built-in bot plays, as people choose it: each level of each game is one built-in
+/// strategy with a thinking budget, chosen by measured strength (bots/README.md, "Levels").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum BotLevel {
+    /// 简单: a beginner wins.
+    Easy,
+    /// 中等: plays the game's plain heuristics well.
+    Medium,
+    /// 困难: the strongest strategy at its full budget.
+    Hard,
+}
+
+impl BotLevel {
+    /// Every level, weakest first.
+    pub const ALL: [BotLevel; 3] = [BotLevel::Easy, BotLevel::Medium, BotLevel::Hard];
+
+    /// The level as the protocol writes it (`easy`, `medium`, `hard`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BotLevel::Easy => "easy",
+            BotLevel::Medium => "medium",
+            BotLevel::Hard => "hard",
+        }
+    }
 }
 
 /// One seat of a room.

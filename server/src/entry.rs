@@ -1,7 +1,7 @@
 //! One entry of a room's log ([`crate::journal`]): a room's input, as the room's actor took it.
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, PlayerId, Seat};
+use skirmish_protocol::{Action, BotLevel, PlayerId, Seat};
 
 /// One thing that happened to a room, in the order it happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -28,6 +28,9 @@ pub enum Entry {
         /// takes the seat back.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account: Option<String>,
+        /// For a bot seated by level, the level (what people call it).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<BotLevel>,
     },
     /// A seat was given up before the start.
     Unseated {

@@ -53,7 +53,7 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tracing::Instrument;
 
 use crate::lobby::Lobby;
-pub use crate::options::{AnonymousBots, DEFAULT_LIMITS, Limits};
+pub use crate::options::{AnonymousBots, DEFAULT_LIMITS, Limits, QUICK_MATCH_WAIT_MS};
 
 /// How long a stopping server waits for the journal to write what the rooms logged last: 10 s
 /// (storage failing, it would wait forever; what was never written was never sent either).

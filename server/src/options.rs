@@ -30,6 +30,7 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     default_move_ms: 30_000,
     max_clock_ms: 3_600_000,
     grace_ms: 60_000,
+    quick_match_wait_ms: QUICK_MATCH_WAIT_MS,
     bot_key: None,
     tournament_key: None,
     tls_cert: None,
@@ -38,6 +39,12 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     admin_key: None,
     anonymous_bots: AnonymousBots::Allow,
 };
+
+/// How long a quick-match room waits for people before bots fill it, by default: 15 s. Long
+/// enough for a friend told "press quick match" to press it and meet in the same room, and for
+/// two people browsing the lobby at once to meet; short enough that one alone is playing within
+/// the time it takes to read the rules' first lines.
+pub const QUICK_MATCH_WAIT_MS: u64 = 15_000;
 
 /// Limits on what one connection may do, and the time controls rooms get; each is a server
 /// option (`skirmish-server --help`).
@@ -172,6 +179,15 @@ pub struct Limits {
         help_heading = "Time controls"
     )]
     pub grace_ms: u64,
+    /// Milliseconds a room made by quick match waits for people before bots fill its empty
+    /// seats and its match starts (docs/playing.md, "Quick match").
+    #[arg(
+        long,
+        env = "SKIRMISH_QUICK_MATCH_WAIT_MS",
+        default_value_t = DEFAULT_LIMITS.quick_match_wait_ms,
+        help_heading = "Time controls"
+    )]
+    pub quick_match_wait_ms: u64,
     /// A key every anonymous bot (one without an account token) must give in its `hello`; people
     /// and account bots need none. Without this option, any connection may offer itself as an
     /// anonymous bot for casual seats (while `--anonymous-bots allow`). Its value never appears in

@@ -2,13 +2,14 @@
 //! room's actor ([`crate::room`]), and the [`Member`] a room knows a player by. Kept apart from the
 //! actor so that the lobby, which lists handles, does not depend on the actor, which uses the lobby.
 
-use skirmish_protocol::{Action, ForfeitCause, PlayerId, RoomId, Seat};
+use skirmish_protocol::{Action, BotLevel, ForfeitCause, PlayerId, RoomId, Seat};
 use std::time::Instant;
 
 use prometheus_client::metrics::histogram::Histogram;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::error::ServerError;
+use crate::lobby::BotWish;
 use crate::outbox::Outbox;
 
 /// A player as a room sees it: who, and where to send their messages.
@@ -52,8 +53,13 @@ pub(crate) enum Command {
     AddBot {
         by: PlayerId,
         seat: Option<Seat>,
-        strategy: Option<String>,
+        wish: BotWish,
         reply: oneshot::Sender<Result<(), ServerError>>,
+    },
+    /// A quick-match room's wait is over (never sent between nodes: quick match seats people in
+    /// its own node's rooms).
+    QuickFill {
+        level: BotLevel,
     },
     Start {
         by: PlayerId,
@@ -186,24 +192,25 @@ impl RoomHandle {
         self.ask(|reply| Command::Leave { player, reply }).await
     }
 
-    /// Seats a bot (owner only, while waiting).
+    /// Seats a bot playing what `wish` asks (owner only, while waiting).
     ///
     /// # Errors
     /// [`ServerError::NotOwner`], [`ServerError::RoomStarted`], [`ServerError::RoomFull`],
     /// [`ServerError::SeatTaken`], [`ServerError::NoBot`].
-    pub async fn add_bot(
-        &self,
-        by: PlayerId,
-        seat: Option<Seat>,
-        strategy: Option<String>,
-    ) -> Result<(), ServerError> {
+    pub async fn add_bot(&self, by: PlayerId, seat: Option<Seat>, wish: BotWish) -> Result<(), ServerError> {
         self.ask(|reply| Command::AddBot {
             by,
             seat,
-            strategy,
+            wish,
             reply,
         })
         .await
+    }
+
+    /// Tells a quick-match room its wait is over: if a person sits there and the match has not
+    /// started, bots of `level` fill its empty seats and the match starts. Not answered.
+    pub async fn quick_fill(&self, level: BotLevel) {
+        let _ = self.tx.send(Box::new(Command::QuickFill { level })).await;
     }
 
     /// Fills every empty seat with a bot and starts the match (owner only).

@@ -26,6 +26,7 @@ use crate::room::{self, Member};
 mod close;
 mod hello;
 mod identity;
+mod quick_match;
 mod room_config;
 mod write;
 
@@ -394,6 +395,7 @@ impl Session {
             ClientMsg::JoinRoom { room, seat } => {
                 self.room(room).await?.join(self.member(), seat, req).await?;
             }
+            ClientMsg::QuickMatch { game, name } => self.quick_match(game, name, req).await?,
             other => {
                 self.in_room(other).await?;
                 self.outbox.send(ServerMsg::Done { req });
@@ -410,10 +412,31 @@ impl Session {
     /// [`ServerError::TooManyRoomsFromAddress`], or as the room's join or spectate.
     async fn create_room(
         &mut self,
-        mut config: RoomConfig,
+        config: RoomConfig,
         sit: bool,
         req: Option<u64>,
     ) -> Result<(), ServerError> {
+        let room = self.open_room(config)?;
+        if let Some(cluster) = &self.state.cluster {
+            cluster.list_now(room.id()).await;
+        }
+        self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
+        if sit {
+            room.join(self.member(), None, req).await?;
+        } else {
+            room.spectate(self.member()).await?;
+            self.watching.insert(room.id());
+        }
+        Ok(())
+    }
+
+    /// Opens a room of `config` owned by this player, within the open-room limits of the player
+    /// and of its address.
+    ///
+    /// # Errors
+    /// [`ServerError::BadConfig`], [`ServerError::TooManyRooms`],
+    /// [`ServerError::TooManyRoomsFromAddress`], [`ServerError::StorageUnavailable`].
+    fn open_room(&self, mut config: RoomConfig) -> Result<room::RoomHandle, ServerError> {
         check_room_config(&mut config, &self.name, &self.state.limits)?;
         // The limits follow the player (a reconnect with the resume token keeps the count) and
         // the address (a reconnect as a new player does too). Counting scans the rooms under the
@@ -438,17 +461,7 @@ impl Session {
         if let Some(address) = self.address {
             self.state.lobby.created_from(room.id(), address);
         }
-        if let Some(cluster) = &self.state.cluster {
-            cluster.list_now(room.id()).await;
-        }
-        self.outbox.send(ServerMsg::RoomCreated { req, room: room.id() });
-        if sit {
-            room.join(self.member(), None, req).await?;
-        } else {
-            room.spectate(self.member()).await?;
-            self.watching.insert(room.id());
-        }
-        Ok(())
+        Ok(room)
     }
 
     /// Handles a request about a room that is answered by `done`: `spectate`, `leave_room`,
@@ -471,11 +484,14 @@ impl Session {
                 self.room(room).await?.leave(self.player).await?;
                 self.watching.remove(&room);
             }
-            ClientMsg::AddBot { room, seat, strategy } => {
-                self.room(room)
-                    .await?
-                    .add_bot(self.player, seat, strategy)
-                    .await?;
+            ClientMsg::AddBot {
+                room,
+                seat,
+                strategy,
+                level,
+            } => {
+                let wish = crate::lobby::BotWish { strategy, level };
+                self.room(room).await?.add_bot(self.player, seat, wish).await?;
             }
             ClientMsg::Start { room } => self.room(room).await?.start(self.player).await?,
             ClientMsg::Chat { room, text } => self.room(room).await?.chat(self.player, text).await?,
@@ -483,6 +499,7 @@ impl Session {
             | ClientMsg::ListRooms
             | ClientMsg::CreateRoom { .. }
             | ClientMsg::JoinRoom { .. }
+            | ClientMsg::QuickMatch { .. }
             | ClientMsg::Act { .. }
             | ClientMsg::Forfeit { .. }
             | ClientMsg::ListBots

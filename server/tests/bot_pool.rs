@@ -165,6 +165,7 @@ async fn the_built_in_pool_is_a_child_process_that_seats_bots_survives_nothing_a
             room,
             seat: None,
             strategy: Some("random".into()),
+            level: None,
         })
         .await;
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");

@@ -42,6 +42,7 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
             room,
             seat: Some(Seat(2)),
             strategy: Some("seed-cv".into()),
+            level: None,
         })
         .await;
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
@@ -50,6 +51,7 @@ async fn one_person_starts_early_and_bots_fill_the_seats() {
             room,
             seat: None,
             strategy: Some("minimax".into()),
+            level: None,
         })
         .await;
     assert!(

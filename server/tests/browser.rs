@@ -23,6 +23,8 @@ mod phone;
 mod plane;
 #[path = "browser/players.rs"]
 mod players;
+#[path = "browser/quick_match.rs"]
+mod quick_match;
 #[path = "browser/tic_tac_toe.rs"]
 mod tic_tac_toe;
 #[path = "browser/tournaments.rs"]
@@ -36,7 +38,7 @@ use fantoccini::Client;
 use harness::{
     Driver, attr_of, click, create_gomoku_room, create_junqi_room, create_room, deploy_random, find,
     gomoku_state, junqi_state, my_turn, open_as, own_planes, screenshot, screenshot_file, state, stones,
-    text_of, type_into, wait_gomoku, wait_junqi, wait_state,
+    text_of, type_into, wait_gomoku, wait_junqi, wait_script, wait_state,
 };
 use serde_json::{Value, json};
 use skirmish_bots::client::{BotOptions, run};

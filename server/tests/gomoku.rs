@@ -223,6 +223,7 @@ async fn two_bots_play_a_whole_game_over_websockets() {
                 room,
                 seat: None,
                 strategy: Some("random".into()),
+                level: None,
             })
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");

@@ -62,6 +62,8 @@ const DYNAMIC_PREFIXES: &[&str] = &[
     // The rules page's link and section anchor per game (`rulesHref`, `rulesLink`).
     "rules.link.",
     "rules.anchor.",
+    // A bot's level: easy, medium, hard (bot_levels.js).
+    "bots.level.",
 ];
 
 /// Words a Chinese value may hold in ASCII letters: the product's name, the names of keys and

@@ -59,6 +59,7 @@ async fn the_python_example_bot_plays_a_whole_match_against_a_built_in_bot() {
                 room,
                 seat: None,
                 strategy: Some(strategy.into()),
+                level: None,
             })
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{strategy}: {reply:?}");

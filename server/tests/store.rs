@@ -62,6 +62,7 @@ fn seated(seat: u8) -> Entry {
         token: "ab".repeat(32),
         took_over_from: None,
         account: None,
+        level: None,
     }
 }
 

@@ -48,6 +48,10 @@ pub struct BenchArgs {
     /// Thinking time per move for both sides, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub think_ms: u64,
+    /// B's thinking time per move, in milliseconds, when it differs from A's (`--think-ms`): to
+    /// measure what a budget is worth, as the bot levels do (bots/README.md, "Levels").
+    #[arg(long)]
+    pub b_think_ms: Option<u64>,
     /// Openings, comma-separated: names from the games' openings list, or `empty`
     /// (default: [`DEFAULT_OPENINGS`]).
     #[arg(long, value_delimiter = ',')]
@@ -109,8 +113,8 @@ fn parse_rule(rule: &str) -> anyhow::Result<Rule> {
     })
 }
 
-/// Plays one game from `opening` with `black` in seat 0 and `white` in seat 1, through the
-/// referee. Returns the winner (`None`: a draw), the number of stones, and how it ended. A
+/// Plays one game from `opening` with `black` in seat 0 and `white` in seat 1, each thinking
+/// for its own `think` (seat order) a move, through the referee. Returns the winner (`None`: a draw), the number of stones, and how it ended. A
 /// strategy whose action the referee refuses loses.
 ///
 /// # Errors
@@ -118,7 +122,7 @@ fn parse_rule(rule: &str) -> anyhow::Result<Rule> {
 pub fn play_game(
     config: Config,
     players: [&mut dyn GomokuStrategy; 2],
-    think: Duration,
+    think: [Duration; 2],
     rng: &mut SmallRng,
     mut on_move: impl FnMut(usize, Duration, Option<super::SearchStats>),
     show: bool,
@@ -130,6 +134,7 @@ pub fn play_game(
         let seat = game.to_act()[0];
         let view = game.view(Viewer::Seat(seat));
         let player = &mut players[usize::from(seat.0)];
+        let think = think[usize::from(seat.0)];
         let start = Instant::now();
         let action = player.act(&view, Budget::new(0, think), rng);
         let elapsed = start.elapsed();
@@ -202,13 +207,18 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
         args.openings.clone()
     };
     let think = Duration::from_millis(args.think_ms);
+    let b_think = args.b_think_ms.map_or(think, Duration::from_millis);
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut results = Vec::new();
     let mut void = Vec::new();
     let mut costs = Costs::default();
     println!(
-        "gomoku-bench: A = {a_name} vs B = {b_name}, rule {:?}, {} ms per move, {}x{}",
-        rule, args.think_ms, args.size, args.size
+        "gomoku-bench: A = {a_name} vs B = {b_name}, rule {:?}, {} ms per move (B: {} ms), {}x{}",
+        rule,
+        args.think_ms,
+        b_think.as_millis(),
+        args.size,
+        args.size
     );
     println!(
         "{:<12} {:>6} {:>8} {:>8}  games (A's colour: result in stones)",
@@ -242,7 +252,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
                 let (winner, stones, end) = play_game(
                     config,
                     players,
-                    think,
+                    if a_seat == 0 {
+                        [think, b_think]
+                    } else {
+                        [b_think, think]
+                    },
                     &mut rng,
                     |seat, t, stats| {
                         if seat == a_seat {

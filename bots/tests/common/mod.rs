@@ -164,6 +164,7 @@ pub async fn host_bot_game(
                 room,
                 seat: Some(seat),
                 strategy: Some(strategy.into()),
+                level: None,
             })
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");

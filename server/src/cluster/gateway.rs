@@ -156,9 +156,17 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
         Command::AddBot {
             by,
             seat,
-            strategy,
+            wish,
             reply,
-        } => (WireCommand::AddBot { by, seat, strategy }, Replier::Unit(reply)),
+        } => (
+            WireCommand::AddBot {
+                by,
+                seat,
+                strategy: wish.strategy,
+                level: wish.level,
+            },
+            Replier::Unit(reply),
+        ),
         Command::Start { by, reply } => (WireCommand::Start { by }, Replier::Unit(reply)),
         Command::Chat { player, text, reply } => (WireCommand::Chat { player, text }, Replier::Unit(reply)),
         Command::Act {
@@ -195,7 +203,7 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
             },
             Replier::Unit(reply),
         ),
-        Command::Abandon => return None,
+        Command::Abandon | Command::QuickFill { .. } => return None,
     })
 }
 
@@ -318,10 +326,15 @@ async fn deliver(
             player,
             reply: unit(tx),
         },
-        WireCommand::AddBot { by, seat, strategy } => Command::AddBot {
+        WireCommand::AddBot {
             by,
             seat,
             strategy,
+            level,
+        } => Command::AddBot {
+            by,
+            seat,
+            wish: crate::lobby::BotWish { strategy, level },
             reply: unit(tx),
         },
         WireCommand::Start { by } => Command::Start { by, reply: unit(tx) },

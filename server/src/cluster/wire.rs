@@ -65,6 +65,8 @@ pub(crate) enum WireCommand {
         by: PlayerId,
         seat: Option<Seat>,
         strategy: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<skirmish_protocol::BotLevel>,
     },
     Start {
         by: PlayerId,

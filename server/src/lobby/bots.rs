@@ -4,9 +4,10 @@
 
 use std::sync::Arc;
 
-use skirmish_protocol::{BotSummary, GameKind, PlayerId};
+use skirmish_protocol::{BotLevel, BotSummary, GameKind, PlayerId};
 
 use super::Lobby;
+use super::levels::{level_play, stand_in};
 use super::players::{PlayerRecord, Players};
 use crate::outbox::Outbox;
 use crate::replica::ClusterBot;
@@ -22,6 +23,19 @@ pub struct BotPick {
     pub outbox: Outbox,
     /// The strategy it is to play.
     pub strategy: String,
+    /// The level it was picked for, if by level.
+    pub level: Option<BotLevel>,
+    /// The longest it is to think about one move, in milliseconds (the level's budget), if any.
+    pub think_ms: Option<u64>,
+}
+
+/// What a seat asks of its bot: a strategy, a level, both or neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BotWish {
+    /// The strategy wanted (any bot's strongest when absent and no level is named).
+    pub strategy: Option<String>,
+    /// The level wanted ([`super::levels`]).
+    pub level: Option<BotLevel>,
 }
 
 impl Lobby {
@@ -113,26 +127,49 @@ impl Lobby {
             name: bot.name.clone(),
             outbox,
             strategy,
+            level: None,
+            think_ms: None,
         })
     }
 
-    /// Picks the connected bot with the fewest seats that plays `game` (and `strategy`, if named),
-    /// excluding `exclude` (bots already seated in the room).
-    pub fn pick_bot(&self, game: GameKind, strategy: Option<&str>, exclude: &[PlayerId]) -> Option<BotPick> {
+    /// Picks the connected bot with the fewest seats that plays `game` and what `wish` asks,
+    /// excluding `exclude` (bots already seated in the room): the strategy named; else the
+    /// level's strategy, played with the level's budget, or, when no bot offers it, a bot's own
+    /// strategy of the same rank ([`stand_in`]); else any bot's strongest.
+    pub fn pick_bot(&self, game: GameKind, wish: &BotWish, exclude: &[PlayerId]) -> Option<BotPick> {
+        let play = wish.level.and_then(|level| level_play(game, level));
+        let wanted = wish.strategy.as_deref().or(play.map(|p| p.strategy));
         let remote = self.remote_bots();
         let mut players = self.lock_players();
         let mut candidates: Vec<ClusterBot> = Self::candidates(&players, remote)
             .into_iter()
-            .filter(|b| !exclude.contains(&b.player))
-            .filter(|b| {
-                let offered = b.offer.strategies(game);
-                !offered.is_empty() && strategy.is_none_or(|s| offered.iter().any(|o| o == s))
-            })
+            .filter(|b| !exclude.contains(&b.player) && !b.offer.strategies(game).is_empty())
             .collect();
         candidates.sort_by_key(|b| (b.seats, b.name.clone(), b.player));
-        let bot = candidates.first()?;
-        let strategy = strategy.map_or_else(|| bot.offer.strategies(game)[0].clone(), str::to_owned);
-        self.pick(&mut players, bot, strategy)
+        let offers = |b: &&ClusterBot, s: &str| b.offer.strategies(game).iter().any(|o| o == s);
+        let offering = wanted.and_then(|s| {
+            candidates
+                .iter()
+                .find(|b| offers(b, s))
+                .map(|b| (b, s.to_owned()))
+        });
+        let (bot, strategy) = match (offering, wanted, wish.level) {
+            (Some(found), _, _) => found,
+            // A level whose strategy no bot offers: a bot's own strategy of that rank.
+            (None, _, Some(level)) if wish.strategy.is_none() => {
+                let bot = candidates.first()?;
+                (bot, stand_in(bot.offer.strategies(game), level)?.clone())
+            }
+            (None, Some(_), _) => return None,
+            (None, None, _) => {
+                let bot = candidates.first()?;
+                (bot, bot.offer.strategies(game)[0].clone())
+            }
+        };
+        let mut pick = self.pick(&mut players, bot, strategy)?;
+        pick.level = wish.level;
+        pick.think_ms = play.and_then(|p| p.think_ms);
+        Some(pick)
     }
 
     /// The connection of the bot account `account` when it is connected (to any node of a
@@ -153,13 +190,8 @@ impl Lobby {
 
     /// Picks a bot as [`pick_bot`](Self::pick_bot) does, allowing a bot already in the room when no
     /// other bot is free.
-    pub fn pick_any_bot(
-        &self,
-        game: GameKind,
-        strategy: Option<&str>,
-        prefer_not: &[PlayerId],
-    ) -> Option<BotPick> {
-        self.pick_bot(game, strategy, prefer_not)
-            .or_else(|| self.pick_bot(game, strategy, &[]))
+    pub fn pick_any_bot(&self, game: GameKind, wish: &BotWish, prefer_not: &[PlayerId]) -> Option<BotPick> {
+        self.pick_bot(game, wish, prefer_not)
+            .or_else(|| self.pick_bot(game, wish, &[]))
     }
 }

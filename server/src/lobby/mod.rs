@@ -18,12 +18,15 @@
 use std::sync::{Arc, Mutex};
 
 mod bots;
+pub mod levels;
 mod players;
+mod quick;
 mod rooms;
 mod told;
 
-pub use bots::BotPick;
+pub use bots::{BotPick, BotWish};
 pub use players::{PlayerRecord, ResumeRefused};
+pub use quick::{QUICK_MATCH_LEVEL, quick_config};
 pub use rooms::OpenRooms;
 
 use self::players::Players;
@@ -41,6 +44,8 @@ pub struct Lobby {
     players: Arc<Mutex<Players>>,
     /// The rest of the cluster, when this node is one of several.
     cluster: Cluster,
+    /// The rooms quick match made, waiting for players ([`quick`]).
+    quick: Arc<quick::QuickRooms>,
 }
 
 impl Lobby {
@@ -51,6 +56,7 @@ impl Lobby {
             rooms: Arc::new(Mutex::new(Rooms::clustered())),
             players: Arc::new(Mutex::new(Players::clustered(Arc::clone(replica.node())))),
             cluster: Cluster::new(replica),
+            quick: Arc::default(),
         }
     }
 

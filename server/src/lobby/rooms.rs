@@ -200,6 +200,7 @@ impl Lobby {
             }
             removed.map(|listed| listed.summary.owner)
         };
+        self.forget_quick(id);
         if let Some(owner) = owner {
             self.release(owner);
         }
@@ -232,6 +233,11 @@ impl Lobby {
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
         self.local_room(id)
             .or_else(|| self.cluster.replica.as_ref()?.room(id))
+    }
+
+    /// The summary of a room of this node only.
+    pub fn local_summary(&self, id: RoomId) -> Option<RoomSummary> {
+        self.lock_rooms().listed.get(&id).map(|l| l.summary.clone())
     }
 
     /// The handle of a room of this node only.

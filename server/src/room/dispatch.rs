@@ -41,6 +41,7 @@ impl Room {
                         bot: h.bot.clone(),
                         connected: h.connected,
                         took_over_from: h.took_over_from.clone(),
+                        level: h.level,
                     }),
                 })
                 .collect(),

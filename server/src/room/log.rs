@@ -159,6 +159,7 @@ impl Room {
                 token,
                 took_over_from,
                 account,
+                level,
             } => {
                 check(seat)?;
                 if let Some(old) = self.seats[seat].holder.take() {
@@ -176,6 +177,7 @@ impl Room {
                     connected: false,
                     bot,
                     took_over_from,
+                    level,
                 });
             }
             Entry::Unseated { seat } => {

@@ -51,7 +51,7 @@ pub use self::matches::{MATCH_OWNER, MatchReport, MatchSetup, restore_match, spa
 use crate::chat::{ChatHistory, ChatLimiter};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
-use crate::lobby::Lobby;
+use crate::lobby::{BotWish, Lobby};
 use crate::room_handle::Command;
 pub use crate::room_handle::{Member, RoomHandle};
 use crate::store::StoredRoom;
@@ -69,6 +69,8 @@ struct Holder {
     bot: Option<String>,
     /// For a bot that took the seat over, the name of the player it replaced.
     took_over_from: Option<String>,
+    /// For a bot seated by level, the level.
+    level: Option<skirmish_protocol::BotLevel>,
 }
 
 /// One seat's state in the room: who holds it and its clocks.
@@ -394,16 +396,17 @@ impl Room {
             Command::AddBot {
                 by,
                 seat,
-                strategy,
+                wish,
                 reply,
             } => {
                 let result = self
                     .check_owner_waiting(by)
                     .and_then(|()| self.writable())
-                    .and_then(|()| self.add_bot(seat, strategy));
+                    .and_then(|()| self.add_bot(seat, &wish));
                 self.out.reply(reply, result);
                 self.start_if_full();
             }
+            Command::QuickFill { level } => self.quick_fill(level),
             Command::Chat { player, text, reply } => {
                 let result = self.chat(player, &text);
                 self.out.reply(reply, result);
@@ -414,7 +417,7 @@ impl Room {
                     .and_then(|()| self.writable())
                     .and_then(|()| {
                         while self.seats.values().any(|s| s.holder.is_none()) {
-                            self.add_bot(None, None)?;
+                            self.add_bot(None, &BotWish::default())?;
                         }
                         Ok(())
                     });

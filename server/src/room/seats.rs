@@ -2,14 +2,14 @@
 //! seat over, and which seat a connection may act in.
 
 use skirmish_games::Seat;
-use skirmish_protocol::{PlayerId, RoomStatus, ServerMsg};
+use skirmish_protocol::{BotLevel, PlayerId, RoomStatus, ServerMsg};
 use tokio::time::Instant;
 use tracing::info;
 
 use super::{Holder, Member, Room};
 use crate::error::ServerError;
 use crate::journal::Entry;
-use crate::lobby::BotPick;
+use crate::lobby::{BotPick, BotWish};
 use crate::table::Table;
 
 impl Room {
@@ -60,6 +60,7 @@ impl Room {
                 room: self.id,
                 seat,
                 strategy: None,
+                think_ms: None,
             },
         );
         self.spectators.remove(&member.id);
@@ -73,12 +74,14 @@ impl Room {
             token: self.lobby.token_digest(member.id).unwrap_or_default(),
             took_over_from: None,
             account: None,
+            level: None,
         });
         self.seats[seat].holder = Some(Holder {
             member,
             connected: true,
             bot: None,
             took_over_from: None,
+            level: None,
         });
         self.broadcast_snapshots();
         self.start_if_full();
@@ -95,20 +98,36 @@ impl Room {
         Ok(())
     }
 
-    pub(super) fn add_bot(
-        &mut self,
-        wanted: Option<Seat>,
-        strategy: Option<String>,
-    ) -> Result<(), ServerError> {
+    pub(super) fn add_bot(&mut self, wanted: Option<Seat>, wish: &BotWish) -> Result<(), ServerError> {
         let seat = self.free_seat(wanted)?;
         let here: Vec<PlayerId> = self.holders().map(|h| h.member.id).collect();
         let game = self.config.game.kind();
-        let pick = self
-            .lobby
-            .pick_any_bot(game, strategy.as_deref(), &here)
-            .ok_or_else(|| ServerError::NoBot(strategy.clone().unwrap_or_else(|| format!("{game:?}"))))?;
+        let pick = self.lobby.pick_any_bot(game, wish, &here).ok_or_else(|| {
+            ServerError::NoBot(wish.strategy.clone().unwrap_or_else(|| format!("{game:?}")))
+        })?;
         self.seat_bot(seat, pick, None);
         Ok(())
+    }
+
+    /// A quick-match room's wait is over: when a person sits here and the match has not
+    /// started, bots of `level` fill the empty seats and the match starts. An empty room (its
+    /// people left) is left to expire.
+    pub(super) fn quick_fill(&mut self, level: BotLevel) {
+        let person_here = self.holders().any(|h| h.bot.is_none());
+        if self.status != RoomStatus::Waiting || !person_here || self.writable().is_err() {
+            return;
+        }
+        let wish = BotWish {
+            strategy: None,
+            level: Some(level),
+        };
+        while self.seats.values().any(|s| s.holder.is_none()) {
+            if let Err(err) = self.add_bot(None, &wish) {
+                info!(cause = %err, "a quick match's room found no bot: it waits for people");
+                return;
+            }
+        }
+        self.start_if_full();
     }
 
     /// Gives `seat` to the bot picked, telling it which strategy to play; `took_over_from` names
@@ -121,6 +140,7 @@ impl Room {
                 room: self.id,
                 seat,
                 strategy: Some(pick.strategy.clone()),
+                think_ms: pick.think_ms,
             },
         );
         self.lobby
@@ -134,6 +154,7 @@ impl Room {
             token: self.lobby.token_digest(pick.player).unwrap_or_default(),
             took_over_from: took_over_from.clone(),
             account: self.lobby.account_of(pick.player),
+            level: pick.level,
         });
         let member = Member {
             id: pick.player,
@@ -145,6 +166,7 @@ impl Room {
             connected: true,
             bot: Some(pick.strategy),
             took_over_from,
+            level: pick.level,
         });
         self.broadcast_snapshots();
     }
@@ -273,7 +295,8 @@ impl Room {
     /// bot is connected that plays the game.
     pub(super) fn take_over(&mut self, seat: Seat) -> bool {
         let here: Vec<PlayerId> = self.holders().map(|h| h.member.id).collect();
-        let Some(pick) = self.lobby.pick_any_bot(self.config.game.kind(), None, &here) else {
+        let wish = BotWish::default();
+        let Some(pick) = self.lobby.pick_any_bot(self.config.game.kind(), &wish, &here) else {
             return false;
         };
         let Some(dropped) = self.seats[seat].holder.take() else {

@@ -69,7 +69,8 @@ async fn rect(page: &Client, css: &str) -> (f64, f64, f64, f64, f64, f64) {
     (n(0), n(1), n(2), n(3), n(4), n(5))
 }
 
-/// Item 1: the create form names formats (18 rounds the default) and says how long a match takes.
+/// Item 1: the create form names formats (the shortest, 3 rounds, the default: issue 35) and says
+/// how long a match takes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_create_form_names_match_lengths_and_their_duration() {
     let _serial = SERIAL.lock().await;
@@ -81,8 +82,16 @@ async fn the_create_form_names_match_lengths_and_their_duration() {
     let form = "return [document.getElementById('create-format').value, document.getElementById('create-rounds').value,
                         document.getElementById('create-length').textContent]";
     let v = js(&page, form).await;
-    assert_eq!(v[0], "full", "{v}");
-    assert_eq!(v[1], "18", "18 rounds stay the default: {v}");
+    assert_eq!(v[0], "quick", "{v}");
+    assert_eq!(v[1], "3", "the shortest match is the default: {v}");
+    assert!(v[2].as_str().is_some_and(|t| t.contains("5–8 min")), "{v}");
+    find(&page, "#create-format")
+        .await
+        .select_by_value("full")
+        .await
+        .expect("pick Full");
+    let v = js(&page, form).await;
+    assert_eq!(v[1], "18", "{v}");
     assert!(
         v[2].as_str().is_some_and(|t| t.contains("35–45 min")),
         "the measured length: {v}"

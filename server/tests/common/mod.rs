@@ -203,6 +203,7 @@ pub async fn add_bots(owner: &mut TestClient, room: RoomId, count: usize, strate
                 room,
                 seat: None,
                 strategy: Some(strategy.into()),
+                level: None,
             })
             .await;
         assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");

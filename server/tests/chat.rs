@@ -132,6 +132,7 @@ async fn players_people_waiting_to_sit_and_spectators_read_one_chat() {
             room,
             seat: Some(Seat(1)),
             strategy: Some("sloth".to_owned()),
+            level: None,
         })
         .await;
     assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");

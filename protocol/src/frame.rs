@@ -109,6 +109,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "add_bot",
     "start",
     "act",
+    "offer",
+    "answer",
     "chat",
     "forfeit",
     "list_bots",

@@ -5,9 +5,10 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
+use skirmish_protocol::{ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
 
 use crate::error::ServerError;
+use crate::room_handle::Play;
 use crate::replica::SeatChange;
 
 /// A connection as another node reaches it.
@@ -76,7 +77,7 @@ pub(crate) enum WireCommand {
     Act {
         player: PlayerId,
         seat: Option<Seat>,
-        action: Action,
+        action: Play,
         req: Option<u64>,
         conn: WireConn,
     },

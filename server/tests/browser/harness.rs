@@ -168,6 +168,19 @@ impl Driver {
     /// # Panics
     /// When the session cannot be created.
     pub async fn browser_in(&mut self, lang: Option<&str>) -> Client {
+        self.open(lang, false).await
+    }
+
+    /// Opens a new headless Chromium that emulates a phone: a 390x844 touch screen (CSS pixels,
+    /// 3 device pixels each; `(pointer: coarse)` matches), in `lang` as [`Driver::browser_in`].
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn phone_in(&mut self, lang: Option<&str>) -> Client {
+        self.open(lang, true).await
+    }
+
+    async fn open(&mut self, lang: Option<&str>, phone: bool) -> Client {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let profile = std::env::temp_dir().join(format!(
             "{}{}",
@@ -194,6 +207,11 @@ impl Driver {
         if let Some(lang) = lang {
             args.push(format!("--lang={lang}"));
             options["prefs"] = json!({ "intl.accept_languages": lang });
+        }
+        if phone {
+            options["mobileEmulation"] = json!({
+                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 3.0, "touch": true, "mobile": true },
+            });
         }
         options["args"] = json!(args);
         let caps = json!({

@@ -37,6 +37,12 @@ const OFFER_TEXT = {
   takeback: { asked: 'gomoku.offer.takeback_asked', accept: 'gomoku.offer.takeback_accept', waiting: 'gomoku.offer.takeback_waiting' },
 };
 
+/** Forgets a stone waiting for its confirming tap, and the hint that said so. */
+function dropGhost(rs) {
+  if (rs.ghost) rs.notice = null;
+  rs.ghost = null;
+}
+
 /** The offers in a view (older views and snapshots may have none). */
 function offersOf(v) {
   return v.offers || { draw: null, takeback: null, taken_back: [0, 0] };
@@ -156,7 +162,7 @@ export function applyEvent(rs, ev, moveMs, ui) {
       v.outcome = null;
       v.offers = { draw: null, takeback: null, taken_back: [0, 0] };
       rs.placing = null;
-      rs.ghost = null;
+      dropGhost(rs);
       rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
       const from = ev.opening.length ? t('gomoku.log.from_opening', { count: ev.opening.length }) : '';
       ui.log(t('gomoku.log.started', { size: `${ev.size}×${ev.size}`, rule: t(`gomoku.rule.${ev.rule}`), from, mover: mover(ev.to_move, ui) }));
@@ -176,7 +182,7 @@ export function applyEvent(rs, ev, moveMs, ui) {
       }
       if (ev.seat === rs.you) rs.asked = {};
       rs.placing = null;
-      rs.ghost = null;
+      dropGhost(rs);
       ui.log(t('gomoku.log.placed', { n: ev.number, mover: mover(ev.seat, ui), point: ev.point }));
       break;
     }
@@ -207,20 +213,19 @@ export function applyEvent(rs, ev, moveMs, ui) {
         v.to_move = ev.seat;
         v.forbidden = [];
         rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+        const used = offersOf(v).taken_back.slice();
+        used[ev.seat] = (used[ev.seat] || 0) + 1;
+        v.offers = { draw: null, takeback: null, taken_back: used };
       }
-      const o = offersOf(v);
-      const used = o.taken_back.slice();
-      used[ev.seat] = (used[ev.seat] || 0) + 1;
-      v.offers = { draw: null, takeback: null, taken_back: used };
       rs.placing = null;
-      rs.ghost = null;
+      dropGhost(rs);
       ui.log(t('gomoku.log.taken_back', { mover: mover(ev.seat, ui), points: ev.moves.map((m) => m.point).join(t('list.sep')) }));
       break;
     }
     case 'ended': {
       v.outcome = ev.outcome;
       v.offers = { ...offersOf(v), draw: null, takeback: null };
-      rs.ghost = null;
+      dropGhost(rs);
       v.to_move = null;
       v.forbidden = [];
       rs.placing = null;

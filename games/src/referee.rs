@@ -77,7 +77,11 @@ impl<E> Step<E> {
 /// What one player may ask of the others, who accept or decline it (docs/rules.md says which games
 /// have which, and what each does to the score). A server allows them in casual rooms only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum Offer {
     /// End the game drawn.

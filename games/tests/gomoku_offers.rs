@@ -26,7 +26,11 @@ fn place(game: &mut Gomoku, seat: Seat, point: &str) {
 fn code(game: &mut Gomoku, seat: Seat, action: Action) -> &'static str {
     let before = game.view(Viewer::Spectator);
     let err = game.apply(seat, action.clone()).unwrap_err();
-    assert_eq!(game.view(Viewer::Spectator), before, "{action:?} changed the game");
+    assert_eq!(
+        game.view(Viewer::Spectator),
+        before,
+        "{action:?} changed the game"
+    );
     err.code()
 }
 
@@ -87,11 +91,20 @@ fn nobody_takes_back_the_other_players_stone_or_the_opening() {
     })
     .unwrap();
     // The opening's three stones are nobody's to take back.
-    assert_eq!(code(&mut game, WHITE, Action::AskTakeback), "nothing_to_take_back");
-    assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "nothing_to_take_back");
+    assert_eq!(
+        code(&mut game, WHITE, Action::AskTakeback),
+        "nothing_to_take_back"
+    );
+    assert_eq!(
+        code(&mut game, BLACK, Action::AskTakeback),
+        "nothing_to_take_back"
+    );
     place(&mut game, WHITE, "a1");
     // Black has no stone of its own after the opening: white's stone is white's.
-    assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "nothing_to_take_back");
+    assert_eq!(
+        code(&mut game, BLACK, Action::AskTakeback),
+        "nothing_to_take_back"
+    );
     // White's takeback takes white's stone only, never black's.
     place(&mut game, BLACK, "a3");
     game.apply(WHITE, Action::AskTakeback).unwrap();
@@ -116,17 +129,30 @@ fn only_the_other_player_answers_and_only_once() {
         .apply(WHITE, Action::AnswerTakeback { accept: false })
         .unwrap();
     assert_eq!(declined, vec![Event::TakebackDeclined { seat: WHITE }]);
-    assert_eq!(game.board().get(p("h8")), Some(Stone::Black), "declined: the stone stays");
+    assert_eq!(
+        game.board().get(p("h8")),
+        Some(Stone::Black),
+        "declined: the stone stays"
+    );
     // Answered: a second answer finds nothing, and black asks again only after its next stone.
     assert_eq!(code(&mut game, WHITE, ACCEPT), "no_takeback");
-    assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "takeback_asked_already");
+    assert_eq!(
+        code(&mut game, BLACK, Action::AskTakeback),
+        "takeback_asked_already"
+    );
     place(&mut game, WHITE, "h9");
-    assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "takeback_asked_already");
+    assert_eq!(
+        code(&mut game, BLACK, Action::AskTakeback),
+        "takeback_asked_already"
+    );
     place(&mut game, BLACK, "a1");
     game.apply(BLACK, Action::AskTakeback).unwrap();
     // Granted: black takes back once between two of its stones.
     game.apply(WHITE, ACCEPT).unwrap();
-    assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "takeback_asked_already");
+    assert_eq!(
+        code(&mut game, BLACK, Action::AskTakeback),
+        "takeback_asked_already"
+    );
 }
 
 #[test]
@@ -178,7 +204,10 @@ fn renjus_forbidden_points_are_those_of_the_position_taken_back_to() {
     place(&mut game, BLACK, "f8");
     place(&mut game, WHITE, "o15");
     assert!(game.view(Viewer::Seat(BLACK)).forbidden.is_empty());
-    assert_eq!(code(&mut game, BLACK, Action::Place { point: p("f8") }), "point_occupied");
+    assert_eq!(
+        code(&mut game, BLACK, Action::Place { point: p("f8") }),
+        "point_occupied"
+    );
     game.apply(BLACK, Action::AskTakeback).unwrap();
     game.apply(WHITE, ACCEPT).unwrap();
     let after = game.view(Viewer::Seat(BLACK));
@@ -197,7 +226,10 @@ fn a_draw_offer_accepted_ends_the_game_drawn() {
     assert_eq!(offered, vec![Event::DrawOffered { seat: WHITE }]);
     assert_eq!(game.to_act(), vec![WHITE], "offering is no move");
     // White cannot accept its own offer.
-    assert_eq!(code(&mut game, WHITE, Action::AnswerDraw { accept: true }), "no_draw_offer");
+    assert_eq!(
+        code(&mut game, WHITE, Action::AnswerDraw { accept: true }),
+        "no_draw_offer"
+    );
     assert_eq!(code(&mut game, BLACK, Action::OfferDraw), "draw_pending");
     let ended = game.apply(BLACK, Action::AnswerDraw { accept: true }).unwrap();
     let Event::Ended { outcome } = &ended[0] else {
@@ -207,7 +239,11 @@ fn a_draw_offer_accepted_ends_the_game_drawn() {
     assert_eq!(outcome.end, End::DrawAgreed { offered_by: WHITE });
     assert_eq!(outcome.stones, 1);
     assert!(game.to_act().is_empty());
-    assert_eq!(game.view(Viewer::Spectator).offers.draw, None, "nothing waits in a game over");
+    assert_eq!(
+        game.view(Viewer::Spectator).offers.draw,
+        None,
+        "nothing waits in a game over"
+    );
     assert_eq!(code(&mut game, BLACK, Action::AskTakeback), "game_over");
 }
 
@@ -219,7 +255,10 @@ fn a_draw_offer_declined_or_lapsed_leaves_the_game_going_on() {
     assert_eq!(declined, vec![Event::DrawDeclined { seat: WHITE }]);
     assert_eq!(game.outcome(), None);
     assert_eq!(game.to_act(), vec![BLACK]);
-    assert_eq!(code(&mut game, WHITE, Action::AnswerDraw { accept: true }), "no_draw_offer");
+    assert_eq!(
+        code(&mut game, WHITE, Action::AnswerDraw { accept: true }),
+        "no_draw_offer"
+    );
     // Once between two of one's stones.
     assert_eq!(code(&mut game, BLACK, Action::OfferDraw), "draw_offered_already");
     place(&mut game, BLACK, "h8");
@@ -228,7 +267,10 @@ fn a_draw_offer_declined_or_lapsed_leaves_the_game_going_on() {
     place(&mut game, WHITE, "h9");
     // ... and lapses with the other's.
     assert_eq!(game.view(Viewer::Spectator).offers.draw, None);
-    assert_eq!(code(&mut game, WHITE, Action::AnswerDraw { accept: true }), "no_draw_offer");
+    assert_eq!(
+        code(&mut game, WHITE, Action::AnswerDraw { accept: true }),
+        "no_draw_offer"
+    );
     game.apply(WHITE, Action::OfferDraw).unwrap();
     place(&mut game, BLACK, "a1");
     game.apply(WHITE, Action::OfferDraw).unwrap_err();

@@ -220,7 +220,14 @@ mod tests {
         );
         let html = markdown_html(RULES_MARKDOWN_ZH);
         // The web client links here by these anchors (web-client/i18n/zh-CN.json, rules.anchor.*).
-        for id in ["1-飞机大战", "2-五子棋", "3-军棋", "禁手-连珠", "求和与悔棋", "布阵"] {
+        for id in [
+            "1-飞机大战",
+            "2-五子棋",
+            "3-军棋",
+            "禁手-连珠",
+            "求和与悔棋",
+            "布阵",
+        ] {
             assert!(html.contains(&format!("id=\"{id}\"")), "no heading #{id}");
         }
         assert!(PAGE_ZH.contains(r#"<html lang="zh-CN">"#));

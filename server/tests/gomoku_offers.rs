@@ -150,34 +150,61 @@ async fn a_draw_offer_accepted_ends_the_game_drawn_and_declined_it_goes_on() {
         assert_eq!(seat, WHITE);
     }
     // Bob cannot accept his own offer, nor offer again; Carol, watching, can do neither.
-    assert_eq!(refused(&mut bob, answer(room, Offer::Draw, true)).await, ErrorCode::rule("no_draw_offer"));
-    assert_eq!(refused(&mut bob, offer(room, Offer::Draw)).await, ErrorCode::rule("draw_pending"));
-    assert_eq!(refused(&mut carol, answer(room, Offer::Draw, true)).await, ErrorCode::NotSeated);
+    assert_eq!(
+        refused(&mut bob, answer(room, Offer::Draw, true)).await,
+        ErrorCode::rule("no_draw_offer")
+    );
+    assert_eq!(
+        refused(&mut bob, offer(room, Offer::Draw)).await,
+        ErrorCode::rule("draw_pending")
+    );
+    assert_eq!(
+        refused(&mut carol, answer(room, Offer::Draw, true)).await,
+        ErrorCode::NotSeated
+    );
     assert_eq!(view(&mut carol, room).await.offers.draw, Some(WHITE));
     alice.send(answer(room, Offer::Draw, false)).await;
     for client in [&mut alice, &mut bob, &mut carol] {
-        gomoku_event(client, |e| matches!(e, gomoku::Event::DrawDeclined { seat: BLACK }).then_some(())).await;
+        gomoku_event(client, |e| {
+            matches!(e, gomoku::Event::DrawDeclined { seat: BLACK }).then_some(())
+        })
+        .await;
     }
     let now = view(&mut carol, room).await;
-    assert_eq!((now.outcome, now.offers.draw, now.to_move), (None, None, Some(WHITE)));
+    assert_eq!(
+        (now.outcome, now.offers.draw, now.to_move),
+        (None, None, Some(WHITE))
+    );
     assert_eq!(
         refused(&mut alice, answer(room, Offer::Draw, true)).await,
         ErrorCode::rule("no_draw_offer"),
         "declined is answered"
     );
     // Once between two of one's stones.
-    assert_eq!(refused(&mut bob, offer(room, Offer::Draw)).await, ErrorCode::rule("draw_offered_already"));
+    assert_eq!(
+        refused(&mut bob, offer(room, Offer::Draw)).await,
+        ErrorCode::rule("draw_offered_already")
+    );
     bob.send(place(room, "h9")).await;
     placed(&mut alice, 2).await;
     // Offered with a stone, the offer lapses when the other places one.
     bob.send(offer(room, Offer::Draw)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::DrawOffered { seat: WHITE }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::DrawOffered { seat: WHITE }).then_some(())
+    })
+    .await;
     alice.send(place(room, "a1")).await;
     placed(&mut bob, 3).await;
-    assert_eq!(refused(&mut alice, answer(room, Offer::Draw, true)).await, ErrorCode::rule("no_draw_offer"));
+    assert_eq!(
+        refused(&mut alice, answer(room, Offer::Draw, true)).await,
+        ErrorCode::rule("no_draw_offer")
+    );
     // Alice offers; Bob accepts: drawn, for everyone.
     alice.send(offer(room, Offer::Draw)).await;
-    gomoku_event(&mut bob, |e| matches!(e, gomoku::Event::DrawOffered { seat: BLACK }).then_some(())).await;
+    gomoku_event(&mut bob, |e| {
+        matches!(e, gomoku::Event::DrawOffered { seat: BLACK }).then_some(())
+    })
+    .await;
     bob.send(answer(room, Offer::Draw, true)).await;
     for client in [&mut alice, &mut bob, &mut carol] {
         let outcome = ended(client).await;
@@ -205,14 +232,21 @@ async fn a_takeback_against_a_bot_is_granted_at_once_and_a_draw_declined() {
     let reply = placed(&mut alice, 2).await;
     your_turn(&mut alice).await;
     alice.send(offer(room, Offer::Takeback)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())
+    })
+    .await;
     let (seat, moves) = gomoku_event(&mut alice, |e| match e {
         gomoku::Event::TakenBack { seat, moves } => Some((*seat, moves.clone())),
         _ => None,
     })
     .await;
     assert_eq!(seat, BLACK);
-    assert_eq!(points(&moves), ["h8".to_owned(), reply.point.to_string()], "her stone and the bot's reply");
+    assert_eq!(
+        points(&moves),
+        ["h8".to_owned(), reply.point.to_string()],
+        "her stone and the bot's reply"
+    );
     your_turn(&mut alice).await;
     let now = view(&mut alice, room).await;
     assert!(now.moves.is_empty());
@@ -225,7 +259,10 @@ async fn a_takeback_against_a_bot_is_granted_at_once_and_a_draw_declined() {
     );
     // A draw offered to the bot is declined at once; the game goes on.
     alice.send(offer(room, Offer::Draw)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::DrawDeclined { seat: WHITE }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::DrawDeclined { seat: WHITE }).then_some(())
+    })
+    .await;
     alice.send(place(room, "h8")).await;
     placed(&mut alice, 2).await;
     bots.stop().await;
@@ -245,15 +282,33 @@ async fn a_takeback_against_a_person_needs_their_consent() {
     bob.send(place(room, "h9")).await;
     placed(&mut alice, 2).await;
     alice.send(offer(room, Offer::Takeback)).await;
-    gomoku_event(&mut bob, |e| matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())).await;
+    gomoku_event(&mut bob, |e| {
+        matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())
+    })
+    .await;
     // Alice cannot grant it herself, nor ask twice; Bob cannot ask over it; Carol has no say.
-    assert_eq!(refused(&mut alice, answer(room, Offer::Takeback, true)).await, ErrorCode::rule("no_takeback"));
-    assert_eq!(refused(&mut alice, offer(room, Offer::Takeback)).await, ErrorCode::rule("takeback_pending"));
-    assert_eq!(refused(&mut bob, offer(room, Offer::Takeback)).await, ErrorCode::rule("takeback_pending"));
-    assert_eq!(refused(&mut carol, answer(room, Offer::Takeback, true)).await, ErrorCode::NotSeated);
+    assert_eq!(
+        refused(&mut alice, answer(room, Offer::Takeback, true)).await,
+        ErrorCode::rule("no_takeback")
+    );
+    assert_eq!(
+        refused(&mut alice, offer(room, Offer::Takeback)).await,
+        ErrorCode::rule("takeback_pending")
+    );
+    assert_eq!(
+        refused(&mut bob, offer(room, Offer::Takeback)).await,
+        ErrorCode::rule("takeback_pending")
+    );
+    assert_eq!(
+        refused(&mut carol, answer(room, Offer::Takeback, true)).await,
+        ErrorCode::NotSeated
+    );
     // Refused without his consent: the stones stay.
     bob.send(answer(room, Offer::Takeback, false)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::TakebackDeclined { seat: WHITE }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::TakebackDeclined { seat: WHITE }).then_some(())
+    })
+    .await;
     let now = view(&mut carol, room).await;
     assert_eq!(points(&now.moves), ["h8", "h9"]);
     assert_eq!(now.to_move, Some(BLACK));
@@ -261,7 +316,10 @@ async fn a_takeback_against_a_person_needs_their_consent() {
     alice.send(place(room, "h10")).await;
     placed(&mut bob, 3).await;
     alice.send(offer(room, Offer::Takeback)).await;
-    gomoku_event(&mut bob, |e| matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())).await;
+    gomoku_event(&mut bob, |e| {
+        matches!(e, gomoku::Event::TakebackAsked { seat: BLACK }).then_some(())
+    })
+    .await;
     bob.send(answer(room, Offer::Takeback, true)).await;
     for client in [&mut alice, &mut bob, &mut carol] {
         let moves = gomoku_event(client, |e| match e {
@@ -273,7 +331,10 @@ async fn a_takeback_against_a_person_needs_their_consent() {
     }
     your_turn(&mut alice).await;
     // Granted once: not again, and not twice.
-    assert_eq!(refused(&mut bob, answer(room, Offer::Takeback, true)).await, ErrorCode::rule("no_takeback"));
+    assert_eq!(
+        refused(&mut bob, answer(room, Offer::Takeback, true)).await,
+        ErrorCode::rule("no_takeback")
+    );
     assert_eq!(
         refused(&mut alice, offer(room, Offer::Takeback)).await,
         ErrorCode::rule("takeback_asked_already")
@@ -300,7 +361,10 @@ async fn offering_does_not_stop_the_offerers_clock() {
     let (room, mut alice, mut bob, _carol) = two_people(&server, clock).await;
     // Alice, to move, offers a draw and waits: her turn runs out all the same.
     alice.send(offer(room, Offer::Draw)).await;
-    gomoku_event(&mut bob, |e| matches!(e, gomoku::Event::DrawOffered { seat: BLACK }).then_some(())).await;
+    gomoku_event(&mut bob, |e| {
+        matches!(e, gomoku::Event::DrawOffered { seat: BLACK }).then_some(())
+    })
+    .await;
     let outcome = tokio::time::timeout(Duration::from_secs(5), ended(&mut bob))
         .await
         .expect("the clock ran on");
@@ -333,8 +397,14 @@ async fn plane_battle_junqi_and_tournament_matches_refuse_offers_with_their_code
     join(&mut bob, junqi_room).await;
     for room in [plane_room, junqi_room] {
         for what in [Offer::Takeback, Offer::Draw] {
-            assert_eq!(refused(&mut alice, offer(room, what)).await, ErrorCode::OfferNotInGame);
-            assert_eq!(refused(&mut bob, answer(room, what, true)).await, ErrorCode::OfferNotInGame);
+            assert_eq!(
+                refused(&mut alice, offer(room, what)).await,
+                ErrorCode::OfferNotInGame
+            );
+            assert_eq!(
+                refused(&mut bob, answer(room, what, true)).await,
+                ErrorCode::OfferNotInGame
+            );
         }
     }
 
@@ -421,11 +491,20 @@ async fn a_takeback_and_a_waiting_offer_survive_a_restart_of_the_server() {
     alice.send(place(room, "h10")).await;
     placed(&mut bob, 3).await;
     alice.send(offer(room, Offer::Takeback)).await;
-    gomoku_event(&mut bob, |e| matches!(e, gomoku::Event::TakebackAsked { .. }).then_some(())).await;
+    gomoku_event(&mut bob, |e| {
+        matches!(e, gomoku::Event::TakebackAsked { .. }).then_some(())
+    })
+    .await;
     bob.send(answer(room, Offer::Takeback, true)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::TakenBack { .. }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::TakenBack { .. }).then_some(())
+    })
+    .await;
     bob.send(offer(room, Offer::Draw)).await;
-    gomoku_event(&mut alice, |e| matches!(e, gomoku::Event::DrawOffered { .. }).then_some(())).await;
+    gomoku_event(&mut alice, |e| {
+        matches!(e, gomoku::Event::DrawOffered { .. }).then_some(())
+    })
+    .await;
     let before = view(&mut alice, room).await;
     assert_eq!(points(&before.moves), ["h8", "h9"]);
     drop((alice, bob));
@@ -437,7 +516,10 @@ async fn a_takeback_and_a_waiting_offer_survive_a_restart_of_the_server() {
     let (mut bob, _) = TestClient::resume(&server.ws_url(), "Bob", bob_token).await;
     let after = view(&mut alice, room).await;
     assert_eq!(after.moves, before.moves, "the stones taken back stay off");
-    assert_eq!(after.offers, before.offers, "the takeback counted, the draw offer waiting");
+    assert_eq!(
+        after.offers, before.offers,
+        "the takeback counted, the draw offer waiting"
+    );
     assert_eq!(after.offers.taken_back, [1, 0]);
     assert_eq!(after.offers.draw, Some(WHITE));
     assert_eq!(after.to_move, Some(BLACK));

@@ -123,7 +123,9 @@ impl Gomoku {
             return Ok(vec![Event::TakebackDeclined { seat }]);
         }
         // Nothing was placed since the request (a stone clears it): the same stones come off.
-        let count = self.takeback_size(asker).expect("checked when asked, and nothing placed since");
+        let count = self
+            .takeback_size(asker)
+            .expect("checked when asked, and nothing placed since");
         let moves = self.undo(count);
         self.offers.taken_back[asker.index()] += 1;
         // The position changed: an offer made on the old one no longer stands. The asker's

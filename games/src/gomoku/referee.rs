@@ -28,9 +28,12 @@ impl End {
 }
 
 fn step(events: Vec<Event>) -> Step<Event> {
-    let new_turn = events
-        .iter()
-        .any(|e| matches!(e, Event::Started { .. } | Event::Placed { .. } | Event::TakenBack { .. }));
+    let new_turn = events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Started { .. } | Event::Placed { .. } | Event::TakenBack { .. }
+        )
+    });
     Step {
         events,
         new_turn,

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use skirmish_protocol::{ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
 
 use crate::error::ServerError;
-use crate::room_handle::Play;
 use crate::replica::SeatChange;
+use crate::room_handle::Play;
 
 /// A connection as another node reaches it.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -26,9 +26,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 use skirmish_games::{Audience, PerSeat, Seat, Viewer};
-use skirmish_protocol::{
-    Commitment, NumberedEvent, Offer, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus,
-};
+use skirmish_protocol::{Commitment, NumberedEvent, Offer, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -461,7 +459,13 @@ impl Room {
 
     /// Plays `player`'s action (or offer, or answer to one) in `seat`, the seat's own or its
     /// only one here.
-    fn act(&mut self, player: PlayerId, conn: u64, seat: Option<Seat>, play: Play) -> Result<(), ServerError> {
+    fn act(
+        &mut self,
+        player: PlayerId,
+        conn: u64,
+        seat: Option<Seat>,
+        play: Play,
+    ) -> Result<(), ServerError> {
         let seat = self.acting_seat(player, conn, seat)?;
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);

@@ -428,7 +428,9 @@ return {
 "#;
 
 async fn offers_state(page: &Client) -> Value {
-    page.execute(OFFERS_JS, vec![]).await.expect("the offers script runs")
+    page.execute(OFFERS_JS, vec![])
+        .await
+        .expect("the offers script runs")
 }
 
 async fn wait_offers(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
@@ -461,7 +463,10 @@ async fn a_phone_player_confirms_each_stone_and_takes_a_move_back() {
     wait_gomoku(&page, "the game", |s| s["phase"] == "play" && s["to_move"] == 0).await;
     let o = offers_state(&page).await;
     assert_eq!(o["coarse"], true, "a touch screen: {o}");
-    assert_eq!(o["confirm"], true, "the confirming tap is on by default on a touch screen: {o}");
+    assert_eq!(
+        o["confirm"], true,
+        "the confirming tap is on by default on a touch screen: {o}"
+    );
     assert_eq!(o["takeback"]["disabled"], true, "no stone to take back yet: {o}");
     assert_eq!(o["takeback"]["text"], "悔棋（还剩 3 次）", "{o}");
     assert_eq!(o["draw"]["text"], "求和", "{o}");
@@ -470,7 +475,10 @@ async fn a_phone_player_confirms_each_stone_and_takes_a_move_back() {
     // The first tap: a ghost stone, nothing played. A tap elsewhere moves it.
     click(&page, "#goban [data-point=\"c3\"]").await;
     let o = wait_offers(&page, "the ghost stone", |o| o["ghost"] == json!(["c3"])).await;
-    assert!(o["notice"].as_str().is_some_and(|n| n.contains("再点一次 c3")), "{o}");
+    assert!(
+        o["notice"].as_str().is_some_and(|n| n.contains("再点一次 c3")),
+        "{o}"
+    );
     click(&page, "#goban [data-point=\"h8\"]").await;
     let o = wait_offers(&page, "the ghost moved", |o| o["ghost"] == json!(["h8"])).await;
     let s = gomoku_state(&page).await;
@@ -479,20 +487,35 @@ async fn a_phone_player_confirms_each_stone_and_takes_a_move_back() {
     fits(&o, "the board with a ghost stone");
     // The second tap on the same point plays it; the bot replies.
     click(&page, "#goban [data-point=\"h8\"]").await;
-    let s = wait_gomoku(&page, "the bot's reply", |s| stones(s).len() == 2 && s["to_move"] == 0).await;
+    let s = wait_gomoku(&page, "the bot's reply", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
     assert_eq!(stones(&s)[0], ("h8".to_owned(), "black".to_owned()), "{s}");
     let reply = stones(&s)[1].0.clone();
-    assert!(offers_state(&page).await["ghost"].as_array().is_some_and(Vec::is_empty));
+    assert!(
+        offers_state(&page).await["ghost"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
 
     // 悔棋: the bot grants it at once; her stone and its reply come off.
     click(&page, "#offer-takeback").await;
-    let s = wait_gomoku(&page, "the takeback", |s| stones(s).is_empty() && s["to_move"] == 0).await;
+    let s = wait_gomoku(&page, "the takeback", |s| {
+        stones(s).is_empty() && s["to_move"] == 0
+    })
+    .await;
     assert!(
-        s["log"].as_array().is_some_and(|l| l.iter().any(|e| e.as_str().is_some_and(|e| e.starts_with("悔棋") && e.contains("h8") && e.contains(&reply)))),
+        s["log"].as_array().is_some_and(|l| l.iter().any(|e| e
+            .as_str()
+            .is_some_and(|e| e.starts_with("悔棋") && e.contains("h8") && e.contains(&reply)))),
         "the log says 悔棋: {s}"
     );
     assert_eq!(s["move_list"].as_array().map(Vec::len), Some(0), "{s}");
-    let o = wait_offers(&page, "the takeback counted", |o| o["takeback"]["text"] == "悔棋（还剩 2 次）").await;
+    let o = wait_offers(&page, "the takeback counted", |o| {
+        o["takeback"]["text"] == "悔棋（还剩 2 次）"
+    })
+    .await;
     assert_eq!(o["takeback"]["disabled"], true, "once between two stones: {o}");
     fits(&o, "the room after the takeback");
     screenshot_file(&page, "zh-gomoku-takeback-phone.png").await;
@@ -500,13 +523,22 @@ async fn a_phone_player_confirms_each_stone_and_takes_a_move_back() {
     click(&page, "#goban [data-point=\"c13\"]").await;
     wait_offers(&page, "the ghost stone", |o| o["ghost"] == json!(["c13"])).await;
     click(&page, "#goban [data-point=\"c13\"]").await;
-    wait_gomoku(&page, "the bot's reply", |s| stones(s).len() == 2 && s["to_move"] == 0).await;
+    wait_gomoku(&page, "the bot's reply", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
     let o = offers_state(&page).await;
-    assert_eq!(o["takeback"]["disabled"], false, "a new stone: a takeback may be asked again: {o}");
+    assert_eq!(
+        o["takeback"]["disabled"], false,
+        "a new stone: a takeback may be asked again: {o}"
+    );
     // The setting is remembered: off, the page plays at the first tap, after a reload too.
     click(&page, "#confirm-tap").await;
     page.refresh().await.expect("reload");
-    wait_gomoku(&page, "the room after the reload", |s| s["phase"] == "play" && s["to_move"] == 0).await;
+    wait_gomoku(&page, "the room after the reload", |s| {
+        s["phase"] == "play" && s["to_move"] == 0
+    })
+    .await;
     assert_eq!(offers_state(&page).await["confirm"], false);
     let s = gomoku_state(&page).await;
     let free = ["m3", "m13", "c8", "m8"]
@@ -536,25 +568,43 @@ async fn two_people_agree_a_draw_on_a_desktop() {
     click(&bob, "#sit-1").await;
     wait_gomoku(&alice, "the game", |s| s["phase"] == "play" && s["to_move"] == 0).await;
     let o = offers_state(&alice).await;
-    assert_eq!((o["coarse"].clone(), o["confirm"].clone()), (json!(false), json!(false)), "{o}");
+    assert_eq!(
+        (o["coarse"].clone(), o["confirm"].clone()),
+        (json!(false), json!(false)),
+        "{o}"
+    );
     click(&alice, "#goban [data-point=\"h8\"]").await;
-    wait_gomoku(&bob, "black's stone", |s| stones(s).len() == 1 && s["to_move"] == 1).await;
+    wait_gomoku(&bob, "black's stone", |s| {
+        stones(s).len() == 1 && s["to_move"] == 1
+    })
+    .await;
     // White offers a draw; black declines it.
     click(&bob, "#offer-draw").await;
     let o = wait_offers(&alice, "the offer", |o| o["offer"]["kind"] == "draw").await;
     assert_eq!(o["offer"]["mine"], false);
-    assert!(o["offer"]["text"].as_str().is_some_and(|t| t.contains("Bob offers a draw.")), "{o}");
+    assert!(
+        o["offer"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Bob offers a draw.")),
+        "{o}"
+    );
     let b = wait_offers(&bob, "the offer waiting", |o| o["offer"]["mine"] == true).await;
     assert_eq!(b["draw"]["disabled"], true, "{b}");
     click(&alice, "#offer-decline").await;
     wait_offers(&bob, "the offer declined", |o| o["offer"].is_null()).await;
     let s = wait_gomoku(&bob, "the decline logged", |s| {
-        s["log"].as_array().is_some_and(|l| l.iter().any(|e| e.as_str().is_some_and(|e| e.contains("declines the draw"))))
+        s["log"].as_array().is_some_and(|l| {
+            l.iter()
+                .any(|e| e.as_str().is_some_and(|e| e.contains("declines the draw")))
+        })
     })
     .await;
     assert_eq!(s["phase"], "play");
     click(&bob, "#goban [data-point=\"h9\"]").await;
-    wait_gomoku(&alice, "white's stone", |s| stones(s).len() == 2 && s["to_move"] == 0).await;
+    wait_gomoku(&alice, "white's stone", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
     // Black offers; white accepts.
     click(&alice, "#offer-draw").await;
     wait_offers(&bob, "the offer", |o| o["offer"]["kind"] == "draw").await;
@@ -567,9 +617,17 @@ async fn two_people_agree_a_draw_on_a_desktop() {
         assert_eq!(s["result"]["end"], "draw_agreed", "{s}");
         assert_eq!(s["result"]["winner"], "draw", "{s}");
         assert_eq!(s["result"]["text"], "Draw by agreement.", "{s}");
-        assert!(s["result"]["detail"].as_str().is_some_and(|d| d.contains("half a point each")), "{s}");
+        assert!(
+            s["result"]["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("half a point each")),
+            "{s}"
+        );
         let o = offers_state(page).await;
-        assert!(o["offer"].is_null() && o["draw"].is_null(), "no offers once over: {o}");
+        assert!(
+            o["offer"].is_null() && o["draw"].is_null(),
+            "no offers once over: {o}"
+        );
     }
     screenshot_file(&alice, "gomoku-draw-desktop.png").await;
 }

@@ -35,6 +35,7 @@ function onMessage(msg) {
       break;
     case 'room':
       onSnapshot(msg);
+      C.onSnapshot(roomState(msg.room.id), msg);
       break;
     case 'event':
       onEvent(msg);
@@ -95,6 +96,8 @@ function go(path) {
 function route() {
   const m = location.pathname.match(/^\/room\/([0-9a-fA-F-]{36})\/?$/);
   const main = document.getElementById('main');
+  // style.css fits the header to the page: a room on a phone keeps the name form out of the way.
+  document.body.dataset.page = !S.name ? 'name' : m ? 'room' : 'lobby';
   if (!S.name) {
     S.page = 'name';
     // A room's link (a tournament's Watch link, a shared link) says what is there, and lets a

@@ -1,6 +1,7 @@
 // Small helpers shared by the tournament and replay pages: building elements (text always goes in
 // as text nodes, never as HTML, so a bot named `<img ...>` shows literally), reading the JSON API,
 // and naming entrants and results.
+import { t, has } from './i18n.js';
 
 /** Builds an element: h('button', {class: 'x', onclick}, 'text', child); text always as text. */
 export function h(tag, attrs, ...children) {
@@ -55,8 +56,9 @@ export function entrantName(e) {
   return e ? `${e.bot}/${e.strategy}` : '?';
 }
 
+/** A place in words: 1st, 2nd (第1名). */
 export function ordinal(n) {
-  return n === 1 ? '1st' : n === 2 ? '2nd' : n === 3 ? '3rd' : `${n}th`;
+  return t('place', { count: n, ordinal: true });
 }
 
 export function plural(n, word) {
@@ -69,37 +71,31 @@ export function num(x) {
   return Number.isInteger(x) ? String(x) : String(Math.round(x * 100) / 100);
 }
 
-/** Seconds from milliseconds, for a clock; 0 means no limit. */
-export function seconds(ms) {
-  if (!ms) return 'no limit';
-  return `${ms / 1000} s`;
-}
-
-/** The seat's label in a game: black/white, red/blue, or "seat n". */
+/** The seat's label in a game: black/white, red/blue, or "seat n", in the page's language. */
 export function seatLabel(game, seat) {
-  if (game === 'gomoku') return ['black', 'white'][seat] ?? `seat ${seat + 1}`;
-  if (game === 'junqi') return ['red', 'blue'][seat] ?? `seat ${seat + 1}`;
-  return `seat ${seat + 1}`;
+  const colour = { gomoku: ['black', 'white'], junqi: ['red', 'blue'] }[game];
+  return colour && colour[seat] ? t(`colour.${colour[seat]}`) : t('seat.n', { n: seat + 1 });
 }
 
-/** A game's config in one line (no clock). */
+/** A game's config in one line (no clock), in the page's language. */
 export function gameText(g) {
   if (!g) return '';
   if (g.game === 'gomoku') {
-    const opening = typeof g.opening === 'string' ? ` · opening ${g.opening}` : '';
-    return `Gomoku · ${g.size}×${g.size} · ${g.rule}${opening}`;
+    const opening = typeof g.opening === 'string' ? t('match.opening', { name: has(`opening.${g.opening}`) ? t(`opening.${g.opening}`) : g.opening }) : '';
+    return t('match.gomoku', { size: g.size, rule: t(`gomoku.rule.${g.rule}`), opening });
   }
   if (g.game === 'junqi') {
-    return `Junqi · ${g.no_attack_limit ? `no-attack limit ${g.no_attack_limit}` : 'no-attack rule off'}`;
+    return g.no_attack_limit ? t('match.junqi_limit', { n: g.no_attack_limit }) : t('match.junqi_no_limit');
   }
   const f = g.format || {};
-  const format = f.rounds != null ? plural(f.rounds, 'round') : f.first_to != null ? `first to ${f.first_to}` : '';
-  return ['Plane battle', g.variant, `${g.players} players`, format].filter(Boolean).join(' · ');
+  const format = f.rounds != null ? t('plane.rounds', { count: f.rounds }) : f.first_to != null ? t('plane.first_to', { n: f.first_to }) : '';
+  return [t('tournament.game.plane'), t(`plane.variant.${g.variant}`), t('match.players', { count: g.players }), format]
+    .filter(Boolean).join(' · ');
 }
 
-/** How a match ended, in words: `five` -> "five", `flag_captured` -> "flag captured". */
+/** How a match ended, in words: `five` -> "five in a row", `flag_captured` -> "flag captured". */
 export function endText(end) {
-  return String(end || '').replace(/_/g, ' ');
+  return has(`end.${end}`) ? t(`end.${end}`) : String(end || '').replace(/_/g, ' ');
 }
 
 /**
@@ -110,13 +106,13 @@ export function resultText(result, names, game) {
   const seats = result.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
   const firsts = seats.filter((x) => x.p === 1);
   let head;
-  if (seats.length > 2) head = seats.map(({ p, s }) => `${ordinal(p)} ${names[s]}`).join(', ');
-  else if (firsts.length > 1) head = 'Draw';
-  else head = `${names[firsts[0].s]} (${seatLabel(game, firsts[0].s)}) won`;
-  const points = `points ${result.points.map(num).join('–')}`;
-  const parts = [points, `end: ${endText(result.end)}`];
+  if (seats.length > 2) head = seats.map(({ p, s }) => t('match.placing', { place: ordinal(p), who: names[s] })).join(t('list.sep'));
+  else if (firsts.length > 1) head = t('match.draw');
+  else head = t('match.won', { who: names[firsts[0].s], seat: seatLabel(game, firsts[0].s) });
+  const parts = [t('match.points', { points: result.points.map(num).join('–') }), t('match.end', { end: endText(result.end) })];
   if (result.forfeit) {
-    parts.push(`${names[result.forfeit.seat]} forfeited (${endText(result.forfeit.reason)})`);
+    const reason = has(`forfeit.${result.forfeit.reason}`) ? t(`forfeit.${result.forfeit.reason}`) : endText(result.forfeit.reason);
+    parts.push(t('match.forfeited', { who: names[result.forfeit.seat], reason }));
   }
   return [head, parts.join(' · ')];
 }

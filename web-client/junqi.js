@@ -370,6 +370,25 @@ const GEO = { col: 84, row: 45, river: 36, margin: 24 };
 const BOARD_W = GEO.margin * 2 + GEO.col * 5;
 const BOARD_H = GEO.margin * 2 + GEO.row * 12 + GEO.river;
 
+/**
+ * The board's zoom, 1 where it fits, less on a narrow screen (a phone's 360 to 390 CSS pixels,
+ * less the page's margins) or a short wide one, at least 0.6: the posts keep their places and the
+ * whole board stays in view.
+ * style.css applies it to `.jq-board` as `--jq-zoom`.
+ */
+function fitBoard() {
+  const width = document.documentElement.clientWidth;
+  let fit = (width - 20) / BOARD_W;
+  // A wide screen shows the board beside the panels: whole below the page's head and status bar
+  // (about 230 pixels at 1280x800).
+  if (width >= 1024) fit = Math.min(fit, (window.innerHeight - 230) / BOARD_H);
+  document.documentElement.style.setProperty('--jq-zoom', String(Math.max(0.6, Math.min(1, fit))));
+}
+if (typeof window !== 'undefined') {
+  window.addEventListener('resize', fitBoard);
+  fitBoard();
+}
+
 /** The centre of the post shown at display row `r`, column `c`. */
 function centre(r, c) {
   return [GEO.margin + GEO.col * (c + 0.5), GEO.margin + GEO.row * (r + 0.5) + (r >= 6 ? GEO.river : 0)];
@@ -469,7 +488,10 @@ export function boardEl(rs, ui) {
       class: `jq-board${playable ? ' playable' : ''}`, id: 'jq-board', role: 'group', style: `width:${BOARD_W}px;height:${BOARD_H}px`,
       'aria-label': t('junqi.board_label'), 'data-seat-view': seat, 'data-selected': selected,
       onclick: (e) => { const el = e.target.closest('[data-post]'); if (el) clickPost(rs, el.dataset, ui); },
-    }, boardLines(seat), edgeLabels(seat, h), posts));
+    }, boardLines(seat), edgeLabels(seat, h), posts),
+    // Why the last tap did nothing, until the next move.
+    typeof ui.act === 'function' ? h('p', { id: 'junqi-notice', class: 'notice', role: 'status' },
+      rs.junqiNotice && rs.junqiNotice.moves === v.moves.length ? rs.junqiNotice.text : '') : null);
 }
 
 function postButton(s, [x, y], v, h) {
@@ -502,18 +524,44 @@ function postLabel(s, v) {
 }
 
 function clickPost(rs, data, ui) {
-  if (!canMove(rs)) return;
   const local = localOf(rs);
-  if (data.target && local.selected) {
+  const say = (text) => { rs.junqiNotice = { text, moves: rs.view.moves.length }; };
+  rs.junqiNotice = null;
+  if (!canMove(rs)) {
+    say(whyNot(rs, ui));
+  } else if (data.target && local.selected) {
     rs.placing = `${local.selected}${data.post}`;
     ui.act({ game: 'junqi', kind: 'move', from: local.selected, to: data.post });
     local.selected = null;
   } else if (data.movable) {
     local.selected = local.selected === data.post ? null : data.post;
   } else {
+    say(whyNotThere(rs, data, local.selected));
     local.selected = null;
   }
   ui.render();
+}
+
+/** Why nothing can be moved now, in words (the person tapped the board anyway). */
+function whyNot(rs, ui) {
+  const v = rs.view;
+  if (rs.you == null) return t('junqi.notice.spectator');
+  if (v.outcome || v.phase === 'over') return t('junqi.notice.over');
+  if (rs.placing) return t('junqi.notice.sending');
+  return t('junqi.notice.not_your_turn', { who: ui.seatName(v.to_move) });
+}
+
+/** Why a tap on post `data` neither picks a piece nor moves the picked one there, in words. */
+function whyNotThere(rs, data, selected) {
+  const board = boardOf(rs.view.pieces);
+  const piece = board[postIndex(data.post)];
+  if (piece && piece.owner === rs.you) {
+    if (piece.rank === 'landmine' || piece.rank === 'flag') return t('junqi.notice.never_moves', { rank: rankWords(piece.rank) });
+    if (kindOf(postIndex(data.post)) === 'H') return t('junqi.notice.headquarters');
+    return t('junqi.notice.no_way', { post: data.post });
+  }
+  if (selected) return t('junqi.notice.unreachable', { from: selected, post: data.post });
+  return t('junqi.notice.pick_first');
 }
 
 // ---------------------------------------------------------------- panels

@@ -29,7 +29,11 @@ function canFire(rs, b) {
     && b.seat !== rs.you && b.playing && !b.knocked_out && !rs.firing;
 }
 
-export function boardEl(rs, b, order = 0) {
+/**
+ * One seat's board: a `side` x `side` grid of cells (plane.js) with its caption. `shown` marks
+ * the board a narrow screen shows (room_page.js, shownBoard); a wide screen shows every board.
+ */
+export function boardEl(rs, b, shown = true) {
   const v = rs.view;
   const side = P.sideOf(v.config.variant);
   const name = who(rs, b.seat);
@@ -109,9 +113,9 @@ export function boardEl(rs, b, order = 0) {
   const playing = b.playing ? (b.knocked_out ? t('plane.knocked_out') : '') : t('plane.not_in_round');
   const ready = v.phase.phase === 'deploy' && b.playing ? (v.phase.ready.includes(b.seat) ? 'ready' : 'deploying') : '';
   return h('figure', {
-    class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''}`,
+    class: `board ${b.knocked_out ? 'out' : ''} ${attacker ? 'attacking' : ''} ${fireable ? 'target' : ''} ${rs.you === b.seat ? 'mine' : ''} ${shown ? 'shown' : ''}`,
     'data-board': b.seat, 'data-knocked-out': b.knocked_out ? 'true' : 'false', 'data-target': fireable ? 'true' : null,
-    style: order ? `order: ${order}` : null,
+    'data-shown': shown ? 'true' : 'false',
   },
   h('figcaption', {},
     h('strong', {}, name), rs.you === b.seat ? t('plane.your_board_mark') : '',
@@ -227,7 +231,7 @@ export function deployPanel(rs) {
   const d = rs.deploy;
   const facingArrow = { up: '↑', right: '→', down: '↓', left: '←' }[d.facing];
   return h('div', { class: 'card deploy', id: 'deploy', 'data-deploy-state': 'placing' },
-    h('p', {}, t('deploy.how', { count: need }), h('strong', {}, t('deploy.ready_word')), t('deploy.how_keys'), h('kbd', {}, 'R'), t('deploy.how_rotates')),
+    h('p', { class: 'deploy-how' }, t('deploy.how', { count: need }), h('strong', {}, t('deploy.ready_word')), t('deploy.how_keys'), h('kbd', {}, 'R'), t('deploy.how_rotates')),
     h('div', { class: 'row' },
       h('button', { id: 'deploy-rotate', type: 'button', onclick: () => rotate(rs), 'aria-keyshortcuts': 'R', 'data-facing': d.facing },
         t('deploy.rotate', { facing: t(`facing.${d.facing}`), arrow: facingArrow })),
@@ -356,7 +360,7 @@ export function scoreboard(rs) {
           // Totals first: they stay in view however many rounds scroll sideways.
           h('th', { scope: 'col' }, t('score.total')), h('th', { scope: 'col' }, t('score.wins')),
           heads.map((t) => h('th', { scope: 'col' }, t)),
-          showLive ? h('th', { scope: 'col', title: t('score.current_round') }, `${t('score.round_head', { n: v.round + 1 })}*`) : null)),
+          showLive ? h('th', { scope: 'col' }, t('score.current_round')) : null)),
         h('tbody', {}, seats.map((s) => h('tr', { 'data-score-row': s, class: v.outcome && v.outcome.winner === s ? 'winner' : '' },
           h('th', { scope: 'row' }, who(rs, s), v.boards[s].knocked_out && !v.outcome ? h('span', { class: 'badge out' }, t('score.out')) : null),
           h('td', { class: 'total', 'data-total': s }, String(v.totals[s])),
@@ -375,6 +379,7 @@ export function finalPanel(rs) {
     h('h2', {}, o.winner === rs.you ? t('final.you_won') : t('final.won', { who: seatName(rs, o.winner) })),
     h('ol', { class: 'placings' }, order.map(({ p, s }) => h('li', { 'data-placing': s, 'data-place': p },
       h('strong', {}, ordinal(p)), t('final.placing', { who: who(rs, s), points: t('final.points', { count: o.totals[s] }), rounds: t('final.rounds_won', { count: o.round_wins[s] }) })))),
+    rematchOffer(rs),
     h('p', { class: 'row' },
       rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, t('final.rematch')) : null,
       h('button', { id: 'to-lobby', onclick: () => go('/') }, t('room.back_to_lobby'))),
@@ -387,6 +392,49 @@ function rematchName(name) {
   const base = name || t('room.default_name');
   const m = base.match(/^(.*) #(\d+)$/);
   return m ? `${m[1]} #${Number(m[2]) + 1}` : `${base} #2`;
+}
+
+/** Seconds between two looks for a rematch room while a finished room is open. */
+const REMATCH_POLL_MS = 3000;
+
+/**
+ * The rematch another player of this room asked for: the waiting room `rematch` made (the same
+ * game, the numbered name) with one of this room's people in it, found by asking the server's room
+ * list every few seconds while this finished room is open. Null until one is found; then a line
+ * with a Join button for the others.
+ */
+export function rematchOffer(rs) {
+  if (!rs.summary || rs.summary.status === 'playing' || rs.summary.status === 'waiting') return null;
+  if (!rs.rematchTimer) {
+    const look = async () => {
+      if (S.page !== 'room' || S.roomId !== rs.id) { clearInterval(rs.rematchTimer); rs.rematchTimer = null; return; }
+      const list = await S.conn.request({ type: 'list_rooms' }).catch(() => null);
+      if (!list) return;
+      const found = rematchRoomIn(rs, list.rooms);
+      if ((found && found.id) !== (rs.rematchRoom && rs.rematchRoom.id)) { rs.rematchRoom = found; renderRoom(); }
+    };
+    rs.rematchTimer = setInterval(look, REMATCH_POLL_MS);
+    look();
+  }
+  const offer = rs.rematchRoom;
+  if (!offer || offer.seated.includes(S.player)) return null;
+  return h('p', { class: 'row rematch-offer', id: 'rematch-offer', 'data-rematch-room': offer.id, role: 'status' },
+    h('span', {}, t('final.rematch_offer', { who: offer.names.join(t('list.sep')) })),
+    h('button', { type: 'button', class: 'primary', id: 'rematch-join', onclick: () => joinRoom(offer.id, null) }, t('final.rematch_join')));
+}
+
+/** The waiting rematch room among `rooms`, with a free seat and someone of this room seated. */
+function rematchRoomIn(rs, rooms) {
+  const config = rs.summary.config;
+  const name = rematchName(config.name);
+  const people = new Set(rs.summary.seats.filter((s) => s.occupant && s.occupant.bot == null).map((s) => s.occupant.player));
+  const room = rooms.find((r) => r.status === 'waiting' && r.config.name === name
+    && JSON.stringify(r.config.game) === JSON.stringify(config.game) && r.seats.some((s) => !s.occupant)
+    && r.seats.some((s) => s.occupant && people.has(s.occupant.player)));
+  if (!room) return null;
+  const seated = room.seats.filter((s) => s.occupant).map((s) => s.occupant.player);
+  const names = room.seats.filter((s) => s.occupant && people.has(s.occupant.player)).map((s) => s.occupant.name);
+  return { id: room.id, seated, names };
 }
 
 export async function rematch(rs) {

@@ -8,7 +8,7 @@ import * as C from './chat.js';
 import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, configText } from './state.js';
 import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
 import { roomCounts, joinRoom } from './lobby.js';
-import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, resignRow, recapPanel } from './plane_boards.js';
+import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, rematchOffer, resignRow, recapPanel } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
 import { t } from './i18n.js';
 import { pageModule } from './games.js';
@@ -24,6 +24,7 @@ export function renderRoom() {
   const focused = document.activeElement && document.activeElement.id;
   const scrollLog = document.getElementById('log');
   const stick = !scrollLog || scrollLog.scrollTop + scrollLog.clientHeight >= scrollLog.scrollHeight - 8;
+  const chatStick = C.stuckToEnd();
   if (!rs.view || !rs.summary) {
     main.replaceChildren(h('section', { id: 'room', class: 'card', 'data-room-id': S.roomId, 'data-phase': 'loading' },
       h('h1', {}, t('room.default_name')),
@@ -41,8 +42,7 @@ export function renderRoom() {
   if (log && stick) log.scrollTop = log.scrollHeight;
   const moves = document.getElementById('moves');
   if (moves) moves.scrollTop = moves.scrollHeight;
-  const chat = document.getElementById('chat-lines');
-  if (chat) chat.scrollTop = chat.scrollHeight;
+  C.afterRender(rs, chatStick);
   tick();
   A.turnAlert(Boolean(document.querySelector('#status.mine, #deploy[data-deploy-state="placing"]')));
 }
@@ -51,38 +51,80 @@ function planeSection(rs) {
   const v = rs.view;
   const status = rs.summary.status;
   const phase = status === 'waiting' ? 'waiting' : v.phase.phase;
+  const shown = phase === 'waiting' ? null : shownBoard(rs, phase);
   return h('section', {
     id: 'room', class: `room phase-${phase}`, 'data-room-id': rs.id, 'data-status': status,
     'data-phase': phase, 'data-you': rs.you ?? '', 'data-round': v.round, 'data-revealed': rs.revealed ? 'true' : null,
   },
   roomHeader(rs),
   statusBar(rs, phase),
-  phase === 'over' ? finalPanel(rs) : null,
-  recapPanel(rs),
-  phase !== 'waiting' ? h('div', { class: 'boards', id: 'boards' }, v.boards.map((b) => boardEl(rs, b, boardOrder(rs, phase, b)))) : null,
-  phase !== 'waiting' ? h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || '') : null,
-  phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
-  phase !== 'waiting' ? legend() : null,
-  resignRow(rs),
-  seatsPanel(rs),
-  h('div', { class: 'side' }, phase !== 'waiting' ? scoreboard(rs) : null, logPanel(rs)),
-  chatPanel(rs));
+  phase === 'waiting'
+    ? [seatsPanel(rs), h('div', { class: 'side' }, logPanel(rs)), chatPanel(rs)]
+    : h('div', { class: 'plane-play' },
+      h('div', { class: 'plane-main' },
+        phase === 'over' ? finalPanel(rs) : null,
+        recapPanel(rs),
+        boardTabs(rs, shown),
+        h('div', { class: 'boards', id: 'boards', 'data-shown': shown, 'data-count': v.boards.length }, v.boards.map((b) => boardEl(rs, b, b.seat === shown))),
+        h('p', { id: 'plane-notice', class: 'notice', role: 'status' }, rs.notice || ''),
+        phase === 'deploy' && rs.you != null ? deployPanel(rs) : null,
+        legend(),
+        resignRow(rs)),
+      // Beside the boards on a wide screen, under them on a narrow one: what the others said and
+      // did, then the score and the seats.
+      h('div', { class: 'plane-aside' }, chatPanel(rs), scoreboard(rs), logPanel(rs), seatsPanel(rs))));
 }
 
 /** The room's chat card (chat.js), sending through the connection. */
 function chatPanel(rs) {
   return C.chatPanel(rs, h, (text) => S.conn.request({ type: 'chat', room: rs.id, text })
-    .catch((e) => { toast(t('toast.not_sent', { reason: errorText(e) })); throw e; }));
+    .catch((e) => { toast(t('toast.not_sent', { reason: errorText(e) })); throw e; }), renderRoom);
 }
 
 /**
- * Where a board shows among the boards (its CSS `order`; the document keeps seat order): while
- * deploying, the player's own board first (it is the one to work on); otherwise the opponents'
- * first (the ones to fire at), the own last.
+ * The board a narrow screen shows (the others wait behind the tabs, boardTabs): the page picks
+ * for the person at the moments that call for one board (their own while they deploy, a board to
+ * fire at when their turn comes), and leaves their own choice alone in between. Wide screens show
+ * every board, in seat order, whatever is picked.
  */
-function boardOrder(rs, phase, b) {
-  if (rs.you == null || b.seat !== rs.you) return 0;
-  return phase === 'deploy' ? -1 : 1;
+function shownBoard(rs, phase) {
+  const v = rs.view;
+  const mine = rs.you != null && v.boards[rs.you] ? rs.you : null;
+  const shots = v.boards.reduce((n, b) => n + b.shots.length, 0);
+  let moment = null;
+  let pick = null;
+  if (phase === 'deploy' && mine != null && v.boards[mine].playing) {
+    moment = `deploy ${v.round}`;
+    pick = mine;
+  } else if (phase === 'attack' && mine != null && v.phase.attacker === mine) {
+    moment = `fire ${v.round} ${shots}`;
+    const targets = v.boards.filter((b) => b.seat !== mine && b.playing && !b.knocked_out).map((b) => b.seat);
+    pick = targets.includes(rs.boardTab) ? rs.boardTab : targets[0] ?? null;
+  }
+  if (moment != null && rs.boardMoment !== moment) {
+    rs.boardMoment = moment;
+    if (pick != null) rs.boardTab = pick;
+  }
+  if (rs.boardTab == null || !v.boards[rs.boardTab]) rs.boardTab = mine ?? v.boards[0].seat;
+  return rs.boardTab;
+}
+
+/** The switcher between boards on a narrow screen (hidden on a wide one, which shows them all). */
+function boardTabs(rs, shown) {
+  const v = rs.view;
+  const myTurn = v.phase.phase === 'attack' && v.phase.attacker === rs.you && rs.you != null;
+  return h('div', { class: 'board-tabs', id: 'board-tabs', role: 'tablist', 'aria-label': t('plane.tabs.label') },
+    v.boards.map((b) => {
+      const target = myTurn && b.seat !== rs.you && b.playing && !b.knocked_out;
+      return h('button', {
+        type: 'button', role: 'tab', id: `board-tab-${b.seat}`, class: `board-tab ${target ? 'target' : ''}`,
+        'aria-selected': b.seat === shown ? 'true' : 'false', 'aria-controls': 'boards', 'data-board-tab': b.seat,
+        onclick: () => { rs.boardTab = b.seat; renderRoom(); },
+      },
+      b.seat === rs.you ? t('plane.tabs.yours') : who(rs, b.seat),
+      target ? h('span', { class: 'tab-mark', 'aria-label': t('plane.tabs.fire_here') }, ' ◎') : null,
+      b.knocked_out ? h('span', { class: 'tab-mark out' }, ` ${t('plane.knocked_out')}`) : null);
+    }));
 }
 
 // ---------------------------------------------------------------- gomoku room
@@ -126,11 +168,9 @@ function gomokuSection(rs) {
       : null),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
-      h('div', { class: 'gomoku-aside' }, phase === 'over' ? G.resultPanel(rs, ui) : null, G.sidePanel(rs, ui), G.moveList(rs, ui)))
-    : null,
-  seatsPanel(rs),
-  logPanel(rs),
-  chatPanel(rs));
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? [G.resultPanel(rs, ui), rematchOffer(rs)] : null, G.sidePanel(rs, ui), chatPanel(rs),
+        G.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
+    : [seatsPanel(rs), logPanel(rs), chatPanel(rs)]);
 }
 
 // ---------------------------------------------------------------- a page module's room (games.js)
@@ -167,12 +207,10 @@ function junqiSection(rs) {
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
       deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
-      h('div', { class: 'junqi-aside' }, phase === 'over' ? J.resultPanel(rs, ui) : null, J.sidePanel(rs, ui), J.moveList(rs, ui)))
-    : null,
-  phase === 'over' ? J.layoutsPanel(rs, ui) : null,
-  seatsPanel(rs),
-  logPanel(rs),
-  chatPanel(rs));
+      h('div', { class: 'junqi-aside' }, phase === 'over' ? [J.resultPanel(rs, ui), rematchOffer(rs)] : null, J.sidePanel(rs, ui), chatPanel(rs),
+        J.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
+    : [seatsPanel(rs), logPanel(rs), chatPanel(rs)],
+  phase === 'over' ? J.layoutsPanel(rs, ui) : null);
 }
 
 function waitingText(rs) {
@@ -202,7 +240,9 @@ function roomHeader(rs) {
 
 async function copyLink(url) {
   try { await navigator.clipboard.writeText(url); toast(t('toast.copied')); } catch {
+    // No clipboard: show the address, selected, to copy by hand.
     const input = document.getElementById('share-link');
+    input.classList.add('shown');
     input.focus(); input.select();
     toast(t('toast.copy_by_hand'));
   }

@@ -7,8 +7,8 @@
 // It polls GET /api/tournaments/<id> and /standings while the tournament runs, and stops once it is
 // over. Plain ES module, no build.
 import { sha256Hex } from './audit.js';
-import { translateStatic, mountSwitch, rulesHref } from './i18n.js';
-import { h, getJson, idFromPath, entrantName, num, seconds, seatLabel, gameText, resultText, plural } from './dom.js';
+import { t, lang, translateStatic, mountSwitch, rulesHref } from './i18n.js';
+import { h, getJson, idFromPath, entrantName, num, seatLabel, gameText, resultText } from './dom.js';
 
 /** Milliseconds between two polls while the tournament runs. */
 const POLL_MS = 1500;
@@ -64,18 +64,18 @@ function render() {
   const main = document.getElementById('main');
   const poll = document.getElementById('poll');
   poll.dataset.poll = T.error ? 'error' : T.polling ? 'live' : 'done';
-  poll.textContent = T.error ? 'cannot reach the server: retrying…' : T.polling ? 'live' : 'final';
-  if (T.error && T.error.status === 404) poll.textContent = 'not found';
+  poll.textContent = t(T.error ? 'tournament.poll_error' : T.polling ? 'tournament.poll_live' : 'tournament.poll_final');
+  if (T.error && T.error.status === 404) poll.textContent = t('tournament.poll_missing');
   if (!T.status) {
     main.replaceChildren(h('section', { id: 'tournament', class: 'card', 'data-state': 'loading' },
-      h('h1', {}, 'Tournament'),
-      h('p', {}, T.error ? `This tournament cannot be shown: ${T.error.message}` : 'Loading…'),
-      h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+      h('h1', {}, t('tournament.title')),
+      h('p', {}, T.error ? t('tournament.cannot_show', { reason: T.error.message }) : t('page.loading')),
+      h('p', {}, h('a', { href: '/' }, t('room.back_to_lobby')))));
     return;
   }
   const s = T.status;
   const focused = document.activeElement && document.activeElement.id;
-  document.title = `${s.name} · Skirmish tournament`;
+  document.title = t('tournament.page_title', { name: s.name });
   main.replaceChildren(h('section', {
     id: 'tournament', class: 'tournament', 'data-tournament-id': s.id, 'data-state': s.state,
     'data-polling': String(T.polling), 'data-game': s.game,
@@ -90,24 +90,22 @@ function render() {
   }
 }
 
-const STATE_TEXT = { running: 'running', finished: 'finished', cancelled: 'cancelled' };
-
 function header(s) {
   const pct = s.total ? Math.round((100 * s.finished) / s.total) : 0;
   return h('div', { class: 'card t-head' },
     h('h1', { id: 't-name' }, s.name),
     h('p', { class: 'muted' }, h('span', { id: 't-game' }, gameText(s.config.game)),
       h('span', { class: `badge ${s.state === 'running' ? 'playing' : s.state === 'cancelled' ? 'off' : 'ok'}`, id: 't-state', 'data-state': s.state },
-        STATE_TEXT[s.state] || s.state)),
+        t(`tournament.state.${s.state}`))),
     h('p', { id: 't-progress', 'data-finished': s.finished, 'data-total': s.total, 'data-running': s.running },
-      `${s.finished}/${s.total} matches finished`, s.running ? ` · ${s.running} running` : '',
-      s.matches < s.total ? ` · ${s.matches} scheduled so far` : ''),
+      t('tournament.progress', { finished: s.finished, total: s.total }), s.running ? t('tournament.progress_running', { n: s.running }) : '',
+      s.matches < s.total ? t('tournament.progress_scheduled', { n: s.matches }) : ''),
     h('progress', { max: s.total || 1, value: s.finished, 'aria-labelledby': 't-progress' }, `${pct}%`));
 }
 
 function formatText(f) {
-  if (!f || f.kind === 'round_robin') return 'round robin';
-  return `Swiss, ${f.rounds != null ? plural(f.rounds, 'round') : 'rounds by the entrant count'}`;
+  if (!f || f.kind === 'round_robin') return t('tournament.format.round_robin');
+  return f.rounds != null ? t('tournament.format.swiss', { count: f.rounds }) : t('tournament.format.swiss_auto');
 }
 
 function settingsCard(s) {
@@ -115,41 +113,54 @@ function settingsCard(s) {
   const clock = c.clock || {};
   const kind = c.game.game;
   const rows = [
-    ['Format', formatText(c.format)],
-    ['Games per pairing', `${c.games_per_pairing} set${c.games_per_pairing === 1 ? '' : 's'}`],
-    ['Clock', `deploy ${seconds(clock.deploy_ms)} · move ${seconds(clock.move_ms)} · game ${seconds(clock.game_ms)}`],
-    ['Duplicate', dealingText(kind, s.dealing)],
-    kind === 'gomoku' ? ['Openings', (c.openings || []).length ? c.openings.join(', ') : 'none: the empty board'] : null,
-    ['Matches at once', String(c.parallel)],
-    ['Grace', seconds(c.grace_ms)],
-    ['Seed', seedEl(s.seed)],
-    ['Created', new Date(s.created_ms).toLocaleString()],
+    ['format', formatText(c.format)],
+    ['games per pairing', t('tournament.sets', { count: c.games_per_pairing })],
+    ['clock', t('tournament.clock', { deploy: secs(clock.deploy_ms), move: secs(clock.move_ms), game: secs(clock.game_ms) })],
+    ['duplicate', dealingText(kind, s.dealing)],
+    kind === 'gomoku' ? ['openings', (c.openings || []).length ? c.openings.join(t('list.sep')) : t('tournament.openings_none')] : null,
+    ['matches at once', String(c.parallel)],
+    ['grace', secs(c.grace_ms)],
+    ['created', new Date(s.created_ms).toLocaleString(lang)],
   ].filter(Boolean);
   return h('div', { class: 'card t-settings' },
-    h('h2', {}, 'Settings'),
-    h('dl', { id: 't-settings' }, rows.flatMap(([k, v]) => [h('dt', {}, k), h('dd', { 'data-setting': k.toLowerCase() }, v)])));
+    h('h2', {}, t('tournament.settings')),
+    h('dl', { id: 't-settings' }, rows.flatMap(([k, v]) => [h('dt', {}, t(`tournament.setting.${k.replace(/ /g, '_')}`)), h('dd', { 'data-setting': k }, v)])),
+    seedEl(s.seed));
 }
 
 function dealingText(kind, d) {
-  if (kind === 'gomoku') return 'not used (gomoku hides nothing)';
-  if (!d || d.kind === 'own') return 'off: every entrant deploys its own';
-  if (d.kind === 'duplicate') return `on: each deal is played at up to ${plural(d.tables, 'table')} by different entrants, never twice by one`;
-  return `not possible: ${d.why}`;
+  if (kind === 'gomoku') return t('tournament.dealing.gomoku');
+  if (!d || d.kind === 'own') return t('tournament.dealing.own');
+  if (d.kind === 'duplicate') return t('tournament.dealing.duplicate', { count: d.tables });
+  return t('tournament.dealing.impossible', { why: d.why });
 }
 
-/** The seed: its commitment while the tournament runs; the seed, the salt and the check after. */
+/** Seconds of a clock, or "no limit" for 0. */
+function secs(ms) {
+  return ms ? t('tournament.seconds', { n: ms / 1000 }) : t('tournament.no_limit');
+}
+
+/**
+ * The seed, folded away under one line: its commitment while the tournament runs; the seed, the
+ * salt and the browser's check after.
+ */
 function seedEl(c) {
-  if (!c) return '—';
-  const commitment = h('code', { id: 't-seed-commitment', class: 'small' }, c.sha256);
+  if (!c) return null;
+  const commitment = h('code', { id: 't-seed-commitment', class: 'small hash' }, c.sha256);
   if (T.seed === null) {
-    return h('span', { id: 't-seed', 'data-seed': 'hidden' }, 'secret until the end; SHA-256 commitment ', commitment);
+    return h('details', { class: 't-seed' },
+      h('summary', {}, t('tournament.seed.hidden_summary')),
+      h('p', { id: 't-seed', 'data-seed': 'hidden', class: 'small' }, t('tournament.seed.hidden'), ' ', commitment));
   }
-  const verdict = T.seedOk === true ? 'opens the commitment' : T.seedOk === false ? 'does NOT open the commitment'
-    : 'this browser cannot check it (SHA-256 needs https or localhost)';
-  return h('span', { id: 't-seed', 'data-seed': T.seed, 'data-seed-ok': String(T.seedOk) },
-    h('strong', {}, T.seed), ' · salt ', h('code', { class: 'small' }, c.salt), ' · commitment ', commitment,
-    h('br'), h('small', { class: T.seedOk === false ? 'error' : 'muted' }, verdict,
-      '; `skirmish-bots audit` checks every dealt board against it'));
+  const verdict = T.seedOk === true ? t('tournament.seed.opens') : T.seedOk === false ? t('tournament.seed.does_not_open')
+    : t('tournament.seed.cannot_check');
+  return h('details', { class: 't-seed', open: T.seedOk === false },
+    h('summary', {}, T.seedOk === false ? t('tournament.seed.bad_summary') : t('tournament.seed.shown_summary')),
+    h('p', { id: 't-seed', class: 'small', 'data-seed': T.seed, 'data-seed-ok': String(T.seedOk) },
+      t('tournament.seed.seed'), ' ', h('strong', {}, T.seed), h('br'),
+      t('tournament.seed.salt'), ' ', h('code', { class: 'hash' }, c.salt), h('br'),
+      t('tournament.seed.commitment'), ' ', commitment, h('br'),
+      h('span', { class: T.seedOk === false ? 'error' : 'muted' }, verdict, t('tournament.seed.audit', { cmd: 'skirmish-bots audit' }))));
 }
 
 /** An entrant's cell: "bot/strategy" and its version, as text. */
@@ -158,9 +169,10 @@ function entrantEl(e) {
     e && e.version ? h('small', { class: 'muted' }, ` v${e.version}`) : null];
 }
 
-function eloText(line) {
+/** Elo and its 95% interval, the interval on a line of its own in small type. */
+function eloEl(line) {
   const r = (x) => (Number.isFinite(x) ? String(Math.round(x)) : '?');
-  return `${r(line.elo)} [${r(line.elo_low)}, ${r(line.elo_high)}]`;
+  return [r(line.elo), ' ', h('small', { class: 'muted elo-range' }, `[${r(line.elo_low)}, ${r(line.elo_high)}]`)];
 }
 
 // A line's forfeits by cause: clock, dropped out, absent, engine failure (and any other reason of
@@ -169,10 +181,12 @@ function forfeitsCell(line) {
   const by = line.forfeits_by || {};
   const causes = [by.timed_out || 0, by.disconnected || 0, by.absent || 0, by.engine_failure || 0];
   const other = by.other || 0;
-  const text = causes.join(' / ') + (other ? ` (+${other} other)` : '');
-  const title = `${line.forfeits} forfeit${line.forfeits === 1 ? '' : 's'}: ${causes[0]} on time, ${causes[1]} dropped out, ${causes[2]} absent, ${causes[3]} engine failure${other ? `, ${other} other` : ''}`;
+  const text = causes.join('/') + (other ? t('tournament.forfeits_other_short', { n: other }) : '');
+  const title = t('tournament.forfeits_title', {
+    count: line.forfeits, time: causes[0], dropped: causes[1], absent: causes[2], engine: causes[3], other,
+  });
   return h('td', {
-    class: 'num',
+    class: 'num wide',
     'data-forfeits': line.forfeits,
     'data-forfeits-by': `${causes.join('/')}/${other}`,
     title,
@@ -180,58 +194,58 @@ function forfeitsCell(line) {
 }
 
 function standingsCard(s, st) {
-  if (!st) return h('div', { class: 'card' }, h('h2', {}, 'Standings'), h('p', { class: 'empty' }, 'Loading…'));
+  if (!st) return h('div', { class: 'card' }, h('h2', {}, t('tournament.standings')), h('p', { class: 'empty' }, t('page.loading')));
   const places = s.config.game.game === 'plane' && s.config.game.players === 3;
   const duplicate = st.table.some((line) => (line.duplicate_boards || 0) > 0);
-  const heads = ['Rank', 'Entrant', 'Matches', 'W/D/L', 'Score', 'Points', 'Avg points',
-    places ? 'Placings 1st/2nd/3rd' : null, 'Lost on board', 'Forfeits: time / dropped / absent / engine',
-    duplicate ? 'Duplicate ± (seats)' : null, 'Elo [95%]'].filter(Boolean);
+  // Columns a phone leaves out (class `wide`): the note under the table says what each means.
+  const heads = [['rank'], ['entrant'], ['matches', 'wide'], ['wdl'], ['score'], ['points', 'wide'], ['average', 'wide'],
+    places ? ['placings', 'wide'] : null, ['board_losses', 'wide'], ['forfeits', 'wide'],
+    duplicate ? ['duplicate', 'wide'] : null, ['elo']].filter(Boolean);
   const rows = st.table.map((line) => h('tr', { 'data-rank': line.rank, 'data-entrant': line.entrant },
     h('td', { class: 'num' }, String(line.rank)),
     h('th', { scope: 'row' }, entrantEl(st.entrants[line.entrant])),
-    h('td', { class: 'num', 'data-matches': line.matches }, String(line.matches)),
+    h('td', { class: 'num wide', 'data-matches': line.matches }, String(line.matches)),
     h('td', { class: 'num', 'data-wdl': `${line.wins}/${line.draws}/${line.losses}` }, `${line.wins}/${line.draws}/${line.losses}`),
     h('td', { class: 'num strong', 'data-score': line.score }, num(line.score)),
-    h('td', { class: 'num', 'data-points': line.points }, num(line.points)),
-    h('td', { class: 'num' }, num(line.average_points)),
-    places ? h('td', { class: 'num', 'data-placings': line.placings.join('/') }, line.placings.join(' / ')) : null,
-    h('td', { class: 'num', 'data-board-losses': line.board_losses ?? '' }, String(line.board_losses ?? '?')),
+    h('td', { class: 'num wide', 'data-points': line.points }, num(line.points)),
+    h('td', { class: 'num wide' }, num(line.average_points)),
+    places ? h('td', { class: 'num wide', 'data-placings': line.placings.join('/') }, line.placings.join('/')) : null,
+    h('td', { class: 'num wide', 'data-board-losses': line.board_losses ?? '' }, String(line.board_losses ?? '?')),
     forfeitsCell(line),
-    duplicate ? h('td', { class: 'num', 'data-duplicate': line.duplicate, title: 'points over the other tables that played the same deal, seat by seat' },
+    duplicate ? h('td', { class: 'num wide', 'data-duplicate': line.duplicate, title: t('tournament.duplicate_title') },
       `${line.duplicate >= 0 ? '+' : ''}${num(line.duplicate)} (${line.duplicate_boards})`) : null,
-    h('td', { class: 'num', 'data-elo': Math.round(line.elo), title: '95% interval in brackets' }, eloText(line))));
+    h('td', { class: 'num', 'data-elo': Math.round(line.elo), title: t('tournament.elo_title') }, eloEl(line))));
   return h('div', { class: 'card t-standings' },
-    h('h2', {}, 'Standings'),
+    h('h2', {}, t('tournament.standings')),
     h('div', { class: 'scroll' },
-      h('table', { class: 'data', id: 'standings' },
-        h('caption', { class: 'sr-only' }, 'Standings, best first'),
-        h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
+      h('table', { class: 'data standings', id: 'standings' },
+        h('caption', { class: 'sr-only' }, t('tournament.standings_caption')),
+        h('thead', {}, h('tr', {}, heads.map(([key, cls]) => h('th', { scope: 'col', class: cls || null, title: t(`tournament.col_title.${key}`) }, t(`tournament.col.${key}`))))),
         h('tbody', {}, rows))),
-    h('p', { class: 'muted small' },
-      `From ${st.matches} finished match${st.matches === 1 ? '' : 'es'}. Score: wins plus half the draws. Losses on the board are apart from forfeits, counted by cause: a clock that ran out, a bot that dropped out past the grace period, an entrant absent when its match was due, an engine that failed (crashed, hung, or answered something illegal). Duplicate: in each seat of a deal played at several tables, the points made less the mean of the same seat at the deal's other tables, summed (as duplicate bridge scores a board). Elo: a Bradley-Terry fit of every pairwise result, mean 1500, with its 95% interval.`));
+    h('p', { class: 'muted small' }, t('tournament.standings_note', { count: st.matches })));
 }
 
 function crosstableCard(st) {
   if (!st || st.entrants.length === 0) return null;
   const n = st.entrants.length;
-  const head = h('tr', {}, h('th', { scope: 'col' }, 'Entrant'),
+  const head = h('tr', {}, h('th', { scope: 'col' }, t('tournament.col.entrant')),
     st.entrants.map((e, b) => h('th', { scope: 'col', title: entrantName(e) }, String(b + 1))));
   const rows = st.entrants.map((e, a) => h('tr', { 'data-cross-row': a },
     h('th', { scope: 'row' }, `${a + 1}. `, entrantEl(e)),
     Array.from({ length: n }, (_, b) => {
-      if (a === b) return h('td', { class: 'num self', 'aria-label': 'itself' }, '—');
+      if (a === b) return h('td', { class: 'num self', 'aria-label': t('tournament.itself') }, '—');
       const cell = (st.crosstable[a] || [])[b] || { games: 0, score: 0 };
       return h('td', { class: 'num', 'data-cross': `${a},${b}`, 'data-games': cell.games, 'data-score': cell.score,
-        title: `${entrantName(e)} against ${entrantName(st.entrants[b])}: ${num(cell.score)} of ${cell.games}` },
+        title: t('tournament.cross_title', { a: entrantName(e), b: entrantName(st.entrants[b]), score: num(cell.score), games: cell.games }) },
       cell.games ? `${num(cell.score)}/${cell.games}` : '·');
     })));
   return h('div', { class: 'card' },
-    h('h2', {}, 'Crosstable'),
+    h('h2', {}, t('tournament.crosstable')),
     h('div', { class: 'scroll' },
       h('table', { class: 'data crosstable', id: 'crosstable' },
-        h('caption', { class: 'sr-only' }, 'How each entrant (row) did against each other (column): score / games'),
+        h('caption', { class: 'sr-only' }, t('tournament.cross_caption')),
         h('thead', {}, head), h('tbody', {}, rows))),
-    h('p', { class: 'muted small' }, 'Row against column: score / pairwise games (a 3-player match counts once for each pair in it).'));
+    h('p', { class: 'muted small' }, t('tournament.cross_note')));
 }
 
 function matchesCard(s) {
@@ -243,38 +257,38 @@ function matchesCard(s) {
     const bye = m.seats.length === 1;
     let result = '';
     if (bye) {
-      result = [h('strong', {}, 'Bye'), h('br'), h('small', {}, 'sits this round out; counts as a win')];
+      result = [h('strong', {}, t('tournament.bye')), h('br'), h('small', {}, t('tournament.bye_note'))];
     } else if (m.result) {
       const [head, detail] = resultText(m.result, names, game);
       result = [h('strong', {}, head), h('br'), h('small', {}, detail)];
     }
     let link = null;
     if (m.sealed && m.state !== 'cancelled') {
-      link = h('small', { class: 'muted', 'data-sealed': m.id, title: 'the same deal is still being played at another table' },
-        'sealed until the deal is over');
-    } else if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, 'Watch');
-    else if (m.state === 'finished' && !bye) link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, 'Replay');
+      link = h('small', { class: 'muted', 'data-sealed': m.id, title: t('tournament.sealed_title') }, t('tournament.sealed'));
+    } else if (m.state === 'running' && m.room) link = h('a', { href: `/room/${m.room}`, 'data-watch': m.id }, t('tournament.watch'));
+    else if (m.state === 'finished' && !bye) link = h('a', { href: `/replay/${m.id}`, 'data-replay': m.id }, t('tournament.replay'));
     return h('tr', { 'data-match-id': m.id, 'data-state': m.state, 'data-index': m.index },
       h('td', { class: 'num' }, String(m.index + 1)),
       swiss ? h('td', { class: 'num' }, String(m.round + 1)) : null,
       h('td', {}, h('ol', { class: 'seats' }, names.map((name, seat) => h('li', { 'data-seat': seat },
-        bye ? null : h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name)))),
+        bye ? null : h('span', { class: 'muted' }, t('tournament.seat_of', { seat: seatLabel(game, seat) })), name)))),
       game === 'gomoku' ? h('td', {}, m.opening || '—') : h('td', { class: 'num', 'data-deal': m.deal ?? '' }, m.deal != null ? String(m.deal + 1) : '—'),
-      h('td', {}, h('span', { class: `badge ${m.state === 'running' ? 'playing' : m.state === 'pending' ? 'waiting' : m.state === 'cancelled' ? 'off' : 'ok'}` }, m.state)),
+      h('td', {}, h('span', { class: `badge ${m.state === 'running' ? 'playing' : m.state === 'pending' ? 'waiting' : m.state === 'cancelled' ? 'off' : 'ok'}` }, t(`tournament.match_state.${m.state}`))),
       h('td', { 'data-result': m.result ? m.result.end : null }, result),
       h('td', {}, link));
   });
-  const heads = ['#', swiss ? 'Round' : null, 'Seats', game === 'gomoku' ? 'Opening' : 'Deal', 'State', 'Result', ''].filter((x) => x !== null);
+  const heads = ['#', swiss ? t('tournament.col.round') : null, t('tournament.col.seats'), game === 'gomoku' ? t('tournament.col.opening') : t('tournament.col.deal'),
+    t('tournament.col.state'), t('tournament.col.result'), ''].filter((x) => x !== null);
   return h('div', { class: 'card' },
-    h('h2', {}, `Matches (${s.schedule.length})`),
+    h('h2', {}, t('tournament.matches', { n: s.schedule.length })),
     s.schedule.length
       ? h('div', { class: 'scroll' },
         h('table', { class: 'data matches', id: 'matches' },
-          h('caption', { class: 'sr-only' }, 'Every match in schedule order'),
-          h('thead', {}, h('tr', {}, heads.map((t) => h('th', { scope: 'col' }, t)))),
+          h('caption', { class: 'sr-only' }, t('tournament.matches_caption')),
+          h('thead', {}, h('tr', {}, heads.map((x) => h('th', { scope: 'col' }, x)))),
           h('tbody', {}, rows)))
-      : h('p', { class: 'empty' }, 'No match scheduled yet.'),
-    h('p', { class: 'muted small' }, 'Running matches can be watched live; finished ones replayed move by move. Matches with the same deal are dealt the same boards; while a deal is still being played at one of its tables, none of them can be watched or replayed.'));
+      : h('p', { class: 'empty' }, t('tournament.no_matches')),
+    h('p', { class: 'muted small' }, t('tournament.matches_note')));
 }
 
 translateStatic();

@@ -549,3 +549,30 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
         );
     }
 }
+
+/// The outside engine is told the room's no-attack limit in `START`'s third field, the same
+/// limit the referee ends the game by (and 0 when the rule is off), whichever seat it plays.
+#[test]
+fn start_tells_the_engine_the_rooms_no_attack_limit() {
+    for (limit, seat) in [(31_u8, Seat(0)), (10, Seat(1)), (0, Seat(0))] {
+        let dir = scratch(&format!("limit-{limit}"));
+        let path = test_engine(&dir, "caai-test");
+        let mut engine = CaaiStrategy::with_args(&path, vec!["1".to_owned()]);
+        let mut rng = SmallRng::seed_from_u64(u64::from(limit));
+        let (game, _) = Junqi::new(junqi::Config {
+            no_attack_limit: limit,
+        })
+        .unwrap();
+        engine
+            .deploy(&game.view(Viewer::Seat(seat)), budget(300), &mut rng)
+            .expect("the engine deploys");
+        let start = input(&dir)
+            .into_iter()
+            .find(|line| line.starts_with("START"))
+            .expect("a START line");
+        let fields: Vec<&str> = start.split_whitespace().collect();
+        assert_eq!(fields.len(), 4, "{start}");
+        assert_eq!(fields[3], limit.to_string(), "the limit in {start}");
+        assert_eq!(complaint(&dir), None);
+    }
+}

@@ -257,24 +257,41 @@ fn a_fallen_field_marshal_reveals_its_owners_flag_to_everyone() {
     }
 }
 
+/// The no-attack rule as the seed paper reads it (docs/rules.md, junqi, "End of the game" 5):
+/// the side that makes the limit-th quiet move of a streak loses, for each side and each limit's
+/// parity: red (seat 0) starts the streak, so with an odd limit red makes the last quiet move and
+/// loses, with an even one blue does.
 #[test]
-fn the_no_attack_limit_ends_the_game_against_the_side_to_move() {
+fn the_no_attack_limit_ends_the_game_against_the_side_that_made_the_last_quiet_move() {
     let shuffle = ["G0H1", "F4E3", "H1G0", "E3F4"];
     let quiet: Vec<&str> = shuffle.iter().cycle().take(40).copied().collect();
-    // The default, 31: after the 31st quiet move (red's), blue is to move and loses.
-    let mut game = battle(Config::default(), Layout::example(), Layout::example());
-    let events = play(&mut game, &quiet[..31]);
-    let Some(Event::Ended { outcome }) = events.last() else {
-        panic!("the 31st quiet move ends the game: {events:?}")
-    };
-    assert_eq!(outcome.winner, Some(Seat(0)));
-    assert_eq!(
-        outcome.end,
-        End::NoAttackLimit {
-            seat: Seat(1),
-            limit: 31
-        }
-    );
+    for limit in [31_u8, 30, 11, 10] {
+        let mut game = battle(
+            Config {
+                no_attack_limit: limit,
+            },
+            Layout::example(),
+            Layout::example(),
+        );
+        let steps = usize::from(limit);
+        let events = play(&mut game, &quiet[..steps - 1]);
+        assert!(
+            !events.iter().any(|e| matches!(e, Event::Ended { .. })),
+            "limit {limit}: the game goes on until the {limit}th quiet move"
+        );
+        let events = play(&mut game, &quiet[steps - 1..steps]);
+        let Some(Event::Ended { outcome }) = events.last() else {
+            panic!("limit {limit}: the {limit}th quiet move ends the game: {events:?}")
+        };
+        // Red makes quiet moves 1, 3, 5...: the last of an odd limit.
+        let last = if limit % 2 == 1 { Seat(0) } else { Seat(1) };
+        assert_eq!(outcome.winner, Some(Seat(1 - last.0)), "limit {limit}");
+        assert_eq!(
+            outcome.end,
+            End::NoAttackLimit { seat: last, limit },
+            "limit {limit}"
+        );
+    }
     // A limit of 10; and a collision resets the count.
     let mut game = battle(
         Config { no_attack_limit: 10 },

@@ -10,7 +10,7 @@ use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
 use crate::games::{Action, GameEvent, GameKind, GameView};
 use crate::ids::{AccessKey, AccountToken, PlayerId, ResumeToken, RoomId};
-use crate::room::{ChatChannel, RoomConfig, RoomSnapshot, RoomSummary};
+use crate::room::{ChatLine, RoomConfig, RoomSnapshot, RoomSummary};
 
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
 // repeats word for word (`schema/*.json`), so the links stay short rather than `crate::` paths.
@@ -111,11 +111,12 @@ pub enum ClientMsg {
         /// The room.
         room: RoomId,
     },
-    /// Says a line in a room's chat: the players' chat for a seated player, the spectators' chat
-    /// for a spectator (each chat reaches only its own members). At most [`MAX_CHAT_CHARS`]
-    /// characters; control characters become spaces. At most [`CHAT_BURST`] lines per
-    /// [`CHAT_WINDOW_MS`]. Answered by `done`; `bad_chat`, `chat_too_fast` or `not_seated`
-    /// otherwise.
+    /// Says a line in a room's chat, which every person in the room reads (seated players,
+    /// people waiting to sit, spectators; seats held by bots are sent none), from a seat or from
+    /// a spectator of the room. At most [`MAX_CHAT_CHARS`] characters; control characters become
+    /// spaces. At most [`CHAT_BURST`] lines per [`CHAT_WINDOW_MS`]. Answered by `done`;
+    /// `bad_chat`, `chat_too_fast`, or `not_seated` from a client that neither sits nor watches
+    /// there, otherwise (a refused line reaches nobody).
     Chat {
         /// The room.
         room: RoomId,
@@ -288,20 +289,14 @@ pub enum ServerMsg {
         /// What happened.
         event: GameEvent,
     },
-    /// A line of a room's chat, sent to the members of that chat only.
+    /// A line of a room's chat, sent to every person in the room (seated, waiting to sit, or
+    /// watching) and to no seat held by a bot.
     Chat {
         /// The room.
         room: RoomId,
-        /// Whose chat: the players' or the spectators'.
-        channel: ChatChannel,
-        /// The speaker's seat, in the players' chat.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        seat: Option<Seat>,
-        /// The speaker's display name, as the server knows it (a client cannot choose it per
-        /// line). Text, never markup.
-        name: String,
-        /// What was said (text, never markup).
-        text: String,
+        /// The line: its number, the speaker's seat and name, the text.
+        #[serde(flatten)]
+        line: ChatLine,
     },
     /// This seat must act now.
     YourTurn {

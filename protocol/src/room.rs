@@ -1,5 +1,5 @@
 //! Rooms as the wire shows them: the game and its settings, clocks, drop policy, seats,
-//! summaries, snapshots, the per-game actions, views and events, and chat.
+//! summaries, snapshots, the per-game actions, views and events, and the chat's lines.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -190,16 +190,33 @@ pub struct RoomSnapshot {
     /// match. Deadlines are public: the page shows everyone the time left.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deadlines_ms: Vec<Option<u64>>,
+    /// The room's chat, the newest lines, oldest first: at most [`CHAT_HISTORY_LINES`] lines and
+    /// [`CHAT_HISTORY_CHARS`] characters of text, so that a page opened or reloaded shows what
+    /// was said. The same for every person in the room; empty for a seat held by a bot. Kept in
+    /// memory only: after a server restart a room's chat starts empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<ChatLine>,
 }
 
-/// Which chat of a room: the seated players' or the spectators'.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ChatChannel {
-    /// The seated players (bots included).
-    Players,
-    /// The spectators.
-    Spectators,
+/// One line of a room's chat. A room has one chat: everyone in it who is a person (seated
+/// players, people waiting to sit, spectators) reads every line and may say lines; seats held by
+/// bots are sent none. Whatever a spectator may read is public, so a line is public: the server
+/// puts nothing in it but what its speaker typed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ChatLine {
+    /// The room's number of the line, from 1, one more for each line said (a page counts the
+    /// lines it has not shown by it). Numbers start again from 1 when the server restarts.
+    pub n: u64,
+    /// The speaker's seat when the line was said; absent for someone not seated then (a
+    /// spectator, or a person who had not sat yet).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<Seat>,
+    /// The speaker's display name, as the server knows it (a client cannot choose it per line).
+    /// Text, never markup.
+    pub name: String,
+    /// What was said: at most [`MAX_CHAT_CHARS`] characters, control characters made spaces.
+    /// Text, never markup.
+    pub text: String,
 }
 
 /// The longest chat line, in characters (Unicode scalar values): a short remark, as on lichess.
@@ -210,6 +227,18 @@ pub const CHAT_BURST: usize = 5;
 
 /// The window of the chat's rate limit, in milliseconds: [`CHAT_BURST`] lines per 10 s.
 pub const CHAT_WINDOW_MS: u64 = 10_000;
+
+/// How many chat lines a room keeps, the newest, for snapshots ([`RoomSnapshot::chat`]): about
+/// five screens of the room page's chat panel (ten lines in view), more than a match's chat
+/// usually holds. A line past it drops the oldest.
+pub const CHAT_HISTORY_LINES: usize = 50;
+
+/// How many characters of text ([`ChatLine::text`]) the lines a room keeps hold together at
+/// most: the room drops its oldest lines until the newest fit. 25 lines of the longest kind
+/// ([`MAX_CHAT_CHARS`]), so that long lines cannot make a room keep 50 × 200: a room's chat
+/// history then costs at most 5,000 characters of text plus one name (at most 32 characters) a
+/// line, under 27 KB in UTF-8, and stays well inside one snapshot frame.
+pub const CHAT_HISTORY_CHARS: usize = 5_000;
 
 /// How many past events a `room` snapshot carries at most ([`RoomSnapshot::history`]): the
 /// web client's event log keeps 300 lines; a plane battle round has about 100 events.

@@ -1,10 +1,13 @@
-//! A room's two chats (the players' and the spectators'): what a line may hold and how fast a
-//! player may say them. The room routes each line to its chat's members only.
+//! A room's one chat: what a line may hold, how fast a player may say lines, and the newest
+//! lines the room keeps for its snapshots. The room relays each line to every person in it.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::Duration;
 
-use skirmish_protocol::{CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT_CHARS, PlayerId, is_hidden_char};
+use skirmish_protocol::{
+    CHAT_BURST, CHAT_HISTORY_CHARS, CHAT_HISTORY_LINES, CHAT_WINDOW_MS, ChatLine, MAX_CHAT_CHARS, PlayerId,
+    Seat, is_hidden_char,
+};
 use tokio::time::Instant;
 
 use crate::error::ServerError;
@@ -69,6 +72,45 @@ impl ChatLimiter {
     }
 }
 
+/// The newest lines of a room's chat: at most [`CHAT_HISTORY_LINES`] lines holding at most
+/// [`CHAT_HISTORY_CHARS`] characters of text together (each line's name, at most 32 characters,
+/// comes on top). Kept in memory only: a room rebuilt after a restart starts with none.
+#[derive(Debug, Default)]
+pub(crate) struct ChatHistory {
+    /// The kept lines, oldest first.
+    lines: VecDeque<ChatLine>,
+    /// Characters of text in `lines`.
+    chars: usize,
+    /// The number of the last line said, kept or not.
+    said: u64,
+}
+
+impl ChatHistory {
+    /// Numbers and keeps a line (already cleaned, [`clean_line`]) said by `name` from `seat`
+    /// (`None`: not seated), dropping the oldest lines until the bounds hold, and returns it.
+    pub(crate) fn push(&mut self, seat: Option<Seat>, name: String, text: String) -> ChatLine {
+        self.said += 1;
+        let line = ChatLine {
+            n: self.said,
+            seat,
+            name,
+            text,
+        };
+        self.chars += line.text.chars().count();
+        self.lines.push_back(line.clone());
+        while self.lines.len() > CHAT_HISTORY_LINES || self.chars > CHAT_HISTORY_CHARS {
+            let Some(old) = self.lines.pop_front() else { break };
+            self.chars -= old.text.chars().count();
+        }
+        line
+    }
+
+    /// The kept lines, oldest first.
+    pub(crate) fn lines(&self) -> Vec<ChatLine> {
+        self.lines.iter().cloned().collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +148,31 @@ mod tests {
         assert_eq!(limiter.allow(bob, t0), Ok(()), "each player has their own limit");
         let later = t0 + Duration::from_millis(CHAT_WINDOW_MS);
         assert_eq!(limiter.allow(ann, later), Ok(()));
+    }
+
+    #[test]
+    fn history_keeps_the_newest_within_both_bounds() {
+        let mut history = ChatHistory::default();
+        for n in 0..CHAT_HISTORY_LINES + 7 {
+            history.push(Some(Seat(0)), "Ann".to_owned(), format!("line {n}"));
+        }
+        let kept = history.lines();
+        assert_eq!(kept.len(), CHAT_HISTORY_LINES);
+        assert_eq!(kept[0].text, "line 7", "the oldest went first");
+        assert_eq!(
+            kept.last().map(|l| l.n),
+            Some(u64::try_from(CHAT_HISTORY_LINES).unwrap() + 7)
+        );
+
+        let long = "长".repeat(MAX_CHAT_CHARS);
+        for _ in 0..CHAT_HISTORY_LINES {
+            history.push(None, "Bo".to_owned(), long.clone());
+        }
+        let kept = history.lines();
+        assert_eq!(kept.len(), CHAT_HISTORY_CHARS / MAX_CHAT_CHARS);
+        let chars: usize = kept.iter().map(|l| l.text.chars().count()).sum();
+        assert!(chars <= CHAT_HISTORY_CHARS, "{chars} characters kept");
+        assert_eq!(history.chars, chars);
     }
 
     #[test]

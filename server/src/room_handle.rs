@@ -230,8 +230,8 @@ impl RoomHandle {
         self.ask(|reply| Command::Start { by, reply }).await
     }
 
-    /// Says `text` in the room's chat that `player` belongs to: the players' chat for a seated
-    /// player, the spectators' for a spectator.
+    /// Says `text` in the room's one chat as `player`, who sits or watches here: every person in
+    /// the room reads it (seats held by bots are sent none), and the room keeps it for snapshots.
     ///
     /// # Errors
     /// [`ServerError::NotSeated`] when the player neither sits nor watches here,

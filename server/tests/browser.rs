@@ -5,6 +5,10 @@
 //! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README and docs/playing.md
 //! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`, `tournament.png`).
 
+#[path = "browser/chat.rs"]
+mod chat;
+#[path = "browser/desktop.rs"]
+mod desktop;
 #[path = "browser/gomoku.rs"]
 mod gomoku;
 #[path = "browser/harness.rs"]
@@ -13,6 +17,8 @@ mod harness;
 mod i18n;
 #[path = "browser/junqi.rs"]
 mod junqi;
+#[path = "browser/phone.rs"]
+mod phone;
 #[path = "browser/plane.rs"]
 mod plane;
 #[path = "browser/players.rs"]

@@ -49,6 +49,14 @@ const DYNAMIC_PREFIXES: &[&str] = &[
     // A tournament's state and game in the lobby's list.
     "tournament.state.",
     "tournament.game.",
+    // The tournament page's settings, standings columns (name and explanation) and match states.
+    "tournament.setting.",
+    "tournament.col.",
+    "tournament.col_title.",
+    "tournament.match_state.",
+    // How a match ended (`End::kind`, dom.js `endText`) and why a seat forfeited.
+    "end.",
+    "forfeit.",
     // A page module's game in the create-room form (games.js: lobby.js lists each).
     "create.game_",
     // The rules page's link and section anchor per game (`rulesHref`, `rulesLink`).
@@ -58,7 +66,9 @@ const DYNAMIC_PREFIXES: &[&str] = &[
 
 /// Words a Chinese value may hold in ASCII letters: the product's name, the names of keys and
 /// standards players type or read as they are.
-const ZH_ASCII_ALLOWED: &[&str] = &["Skirmish", "SHA", "https", "Ctrl", "C", "R", "a"];
+const ZH_ASCII_ALLOWED: &[&str] = &[
+    "Skirmish", "SHA", "https", "Ctrl", "C", "R", "a", "Bradley", "Terry",
+];
 
 /// The plural suffixes i18next appends, longest first.
 const PLURAL_SUFFIXES: &[&str] = &[

@@ -85,8 +85,9 @@ fn terminal(position: &Position, played: &Played, mover: Seat, me: Seat, limit: 
             return Some(if piece.owner == me { -WIN } else { WIN });
         }
     }
+    // The side that made the limit-th quiet move loses.
     if limit > 0 && position.quiet_moves() >= u16::from(limit) {
-        return Some(if mover == me { WIN } else { -WIN });
+        return Some(if mover == me { -WIN } else { WIN });
     }
     None
 }

@@ -118,11 +118,12 @@ fn random_action(view: &View, rng: &mut dyn RngCore) -> Action {
     RandomMove.act(view, Budget::new(0, std::time::Duration::ZERO), rng)
 }
 
-/// Which seat loses by the no-attack limit if no collision comes first: the seat to move when
-/// the count of quiet moves reaches `limit` (docs/rules.md, junqi, "End of the game" 5). `to_move`
-/// is to move now, after `quiet` quiet moves; the loser is `to_move` when `limit - quiet` is even.
+/// Which seat loses by the no-attack limit if no collision comes first: the seat that makes the
+/// `limit`-th quiet move (docs/rules.md, junqi, "End of the game" 5). `to_move` is to move now,
+/// after `quiet` quiet moves, and makes the next one; the loser is `to_move` when `limit - quiet`
+/// is odd.
 fn limit_loser(to_move: Seat, quiet: u16, limit: u8) -> Seat {
-    if (u16::from(limit).saturating_sub(quiet)) % 2 == 0 {
+    if (u16::from(limit).saturating_sub(quiet)) % 2 == 1 {
         to_move
     } else {
         Seat(1 - to_move.0)

@@ -201,9 +201,10 @@ pub enum End {
         /// Who.
         seat: Seat,
     },
-    /// The no-attack limit was reached; the side to move loses.
+    /// The no-attack limit was reached; the side that made the last quiet move of the streak (its
+    /// `limit`-th) loses (docs/rules.md, junqi, "End of the game" 5).
     NoAttackLimit {
-        /// The side to move, who loses.
+        /// The side that made the limit-th quiet move, who loses.
         seat: Seat,
         /// The limit in force.
         limit: u8,
@@ -511,7 +512,9 @@ impl Junqi {
         } else if let Some(owner) = flag_taken {
             events.extend(self.finish(Some(other(owner)), End::FlagCaptured { seat: owner }));
         } else if limit > 0 && self.position.quiet_moves() >= u16::from(limit) {
-            events.extend(self.finish(Some(seat), End::NoAttackLimit { seat: next, limit }));
+            // The side that made the limit-th quiet move loses: the seed's "己方第31步未碰棋判负"
+            // (docs/rules.md, junqi, "End of the game" 5).
+            events.extend(self.finish(Some(next), End::NoAttackLimit { seat, limit }));
         }
         Ok(events)
     }

@@ -1,13 +1,14 @@
 //! What a room sends its viewers: each event to the viewers its audience includes (decided by the
 //! rules engine), `your_turn`, snapshots, commitments and their reveals, the summary the lobby lists,
-//! and chat.
+//! and the chat's lines.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use skirmish_games::{Audience, Seat, Viewer};
 use skirmish_protocol::{
-    ChatChannel, NumberedEvent, Occupant, PlayerId, Reveal, RoomSnapshot, RoomStatus, RoomSummary,
-    SNAPSHOT_HISTORY, SeatInfo, ServerMsg,
+    NumberedEvent, Occupant, PlayerId, Reveal, RoomSnapshot, RoomStatus, RoomSummary, SNAPSHOT_HISTORY,
+    SeatInfo, ServerMsg,
 };
 use tokio::time::Instant;
 
@@ -64,7 +65,25 @@ impl Room {
             reveals: self.reveals.clone(),
             history: self.history_for(viewer),
             deadlines_ms: self.deadlines_ms(),
+            chat: if self.reads_chat(viewer) {
+                self.chat.lines()
+            } else {
+                Vec::new()
+            },
         }))
+    }
+
+    /// Whether `viewer` is sent the chat: a spectator or a seat a person holds, not a seat held
+    /// by a bot (a bot does not read chat, and one connection may play in many rooms).
+    fn reads_chat(&self, viewer: Viewer) -> bool {
+        match viewer {
+            Viewer::Spectator => true,
+            Viewer::Seat(seat) => self
+                .seats
+                .get(seat)
+                .and_then(|s| s.holder.as_ref())
+                .is_none_or(|h| h.bot.is_none()),
+        }
     }
 
     /// The newest events `viewer` may see (the engine's audience of each decides), oldest first,
@@ -237,36 +256,37 @@ impl Room {
         }
     }
 
-    /// Relays a chat line to the members of the speaker's chat only: seated players hear seated
-    /// players, spectators hear spectators. The name is the room's record of the speaker.
+    /// Says a line in the room's one chat: kept in its history and sent to every person in the
+    /// room (connected seats held by people, and spectators), each connection once, and to no
+    /// seat held by a bot. The name and the seat are the room's record of the speaker, not the
+    /// client's.
+    ///
+    /// # Errors
+    /// [`ServerError::NotSeated`] from a player who neither sits nor watches here,
+    /// [`ServerError::BadChat`], [`ServerError::ChatTooFast`]; a refused line changes nothing.
     pub(super) fn chat(&mut self, player: PlayerId, text: &str) -> Result<(), ServerError> {
-        let (channel, seat, name) = if let Some(seat) = self.seat_of(player) {
+        let (seat, name) = if let Some(seat) = self.seat_of(player) {
             let holder = self.seats[seat].holder.as_ref().ok_or(ServerError::NotSeated)?;
-            (ChatChannel::Players, Some(seat), holder.member.name.clone())
+            (Some(seat), holder.member.name.clone())
         } else if let Some(member) = self.spectators.get(&player) {
-            (ChatChannel::Spectators, None, member.name.clone())
+            (None, member.name.clone())
         } else {
             return Err(ServerError::NotSeated);
         };
         let text = clean_line(text)?;
-        self.chat.allow(player, Instant::now())?;
-        let msg = ServerMsg::Chat {
-            room: self.id,
-            channel,
-            seat,
-            name,
-            text,
-        };
-        match channel {
-            ChatChannel::Players => {
-                let players = self.holders().filter(|h| h.connected).map(|h| &h.member.outbox);
-                self.out.say_all(players, &msg);
-            }
-            ChatChannel::Spectators => {
-                self.out
-                    .say_all(self.spectators.values().map(|m| &m.outbox), &msg);
-            }
-        }
+        self.chat_limit.allow(player, Instant::now())?;
+        let line = self.chat.push(seat, name, text);
+        let msg = ServerMsg::Chat { room: self.id, line };
+        // A seated player may watch its own room too: it is in both lists, and hears a line once.
+        let mut heard = HashSet::new();
+        let people = self
+            .holders()
+            .filter(|h| h.connected && h.bot.is_none())
+            .map(|h| &h.member)
+            .chain(self.spectators.values())
+            .filter(|m| heard.insert(m.id))
+            .map(|m| &m.outbox);
+        self.out.say_all(people, &msg);
         Ok(())
     }
 }

@@ -46,7 +46,7 @@ use self::held::Held;
 pub use self::log::{SeatHolder, seat_holders};
 use self::matches::MatchRoom;
 pub use self::matches::{MATCH_OWNER, MatchReport, MatchSetup, restore_match, spawn_match};
-use crate::chat::ChatLimiter;
+use crate::chat::{ChatHistory, ChatLimiter};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
 use crate::lobby::Lobby;
@@ -116,7 +116,9 @@ struct Room {
     /// Every reveal sent so far, in order.
     reveals: Vec<Reveal>,
     /// Each player's recent chat lines, for the chat's rate limit.
-    chat: ChatLimiter,
+    chat_limit: ChatLimiter,
+    /// The chat's newest lines, for snapshots' [`RoomSnapshot::chat`](skirmish_protocol::RoomSnapshot::chat).
+    chat: ChatHistory,
     /// The newest events with their audiences (at most `dispatch::HISTORY`), for snapshots'
     /// [`RoomSnapshot::history`](skirmish_protocol::RoomSnapshot::history).
     history: VecDeque<(Audience, NumberedEvent)>,
@@ -291,7 +293,8 @@ impl Room {
             sealed: Vec::new(),
             reveals: Vec::new(),
             history: VecDeque::new(),
-            chat: ChatLimiter::default(),
+            chat_limit: ChatLimiter::default(),
+            chat: ChatHistory::default(),
             closes_at: None,
         };
         Ok((room, mpsc::channel(256)))

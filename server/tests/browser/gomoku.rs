@@ -557,11 +557,8 @@ async fn two_people_agree_a_draw_on_a_desktop() {
     let _serial = SERIAL.lock().await;
     let server = TestServer::start().await;
     let mut driver = Driver::start().await;
-    let alice = driver.browser().await;
-    let bob = driver.browser().await;
-    for page in [&alice, &bob] {
-        page.set_window_size(1280, 800).await.expect("the window size");
-    }
+    let alice = driver.desktop_in(None).await;
+    let bob = driver.desktop_in(None).await;
     open_as(&alice, &base(&server), "Alice").await;
     let room = create_gomoku_room(&alice, 15, "freestyle", "").await;
     open_as(&bob, &format!("{}room/{room}", base(&server)), "Bob").await;

@@ -52,6 +52,15 @@ pub struct Driver {
     profiles: Vec<PathBuf>,
 }
 
+/// An emulated screen ([`Driver::phone_in`], [`Driver::desktop_in`]).
+#[derive(Clone, Copy, Debug)]
+enum Screen {
+    /// 390x844 with touch.
+    Phone,
+    /// 1280x800 with a mouse.
+    Desktop,
+}
+
 /// Drivers alive in this test process. Held while a driver starts and while the last one's drop
 /// checks for survivors, so that no browser starts during that check.
 static LIVE_DRIVERS: Mutex<usize> = Mutex::new(0);
@@ -168,19 +177,30 @@ impl Driver {
     /// # Panics
     /// When the session cannot be created.
     pub async fn browser_in(&mut self, lang: Option<&str>) -> Client {
-        self.open(lang, false).await
+        self.session(lang, None).await
     }
 
-    /// Opens a new headless Chromium that emulates a phone: a 390x844 touch screen (CSS pixels,
-    /// 3 device pixels each; `(pointer: coarse)` matches), in `lang` as [`Driver::browser_in`].
+    /// Opens a new headless Chromium that plays a phone: Chromium's mobile emulation with a
+    /// 390x844 CSS-pixel viewport, touch (`(pointer: coarse)` matches; a click is a tap) and a
+    /// phone's user agent; its language `lang` as in [`Driver::browser_in`].
     ///
     /// # Panics
     /// When the session cannot be created.
     pub async fn phone_in(&mut self, lang: Option<&str>) -> Client {
-        self.open(lang, true).await
+        self.session(lang, Some(Screen::Phone)).await
     }
 
-    async fn open(&mut self, lang: Option<&str>, phone: bool) -> Client {
+    /// Opens a new headless Chromium whose viewport is exactly 1280x800 CSS pixels (a window of
+    /// that size has less: its frame takes some), with a mouse, its language `lang` as in
+    /// [`Driver::browser_in`].
+    ///
+    /// # Panics
+    /// When the session cannot be created.
+    pub async fn desktop_in(&mut self, lang: Option<&str>) -> Client {
+        self.session(lang, Some(Screen::Desktop)).await
+    }
+
+    async fn session(&mut self, lang: Option<&str>, screen: Option<Screen>) -> Client {
         static NEXT: AtomicU32 = AtomicU32::new(0);
         let profile = std::env::temp_dir().join(format!(
             "{}{}",
@@ -208,10 +228,19 @@ impl Driver {
             args.push(format!("--lang={lang}"));
             options["prefs"] = json!({ "intl.accept_languages": lang });
         }
-        if phone {
-            options["mobileEmulation"] = json!({
-                "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 3.0, "touch": true, "mobile": true },
-            });
+        match screen {
+            Some(Screen::Phone) => {
+                options["mobileEmulation"] = json!({
+                    "deviceMetrics": { "width": 390, "height": 844, "pixelRatio": 1.0, "touch": true, "mobile": true },
+                    "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Mobile Safari/537.36",
+                });
+            }
+            Some(Screen::Desktop) => {
+                options["mobileEmulation"] = json!({
+                    "deviceMetrics": { "width": 1280, "height": 800, "pixelRatio": 1.0, "touch": false, "mobile": false },
+                });
+            }
+            None => {}
         }
         options["args"] = json!(args);
         let caps = json!({

@@ -22,22 +22,29 @@ return [...new Set(words)].filter((w) => !/^[A-Za-z]\d*$/.test(w) && !allowed.ha
 /// and names: the bots' pool the tests connect (`pool`) and the English player of the switch test.
 const ALLOWED: &[&str] = &["Skirmish", "SHA", "English", "pool", "Ann"];
 
-/// The English words the page shows, if any.
-async fn english_words(page: &Client) -> Vec<String> {
+/// The English words the page shows, if any, less [`ALLOWED`] and `names`.
+async fn english_words(page: &Client, names: &[&str]) -> Vec<String> {
+    let allowed: Vec<&str> = ALLOWED.iter().chain(names).copied().collect();
     let words = page
-        .execute(ENGLISH_WORDS_JS, vec![json!(ALLOWED)])
+        .execute(ENGLISH_WORDS_JS, vec![json!(allowed)])
         .await
         .expect("the page's words");
     serde_json::from_value(words).expect("a list of words")
 }
 
 pub(super) async fn assert_chinese(page: &Client, what: &str) {
+    assert_chinese_but(page, what, &[]).await;
+}
+
+/// Fails unless the page is Chinese: `<html lang>` and no English word but [`ALLOWED`] and the
+/// words of `names` (the entrants' names a tournament page shows, which it cannot translate).
+pub(super) async fn assert_chinese_but(page: &Client, what: &str, names: &[&str]) {
     let lang = page
         .execute("return document.documentElement.lang", vec![])
         .await
         .expect("the page's language");
     assert_eq!(lang, json!("zh-CN"), "{what}: <html lang>");
-    let words = english_words(page).await;
+    let words = english_words(page, names).await;
     assert!(words.is_empty(), "{what} shows English: {words:?}");
 }
 

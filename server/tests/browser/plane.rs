@@ -194,6 +194,26 @@ async fn three_people_play_a_double_match() {
         totals.iter().sum::<u64>() >= 4,
         "two knockouts score at least 3 + 1: {totals:?}"
     );
+    // The first asks for a rematch; the others are told, and one joins it from the final panel.
+    let old = state(&pages[0]).await["id"].clone();
+    click(&pages[0], "#final #rematch").await;
+    let new = wait_state(&pages[0], "the rematch room", |s| {
+        s["page"] == "room" && s["id"] != old && s["you"].is_number()
+    })
+    .await;
+    find(
+        &pages[1],
+        &format!(
+            "#rematch-offer[data-rematch-room=\"{}\"]",
+            new["id"].as_str().expect("an id")
+        ),
+    )
+    .await;
+    click(&pages[1], "#rematch-join").await;
+    wait_state(&pages[1], "seated in the rematch", |s| {
+        s["id"] == new["id"] && s["you"].is_number()
+    })
+    .await;
     for page in pages {
         page.close().await.expect("close the browser");
     }

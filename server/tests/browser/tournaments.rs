@@ -320,6 +320,49 @@ async fn a_tournament_page_shows_live_standings_and_replays_a_gomoku_match() {
     assert!(done["watch"].as_array().is_some_and(Vec::is_empty), "{done}");
     assert_eq!(done["markup"], 0, "no element made from a bot's name");
     assert!(done["xss"].is_null(), "no script ran from a bot's name");
+    // The same page in Chinese, on a phone and at 1280x800: no English but the entrants' names
+    // (and the standings' statistical model), nothing wider than the screen, the seed folded
+    // away, the standings' every column in view on the desktop.
+    let names = [
+        "Browser", "cup", "alpha", "random", "img", "src", "onerror", "window", "xss", "held", "first",
+        "empty", "Bradley", "Terry",
+    ];
+    for (size, phone) in [("phone", true), ("desktop", false)] {
+        let zh = if phone {
+            driver.phone_in(Some("zh-CN")).await
+        } else {
+            driver.desktop_in(Some("zh-CN")).await
+        };
+        zh.goto(&server.http_url(&format!("/tournament/{id}")))
+            .await
+            .expect("the tournament page loads");
+        wait_page(&zh, TOURNAMENT_JS, "the finished tournament", |s| {
+            s["state"] == "finished"
+        })
+        .await;
+        screenshot_file(&zh, &format!("zh-tournament-{size}.png")).await;
+        super::i18n::assert_chinese_but(&zh, &format!("the tournament page ({size})"), &names).await;
+        super::phone::assert_fits(&zh, &format!("the tournament page ({size})")).await;
+        let table = zh
+            .execute(
+                "const s = document.querySelector('.t-standings .scroll'); return [s.scrollWidth, s.clientWidth, [...s.querySelectorAll('tr:first-child > *, tbody tr:first-child > *')].map((c) => c.tagName + ':' + Math.round(c.getBoundingClientRect().width) + ':' + getComputedStyle(c).display), s.querySelector('table').getBoundingClientRect().width];",
+                vec![],
+            )
+            .await
+            .expect("the standings' width");
+        assert!(
+            table[0].as_u64() <= table[1].as_u64(),
+            "the standings fit their card ({size}): {table}"
+        );
+        assert_eq!(
+            zh.execute("return document.querySelector('.t-seed').open", vec![])
+                .await
+                .expect("the seed"),
+            json!(false),
+            "the seed folded away"
+        );
+        zh.close().await.expect("close the browser");
+    }
     let text = page
         .execute("return document.body.innerText", vec![])
         .await

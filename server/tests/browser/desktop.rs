@@ -1,0 +1,181 @@
+//! The games on a desktop's first screen: at exactly 1280x800, the boards, the turn, the last
+//! action and the chat are in view without scrolling, in English and in Chinese.
+
+use super::junqi::play_a_move;
+use super::phone::{assert_fits, on_first_screen, rect_at_top};
+use super::plane::fire_somewhere;
+use super::*;
+use harness::wait_script;
+
+/// Fails unless every element `css` names lies wholly on the first screen.
+async fn assert_on_first_screen(page: &Client, what: &str, css: &[&str]) {
+    for css in css {
+        let r = rect_at_top(page, css).await;
+        assert!(
+            on_first_screen(&r),
+            "{what}: {css} is not on the first screen: {r}"
+        );
+    }
+}
+
+/// Sends a chat line and waits until the page shows it.
+async fn say(page: &Client, text: &str) {
+    type_into(page, "#chat-input", text).await;
+    click(page, "#chat-send").await;
+    wait_script(
+        page,
+        "return [...document.querySelectorAll('#chat-lines li')].map((e) => e.textContent)",
+        "my chat line",
+        |lines| {
+            lines
+                .as_array()
+                .is_some_and(|l| l.iter().any(|t| t.as_str().is_some_and(|t| t.contains(text))))
+        },
+    )
+    .await;
+}
+
+/// A person plays plane battle with two bots (three boards) at 1280x800, in each language: the
+/// three boards, the status bar with the last shot, and the chat with its line are on the first
+/// screen while the person fires.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    for (lang, name, last) in [("en", "Ann", "Last:"), ("zh-CN", "阿强", "上一发")] {
+        let page = driver.desktop_in(Some(lang)).await;
+        wait_for_bots(&page, &server).await;
+        open_as(&page, &base(&server), name).await;
+        create_room(&page, 3, "double", 1).await;
+        click(&page, "#start-now").await;
+        wait_state(&page, "deployment", |s| {
+            s["phase"] == "deploy" && s["deploy"] == "placing"
+        })
+        .await;
+        screenshot_file(
+            &page,
+            &format!(
+                "{}plane-deploy-desktop.png",
+                if lang == "en" { "" } else { "zh-" }
+            ),
+        )
+        .await;
+        assert_on_first_screen(
+            &page,
+            "the deployment",
+            &[
+                "#status",
+                "[data-board=\"0\"] .grid",
+                "#deploy-ready",
+                "#chat-input",
+            ],
+        )
+        .await;
+        deploy_random(&page).await;
+        // Fire once; when the turn comes back, the bots have fired too.
+        let s = wait_state(&page, "my turn", |s| my_turn(s) || s["phase"] == "over").await;
+        if s["phase"] != "over" {
+            let before = s["log"].as_array().map_or(0, Vec::len);
+            fire_somewhere(&page, &s, 3).await;
+            // My shot's line and the two bots' shots' lines.
+            wait_state(&page, "my turn after the bots fired", |s| {
+                (my_turn(s) && s["log"].as_array().is_some_and(|l| l.len() >= before + 3))
+                    || s["phase"] == "over"
+            })
+            .await;
+        }
+        say(&page, &format!("{name}: gg")).await;
+        let s = state(&page).await;
+        if s["phase"] == "attack" {
+            assert!(
+                text_of(&page, "#status").await.contains(last),
+                "the last shot in the status bar"
+            );
+            assert_on_first_screen(
+                &page,
+                &format!("the battle ({lang})"),
+                &[
+                    "#status",
+                    "[data-board=\"0\"] .grid",
+                    "[data-board=\"1\"] .grid",
+                    "[data-board=\"2\"] .grid",
+                    "#chat-lines",
+                    "#chat-input",
+                ],
+            )
+            .await;
+            assert_fits(&page, "the battle").await;
+            screenshot_file(
+                &page,
+                &format!("{}plane-desktop.png", if lang == "en" { "" } else { "zh-" }),
+            )
+            .await;
+        }
+        page.close().await.expect("close the browser");
+    }
+}
+
+/// Gomoku and junqi against a bot at 1280x800: the board, the status bar and the chat are on the
+/// first screen, the junqi status bar with the last move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gomoku_and_junqi_on_a_desktop_keep_board_turn_and_chat_in_view() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.desktop_in(Some("en")).await;
+    wait_for_bots_of(&page, &server, "gomoku").await;
+    open_as(&page, &base(&server), "Dee").await;
+    create_gomoku_room(&page, 15, "freestyle", "").await;
+    click(&page, "#start-now").await;
+    wait_gomoku(&page, "my move", |s| {
+        s["phase"] == "play" && s["to_move"] == s["you"]
+    })
+    .await;
+    say(&page, "hello").await;
+    assert_on_first_screen(
+        &page,
+        "gomoku",
+        &["#status", "#goban", "#chat-lines", "#chat-input"],
+    )
+    .await;
+    assert_fits(&page, "gomoku").await;
+    screenshot_file(&page, "gomoku-desktop.png").await;
+    page.close().await.expect("close the browser");
+
+    let page = driver.desktop_in(Some("zh-CN")).await;
+    wait_for_bots_of(&page, &server, "junqi").await;
+    open_as(&page, &base(&server), "小林").await;
+    create_junqi_room(&page).await;
+    click(&page, "#start-now").await;
+    wait_junqi(&page, "the editor", |s| s["editor"].is_object()).await;
+    assert_on_first_screen(
+        &page,
+        "the junqi editor",
+        &["#status", "#deploy-send", "#chat-input"],
+    )
+    .await;
+    click(&page, "#deploy-send").await;
+    wait_junqi(&page, "the battle", |s| s["phase"] == "battle").await;
+    play_a_move(&page, None).await;
+    wait_junqi(&page, "the bot's reply", |s| {
+        s["phase"] == "over" || s["to_move"] == s["you"]
+    })
+    .await;
+    say(&page, "你好").await;
+    assert!(
+        text_of(&page, "#status").await.contains("上一步"),
+        "the last move in the status bar"
+    );
+    assert_on_first_screen(
+        &page,
+        "junqi",
+        &["#status", "#jq-board", "#chat-lines", "#chat-input"],
+    )
+    .await;
+    assert_fits(&page, "junqi").await;
+    screenshot_file(&page, "zh-junqi-desktop.png").await;
+    page.close().await.expect("close the browser");
+}

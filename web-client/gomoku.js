@@ -1,8 +1,52 @@
 // Gomoku (docs/rules.md, gomoku) in the browser: points, the view kept up to date from events, the
-// board, the move list and the result. The room page (room_page.js, gameUi) hands each function a
-// `ui` with its helpers: h (builds elements; text goes in as text nodes, never as HTML), who(seat),
-// seatName(seat), log(text), act(action) and render().
+// board (with its confirming tap), the move list, draw offers and takebacks (悔棋), and the result.
+// The room page (room_page.js, gameUi) hands each function a `ui` with its helpers: h (builds
+// elements; text goes in as text nodes, never as HTML), who(seat), seatName(seat), log(text),
+// act(action), send(message) and render().
 import { t } from './i18n.js';
+
+/** Where the confirming tap's setting is remembered ('1' on, '0' off; unset: the device's default). */
+export const CONFIRM_KEY = 'skirmish.gomoku.confirm';
+
+/** The owner of a tournament's match rooms (the server's `MATCH_OWNER`): no offers there. */
+const MATCH_OWNER = '00000000-0000-0000-0000-000000000000';
+
+/** The most takebacks a seat is granted in a game (games/src/gomoku/offers.rs, MAX_TAKEBACKS). */
+export const MAX_TAKEBACKS = 3;
+
+/**
+ * Whether a stone waits for a second tap on its point: the remembered setting, else on for touch
+ * screens (a coarse pointer) and off for a mouse.
+ */
+export function confirmTap() {
+  const kept = localStorage.getItem(CONFIRM_KEY);
+  if (kept === '1' || kept === '0') return kept === '1';
+  return window.matchMedia('(pointer: coarse)').matches;
+}
+
+function setConfirmTap(on, rs, ui) {
+  localStorage.setItem(CONFIRM_KEY, on ? '1' : '0');
+  rs.ghost = null;
+  rs.notice = null;
+  ui.render();
+}
+
+/** The sentences of each offer, by offer: the other's (asked, accept) and one's own waiting. */
+const OFFER_TEXT = {
+  draw: { asked: 'gomoku.offer.draw_asked', accept: 'gomoku.offer.draw_accept', waiting: 'gomoku.offer.draw_waiting' },
+  takeback: { asked: 'gomoku.offer.takeback_asked', accept: 'gomoku.offer.takeback_accept', waiting: 'gomoku.offer.takeback_waiting' },
+};
+
+/** Forgets a stone waiting for its confirming tap, and the hint that said so. */
+function dropGhost(rs) {
+  if (rs.ghost) rs.notice = null;
+  rs.ghost = null;
+}
+
+/** The offers in a view (older views and snapshots may have none). */
+function offersOf(v) {
+  return v.offers || { draw: null, takeback: null, taken_back: [0, 0] };
+}
 
 /** Rule sets, as the create-room form offers them. */
 export const RULES = [
@@ -116,7 +160,9 @@ export function applyEvent(rs, ev, moveMs, ui) {
       v.to_move = ev.to_move;
       v.forbidden = [];
       v.outcome = null;
+      v.offers = { draw: null, takeback: null, taken_back: [0, 0] };
       rs.placing = null;
+      dropGhost(rs);
       rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
       const from = ev.opening.length ? t('gomoku.log.from_opening', { count: ev.opening.length }) : '';
       ui.log(t('gomoku.log.started', { size: `${ev.size}×${ev.size}`, rule: t(`gomoku.rule.${ev.rule}`), from, mover: mover(ev.to_move, ui) }));
@@ -130,13 +176,56 @@ export function applyEvent(rs, ev, moveMs, ui) {
         v.to_move = 1 - ev.seat;
         v.forbidden = [];
         rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+        // The other's draw offer lapses with this stone, and any takeback (offers.rs).
+        const o = offersOf(v);
+        v.offers = { ...o, draw: o.draw === 1 - ev.seat ? null : o.draw, takeback: null };
+      }
+      if (ev.seat === rs.you) rs.asked = {};
+      rs.placing = null;
+      dropGhost(rs);
+      ui.log(t('gomoku.log.placed', { n: ev.number, mover: mover(ev.seat, ui), point: ev.point }));
+      break;
+    }
+    case 'draw_offered':
+      v.offers = { ...offersOf(v), draw: ev.seat };
+      if (ev.seat === rs.you) rs.asked = { ...rs.asked, draw: true };
+      ui.log(t('gomoku.log.draw_offered', { mover: mover(ev.seat, ui) }));
+      break;
+    case 'draw_declined':
+      v.offers = { ...offersOf(v), draw: null };
+      ui.log(t('gomoku.log.draw_declined', { mover: mover(ev.seat, ui) }));
+      break;
+    case 'takeback_asked':
+      v.offers = { ...offersOf(v), takeback: ev.seat };
+      if (ev.seat === rs.you) rs.asked = { ...rs.asked, takeback: true };
+      ui.log(t('gomoku.log.takeback_asked', { mover: mover(ev.seat, ui) }));
+      break;
+    case 'takeback_declined':
+      v.offers = { ...offersOf(v), takeback: null };
+      ui.log(t('gomoku.log.takeback_declined', { mover: mover(ev.seat, ui) }));
+      break;
+    case 'taken_back': {
+      // A `your_turn` view that came first already shows the position taken back to.
+      const n = ev.moves.length;
+      const tail = v.moves.slice(-n).map((m) => m.point).join(' ');
+      if (v.moves.length >= n && tail === ev.moves.map((m) => m.point).join(' ')) {
+        v.moves.splice(v.moves.length - n, n);
+        v.to_move = ev.seat;
+        v.forbidden = [];
+        rs.deadlineAt = moveMs ? Date.now() + moveMs : null;
+        const used = offersOf(v).taken_back.slice();
+        used[ev.seat] = (used[ev.seat] || 0) + 1;
+        v.offers = { draw: null, takeback: null, taken_back: used };
       }
       rs.placing = null;
-      ui.log(t('gomoku.log.placed', { n: ev.number, mover: mover(ev.seat, ui), point: ev.point }));
+      dropGhost(rs);
+      ui.log(t('gomoku.log.taken_back', { mover: mover(ev.seat, ui), points: ev.moves.map((m) => m.point).join(t('list.sep')) }));
       break;
     }
     case 'ended': {
       v.outcome = ev.outcome;
+      v.offers = { ...offersOf(v), draw: null, takeback: null };
+      dropGhost(rs);
       v.to_move = null;
       v.forbidden = [];
       rs.placing = null;
@@ -159,6 +248,9 @@ function mover(seat, ui) {
 /** The result as [headline, detail], such as ["Bot (white) won.", "You resigned: ..."]. */
 export function resultText(o, ui) {
   const e = o.end;
+  if (o.winner == null && e.kind === 'draw_agreed') {
+    return [t('gomoku.end.draw_agreed'), t('gomoku.end.draw_agreed_detail', { who: mover(e.offered_by, ui), stones: o.stones })];
+  }
   if (o.winner == null) {
     const why = e.kind === 'board_full' ? t('gomoku.end.board_full') : e.kind === 'no_legal_point'
       ? t('gomoku.end.no_legal_point') : e.kind;
@@ -212,26 +304,29 @@ export function boardEl(rs, ui) {
       const isForbidden = !s && forbidden.has(p);
       const open = playable && !s && !isForbidden;
       const pending = rs.placing === p;
+      const ghost = open && rs.ghost === p;
       const edges = [x === 0 ? 'el' : '', x === size - 1 ? 'er' : '', y === size - 1 ? 'et' : '', y === 0 ? 'eb' : ''];
       const cls = ['pt', ...edges, s ? 'has-stone' : '', p === last ? 'last' : '', win.has(p) ? 'win' : '',
-        isForbidden ? 'forbidden' : '', open ? 'open' : '', pending ? 'pending' : ''].filter(Boolean).join(' ');
+        isForbidden ? 'forbidden' : '', open ? 'open' : '', pending ? 'pending' : '', ghost ? 'ghost-pick' : ''].filter(Boolean).join(' ');
       const words = [p];
       if (s) words.push(t(s.opening ? 'gomoku.point.stone_opening' : 'gomoku.point.stone', { colour: t(`colour.${s.stone}`), n: s.number }));
       else if (isForbidden) words.push(t('gomoku.point.forbidden'));
       else words.push(t('gomoku.point.empty'));
       if (p === last) words.push(t('gomoku.point.last'));
       if (win.has(p)) words.push(t('gomoku.point.win'));
+      if (ghost) words.push(t('gomoku.point.ghost'));
       cells.push(h('button', {
         type: 'button', class: cls, id: `p-${p}`, 'data-point': p, 'data-x': x, 'data-y': y,
         'data-stone': s ? s.stone : null, 'data-number': s ? s.number : null,
         'data-last': p === last ? 'true' : null, 'data-win': win.has(p) ? 'true' : null,
         'data-forbidden': isForbidden ? 'true' : null, 'data-playable': open ? 'true' : null,
+        'data-ghost': ghost ? 'true' : null,
         'aria-label': words.join(t('list.sep')), 'aria-disabled': open ? null : 'true', tabindex: -1,
         title: isForbidden ? t('gomoku.point.forbidden_title', { point: p }) : null,
       },
       stars.has(p) && !s ? h('span', { class: 'star', 'aria-hidden': 'true' }) : null,
       s ? h('span', { class: `stone ${s.stone}`, 'aria-hidden': 'true' }, numbers ? String(s.number) : '') : null,
-      pending ? h('span', { class: `stone ghost ${colourOf(rs.you)}`, 'aria-hidden': 'true' }) : null,
+      pending || ghost ? h('span', { class: `stone ghost ${colourOf(rs.you)}`, 'aria-hidden': 'true' }) : null,
       isForbidden ? h('span', { class: 'ban', 'aria-hidden': 'true' }, '×') : null));
     }
   }
@@ -243,7 +338,7 @@ export function boardEl(rs, ui) {
     'data-size': size, 'data-playable': playable ? 'true' : 'false',
     onclick: (e) => {
       const el = e.target.closest('[data-point]');
-      if (el && el.dataset.playable) place(rs, el.dataset.point, ui);
+      if (el && el.dataset.playable) tap(rs, el.dataset.point, ui);
       else if (el && el.dataset.forbidden && playable) {
         // Say why nothing happens, rather than nothing.
         rs.notice = t('gomoku.notice_forbidden', { point: el.dataset.point });
@@ -257,8 +352,53 @@ export function boardEl(rs, ui) {
   const focus = grid.querySelector(`[data-point="${ui.focus || last || centre}"]`) || grid.querySelector('[data-point]');
   if (focus) focus.tabIndex = 0;
   return h('figure', { class: 'goban-wrap', 'data-gomoku-board': true },
-    h('figcaption', { class: 'sr-only' }, t('gomoku.the_board')), grid,
-    h('p', { id: 'gomoku-notice', class: 'notice', role: 'status' }, rs.notice || ''));
+    h('figcaption', { class: 'sr-only' }, t('gomoku.the_board')),
+    offerBox(rs, ui), grid,
+    h('p', { id: 'gomoku-notice', class: rs.ghost ? 'notice hint' : 'notice', role: 'status' }, rs.notice || ''));
+}
+
+/**
+ * The offer waiting for the viewer's answer, right above the board (in view on a phone and a desktop):
+ * the other's draw offer or takeback, with Accept and Decline; or the viewer's own, waiting.
+ */
+function offerBox(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  if (rs.you == null || v.outcome) return null;
+  const o = offersOf(v);
+  const theirs = (seat) => seat != null && seat !== rs.you;
+  const ask = theirs(o.takeback) ? 'takeback' : theirs(o.draw) ? 'draw' : null;
+  if (ask) {
+    const other = ask === 'takeback' ? o.takeback : o.draw;
+    return h('div', { class: 'card offer-box', id: 'offer-box', role: 'alert', 'data-offer': ask },
+      h('span', { id: 'offer-text' }, t(OFFER_TEXT[ask].asked, { who: ui.seatName(other) })),
+      h('button', { id: 'offer-accept', type: 'button', class: 'primary', onclick: () => answer(rs, ask, true, ui) }, t(OFFER_TEXT[ask].accept)),
+      h('button', { id: 'offer-decline', type: 'button', onclick: () => answer(rs, ask, false, ui) }, t('gomoku.offer.decline')));
+  }
+  const mine = o.takeback === rs.you ? 'takeback' : o.draw === rs.you ? 'draw' : null;
+  if (!mine) return null;
+  return h('p', { class: 'muted', id: 'offer-box', 'data-offer': mine, 'data-mine': 'true' },
+    t(OFFER_TEXT[mine].waiting, { who: ui.seatName(1 - rs.you) }));
+}
+
+function answer(rs, offer, accept, ui) {
+  ui.send({ type: 'answer', offer, accept });
+  ui.render();
+}
+
+/**
+ * A tap on a point the viewer may play: with the confirming tap on, the first tap shows a ghost
+ * stone there and a second tap on the same point plays it (a tap elsewhere moves the ghost).
+ */
+function tap(rs, point, ui) {
+  if (confirmTap() && rs.ghost !== point) {
+    rs.ghost = point;
+    rs.notice = t('gomoku.confirm.again', { point });
+    ui.setFocus(point);
+    ui.render();
+    return;
+  }
+  place(rs, point, ui);
 }
 
 function boardKey(e, size, ui) {
@@ -278,6 +418,7 @@ function boardKey(e, size, ui) {
 
 function place(rs, point, ui) {
   rs.notice = null;
+  rs.ghost = null;
   rs.placing = point;
   ui.setFocus(point);
   ui.act({ game: 'gomoku', kind: 'place', point });
@@ -302,7 +443,9 @@ export function sidePanel(rs, ui) {
         h('span', {}, t('resign.ask')),
         h('button', { id: 'resign-confirm', type: 'button', class: 'danger', onclick: () => resignNow(rs, ui) }, t('resign.yes')),
         h('button', { id: 'resign-cancel', type: 'button', onclick: () => { rs.confirmResign = false; ui.render(); } }, t('resign.no')))
-      : h('p', { class: 'row' }, h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, t('resign.button')));
+      : h('p', { class: 'row offers', id: 'offers' },
+        h('button', { id: 'resign', type: 'button', onclick: () => { rs.confirmResign = true; ui.render(); } }, t('resign.button')),
+        offerButtons(rs, ui));
   }
   const rule = t(`gomoku.rule_note.${v.rule}`);
   return h('div', { class: 'card gomoku-side' },
@@ -313,7 +456,34 @@ export function sidePanel(rs, ui) {
       h('label', {},
         h('input', { type: 'checkbox', id: 'show-numbers', checked: ui.showNumbers, onchange: (e) => ui.setNumbers(e.target.checked) }),
         t('gomoku.show_numbers'))),
+    rs.you != null ? h('p', { class: 'row small' },
+      h('label', {},
+        h('input', { type: 'checkbox', id: 'confirm-tap', checked: confirmTap(), onchange: (e) => setConfirmTap(e.target.checked, rs, ui) }),
+        t('gomoku.confirm.setting'))) : null,
     h('p', { class: 'muted small' }, rule));
+}
+
+/**
+ * The buttons Offer a draw (求和) and Take back (悔棋), for a seated player in a casual room (a tournament's
+ * match has neither). Each is disabled while the server would refuse it: one waits already, it was
+ * asked since the player's last stone, no stone of the player's to take back, none left.
+ */
+function offerButtons(rs, ui) {
+  const { h } = ui;
+  const v = rs.view;
+  if (rs.you == null || !rs.summary || rs.summary.owner === MATCH_OWNER) return null;
+  const o = offersOf(v);
+  const asked = rs.asked || {};
+  const left = Math.max(0, MAX_TAKEBACKS - (o.taken_back[rs.you] || 0));
+  // The last stone after the opening is the player's, or the one before it (offers.rs, takeback_size).
+  const lastTwo = v.moves.slice(Math.max(v.opening, v.moves.length - 2));
+  const canTakeBack = o.takeback == null && !asked.takeback && left > 0
+    && lastTwo.some((m) => m.stone === colourOf(rs.you));
+  const canDraw = o.draw == null && !asked.draw;
+  return [
+    h('button', { id: 'offer-draw', type: 'button', disabled: !canDraw, onclick: () => { ui.send({ type: 'offer', offer: 'draw' }); ui.render(); } }, t('gomoku.offer.draw_button')),
+    h('button', { id: 'offer-takeback', type: 'button', disabled: !canTakeBack, 'data-left': left, onclick: () => { ui.send({ type: 'offer', offer: 'takeback' }); ui.render(); } },
+      t('gomoku.offer.takeback_button', { count: left }))];
 }
 
 function resignNow(rs, ui) {
@@ -359,7 +529,8 @@ export function statusText(rs, phase, ui) {
   const count = t('moves.number', { n: v.moves.length + 1 });
   if (seat === rs.you) {
     const extra = v.rule === 'renju' && seat === 0 && (v.forbidden || []).length ? t('gomoku.status.forbidden_marked') : '';
-    return { text: t('gomoku.status.your_turn', { count, colour: colourName(seat), extra }), turn: String(seat) };
+    const key = confirmTap() ? 'gomoku.status.your_turn_confirm' : 'gomoku.status.your_turn';
+    return { text: t(key, { count, colour: colourName(seat), extra }), turn: String(seat) };
   }
   return { text: t('status.to_move', { count, mover: t('mover', { who: ui.seatName(seat), colour: colourName(seat) }) }), turn: String(seat) };
 }

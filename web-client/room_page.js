@@ -139,6 +139,7 @@ export function gameUi(rs) {
     seatName: (seat) => seatName(rs, seat),
     log: (text, opts) => logLine(rs, text, opts),
     act: (action) => S.conn.send({ type: 'act', room: rs.id, action }),
+    send: (msg) => S.conn.send({ ...msg, room: rs.id }),
     render: renderRoom,
     showNumbers: S.showNumbers,
     setNumbers: (on) => { S.showNumbers = on; localStorage.setItem(NUMBERS_KEY, String(on)); renderRoom(); },

@@ -7,7 +7,7 @@ use rand::rngs::SmallRng;
 use skirmish_bots::gomoku::threat_search::{fast_forbidden, find_vcf, find_vct};
 use skirmish_bots::gomoku::{Budget, GomokuStrategy, RandomStone, SeedMinimax, ThreatSearch};
 use skirmish_games::gomoku::{
-    Action, Board, Config, Gomoku, Move, Opening, Point, Rule, Stone, View, openings,
+    Action, Board, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View, openings,
 };
 use skirmish_games::{Game, Seat, Viewer};
 use std::time::Duration;
@@ -40,6 +40,7 @@ fn view(rule: Rule, black: &[&str], white: &[&str], to_move: Stone) -> View {
         to_move: Some(to_move.seat()),
         forbidden: Vec::new(),
         outcome: None,
+        offers: Offers::default(),
     }
 }
 

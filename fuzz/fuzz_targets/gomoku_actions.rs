@@ -1,5 +1,6 @@
-//! Arbitrary gomoku actions from any seat, legal or not, under each rule: the referee never
-//! panics, and a refused action leaves its state exactly as it was.
+//! Arbitrary gomoku actions from any seat, legal or not, under each rule, draw offers and
+//! takebacks among them: the referee never panics, and a refused action leaves its state exactly
+//! as it was.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -23,6 +24,15 @@ fuzz_target!(|data: &[u8]| {
         let action = if kind == 255 {
             Action::Resign {
                 reason: Some("x".repeat(usize::from(seat.0) * 150)),
+            }
+        } else if kind >= 249 {
+            match kind {
+                249 => Action::OfferDraw,
+                250 => Action::AnswerDraw { accept: true },
+                251 => Action::AnswerDraw { accept: false },
+                252 => Action::AskTakeback,
+                253 => Action::AnswerTakeback { accept: true },
+                _ => Action::AnswerTakeback { accept: false },
             }
         } else {
             let Some(y) = next() else { return };

@@ -74,6 +74,23 @@ impl<E> Step<E> {
     }
 }
 
+/// What one player may ask of the others, who accept or decline it (docs/rules.md says which games
+/// have which, and what each does to the score). A server allows them in casual rooms only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Offer {
+    /// End the game drawn.
+    Draw,
+    /// Take back the asker's last move (and the replies after it), so that it is the asker's turn
+    /// again (悔棋).
+    Takeback,
+}
+
 /// A finished match's result in the shape every game shares: points and placings per seat, in
 /// seat order, and the name of how it ended.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,6 +223,28 @@ pub trait Referee: Game<Error: RuleCode> + Clone + Debug + Send + Sync + Sized +
     /// that plays its openings in turn; `None` when the game has no openings.
     fn with_opening(config: &Self::Config, opening: Option<&str>) -> Option<Self::Config> {
         let _ = (config, opening);
+        None
+    }
+
+    /// The action by which a seat makes `offer` (`answer` `None`) or answers the other side's
+    /// (`Some(accept)`); `None` when the game has no such offer (by default, none: plane battle
+    /// and junqi have no takeback, since a shot or a collision has already told the other side
+    /// something).
+    fn offer_action(offer: Offer, answer: Option<bool>) -> Option<Self::Action> {
+        let _ = (offer, answer);
+        None
+    }
+
+    /// The offer `action` makes or answers, if it is one (a server refuses them in tournament
+    /// matches).
+    fn offer_of(action: &Self::Action) -> Option<Offer> {
+        let _ = action;
+        None
+    }
+
+    /// The offer waiting for `seat`'s answer, if any (a server answers at once for a bot's seat).
+    fn offer_to(&self, seat: Seat) -> Option<Offer> {
+        let _ = seat;
         None
     }
 

@@ -103,6 +103,12 @@ error_codes! {
     NoBot => "no_bot",
     /// The action is for another game than the room's.
     WrongGame => "wrong_game",
+    /// An `offer` (or `answer`) the room's game does not have: draw offers and takebacks are
+    /// gomoku's; plane battle and junqi have none (a shot or a collision has already told the
+    /// other side something).
+    OfferNotInGame => "offer_not_in_game",
+    /// A draw offer or a takeback in a tournament match: only casual rooms have them.
+    CasualOnly => "casual_only",
     /// The room's config cannot be played; over HTTP, the tournament's settings.
     BadConfig => "bad_config",
     /// Too many messages too fast.

@@ -110,6 +110,8 @@ pub const CLIENT_TYPES: &[&str] = &[
     "quick_match",
     "start",
     "act",
+    "offer",
+    "answer",
     "chat",
     "forfeit",
     "list_bots",

@@ -15,7 +15,7 @@ use std::fmt::Debug;
 use rand::RngCore;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use skirmish_games::referee::{Dealing, Referee, RuleCode, Standing, Step, TurnKind};
+use skirmish_games::referee::{Dealing, Offer, Referee, RuleCode, Standing, Step, TurnKind};
 use skirmish_games::{Audience, Seat, Viewer};
 
 use crate::{gomoku, junqi, plane, tic_tac_toe};
@@ -67,6 +67,13 @@ pub trait Table: Debug + Send + Sync {
     fn result(&self) -> Option<Standing>;
     /// A copy, for a server that tries an action before it commits to it.
     fn clone_table(&self) -> Box<dyn Table>;
+    /// The action that makes `offer` (`answer` `None`) or answers it (`Some(accept)`); `None`
+    /// when the game has no such offer ([`Referee::offer_action`]).
+    fn offer_action(&self, offer: Offer, answer: Option<bool>) -> Option<Action>;
+    /// The offer `action` makes or answers, if it is one ([`Referee::offer_of`]).
+    fn offer_of(&self, action: &Action) -> Option<Offer>;
+    /// The offer waiting for `seat`'s answer ([`Referee::offer_to`]).
+    fn offer_to(&self, seat: Seat) -> Option<Offer>;
 }
 
 impl Clone for Box<dyn Table> {
@@ -89,6 +96,8 @@ pub trait WireGame: Referee {
     fn event(event: Self::Event) -> GameEvent;
     /// Wraps a view.
     fn wire_view(view: Self::View) -> GameView;
+    /// Wraps an action.
+    fn wire_action(action: Self::Action) -> Action;
 }
 
 /// Any engine behind [`Table`].
@@ -158,6 +167,21 @@ impl<G: WireGame> Table for Wired<G> {
 
     fn clone_table(&self) -> Box<dyn Table> {
         Box::new(self.clone())
+    }
+
+    fn offer_action(&self, offer: Offer, answer: Option<bool>) -> Option<Action> {
+        G::offer_action(offer, answer).map(G::wire_action)
+    }
+
+    fn offer_of(&self, action: &Action) -> Option<Offer> {
+        match G::action(action.clone()) {
+            Ok(action) => G::offer_of(&action),
+            Err(_) => None,
+        }
+    }
+
+    fn offer_to(&self, seat: Seat) -> Option<Offer> {
+        self.0.offer_to(seat)
     }
 }
 
@@ -312,6 +336,10 @@ macro_rules! games {
 
                 fn wire_view(view: $module::View) -> GameView {
                     GameView::$variant(view)
+                }
+
+                fn wire_action(action: $module::Action) -> Action {
+                    Action::$variant(action)
                 }
             }
         )+

@@ -23,6 +23,7 @@ pub mod tournament;
 pub use commitment::{Commitment, Reveal};
 pub use error_code::ErrorCode;
 pub use ids::{AccessKey, AccountToken, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
+pub use skirmish_games::referee::Offer;
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane, tic_tac_toe};
 
 // The wire's types, one file per concern, re-exported here whole so that the crate's paths stay

@@ -5,6 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::ErrorCode;
+use crate::Offer;
 use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
 use crate::games::{Action, GameEvent, GameKind, GameView};
@@ -156,6 +157,37 @@ pub enum ClientMsg {
         seat: Option<Seat>,
         /// The action.
         action: Action,
+    },
+    /// Offers the other side a draw, or asks to take back one's last move (悔棋), in a casual room
+    /// where this client holds a seat in the match; the other side answers with `answer`. Only
+    /// games that have the offer allow it (gomoku has both; others refuse with
+    /// `offer_not_in_game`), never in a tournament match (`casual_only`). No answer on success:
+    /// the game's events are the confirmation (gomoku's `draw_offered`, `takeback_asked`);
+    /// `error` otherwise. A takeback asked of a bot is granted at once, a draw offered to a bot
+    /// declined at once, by the server.
+    Offer {
+        /// The room.
+        room: RoomId,
+        /// The seat offering; needed only by a client holding several seats in the room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// What is offered.
+        offer: Offer,
+    },
+    /// Accepts or declines the offer waiting for this seat's answer (see `offer`). No answer on
+    /// success: the game's events are the confirmation; `error` otherwise (gomoku's
+    /// `no_draw_offer`, `no_takeback` when no such offer waits for this seat: one's own offer is
+    /// the other side's to answer).
+    Answer {
+        /// The room.
+        room: RoomId,
+        /// The seat answering; needed only by a client holding several seats in the room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The offer answered.
+        offer: Offer,
+        /// Whether it is accepted.
+        accept: bool,
     },
     /// Gives up a seat's match for a cause the seat's own player knows and the server cannot
     /// see: its outside engine failed (crashed, hung, or answered with something illegal or

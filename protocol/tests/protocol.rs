@@ -210,13 +210,15 @@ fn each_end_names_its_kind_as_the_wire_tags_it() {
         gomoku::End::NoLegalPoint,
         gomoku::End::Resigned { seat, reason: None },
         gomoku::End::TimedOut { seat },
+        gomoku::End::DrawAgreed { offered_by: seat },
     ] {
         match &end {
             gomoku::End::Five { .. }
             | gomoku::End::BoardFull
             | gomoku::End::NoLegalPoint
             | gomoku::End::Resigned { .. }
-            | gomoku::End::TimedOut { .. } => check(&end, end.kind()),
+            | gomoku::End::TimedOut { .. }
+            | gomoku::End::DrawAgreed { .. } => check(&end, end.kind()),
         }
     }
     for end in [

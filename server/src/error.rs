@@ -103,6 +103,12 @@ pub enum ServerError {
     /// The action is for another game.
     #[error("this room plays another game")]
     WrongGame,
+    /// An offer the room's game does not have.
+    #[error("this game has no {0}: draw offers and takebacks are gomoku's")]
+    OfferNotInGame(&'static str),
+    /// A draw offer or takeback in a tournament match.
+    #[error("a tournament match has no draw offers and no takebacks")]
+    CasualOnly,
     /// The rules refused the action: the engine's stable code (such as `cell_public` or
     /// `point_occupied`) and its explanation.
     #[error("{message}")]
@@ -177,6 +183,8 @@ impl ServerError {
             ServerError::NoBot(_) => ErrorCode::NoBot,
             ServerError::BadConfig(_) => ErrorCode::BadConfig,
             ServerError::WrongGame => ErrorCode::WrongGame,
+            ServerError::OfferNotInGame(_) => ErrorCode::OfferNotInGame,
+            ServerError::CasualOnly => ErrorCode::CasualOnly,
             ServerError::Rule { code, .. } => ErrorCode::rule(code),
             ServerError::TooManyRooms(_) => ErrorCode::TooManyRooms,
             ServerError::TooManyRoomsFromAddress(_) => ErrorCode::TooManyRoomsFromAddress,

@@ -2,7 +2,8 @@
 //! room's actor ([`crate::room`]), and the [`Member`] a room knows a player by. Kept apart from the
 //! actor so that the lobby, which lists handles, does not depend on the actor, which uses the lobby.
 
-use skirmish_protocol::{Action, BotLevel, ForfeitCause, PlayerId, RoomId, Seat};
+use serde::{Deserialize, Serialize};
+use skirmish_protocol::{Action, BotLevel, ForfeitCause, Offer, PlayerId, RoomId, Seat};
 use std::time::Instant;
 
 use prometheus_client::metrics::histogram::Histogram;
@@ -11,6 +12,21 @@ use tokio::sync::{mpsc, oneshot};
 use crate::error::ServerError;
 use crate::lobby::BotWish;
 use crate::outbox::Outbox;
+
+/// What a seated player does in a room's match: one of the game's actions (`act`), or an offer
+/// made or answered (`offer`, `answer`), which the room turns into the game's action for it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Play {
+    /// A game's action.
+    Act(Action),
+    /// An offer made (`answer` `None`) or answered (`Some(accept)`).
+    Offer {
+        /// What is offered.
+        offer: Offer,
+        /// The answer, for an answer.
+        answer: Option<bool>,
+    },
+}
 
 /// A player as a room sees it: who, and where to send their messages.
 #[derive(Debug, Clone)]
@@ -75,7 +91,7 @@ pub(crate) enum Command {
     Act {
         player: PlayerId,
         seat: Option<Seat>,
-        action: Action,
+        action: Play,
         req: Option<u64>,
         outbox: Outbox,
         received: Instant,
@@ -246,7 +262,7 @@ impl RoomHandle {
     pub async fn act(
         &self,
         player: PlayerId,
-        (seat, action): (Option<Seat>, Action),
+        (seat, action): (Option<Seat>, Play),
         (req, outbox): (Option<u64>, &Outbox),
         received: Instant,
         refereed: &Histogram,

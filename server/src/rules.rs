@@ -178,6 +178,7 @@ mod tests {
             "rule-sets",
             "forbidden-points-renju",
             "openings",
+            "draw-offers-and-takebacks",
             "board",
             "pieces",
             "deployment",
@@ -191,6 +192,17 @@ mod tests {
         }
         assert!(html.contains("<table>"), "tables are rendered");
         assert!(!html.contains("<script"), "the page carries no script");
+    }
+
+    #[test]
+    fn both_pages_count_gomoku_rows_from_the_bottom_as_the_board_does() {
+        // The board (web-client/gomoku.js) draws row 1 at the bottom and `a1` bottom left.
+        let english = rules_html();
+        assert!(english.contains("rows counted from 1 at the <strong>bottom</strong>"));
+        assert!(english.contains("<code>a1</code> is the bottom-left point"));
+        let chinese = markdown_html(RULES_MARKDOWN_ZH);
+        assert!(chinese.contains("行从<strong>下往上</strong>从 1 数起"));
+        assert!(chinese.contains("<code>a1</code> 是左下角"));
     }
 
     #[test]
@@ -208,7 +220,14 @@ mod tests {
         );
         let html = markdown_html(RULES_MARKDOWN_ZH);
         // The web client links here by these anchors (web-client/i18n/zh-CN.json, rules.anchor.*).
-        for id in ["1-飞机大战", "2-五子棋", "3-军棋", "禁手-连珠", "布阵"] {
+        for id in [
+            "1-飞机大战",
+            "2-五子棋",
+            "3-军棋",
+            "禁手-连珠",
+            "求和与悔棋",
+            "布阵",
+        ] {
             assert!(html.contains(&format!("id=\"{id}\"")), "no heading #{id}");
         }
         assert!(PAGE_ZH.contains(r#"<html lang="zh-CN">"#));

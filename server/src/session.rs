@@ -22,6 +22,7 @@ use crate::AppState;
 use crate::error::ServerError;
 use crate::outbox::{Frame, Inbox, Outbox};
 use crate::room::{self, Member};
+use crate::room_handle::Play;
 
 mod close;
 mod hello;
@@ -374,7 +375,42 @@ impl Session {
                     .await?
                     .act(
                         self.player,
-                        (seat, action),
+                        (seat, Play::Act(action)),
+                        (req, &self.outbox),
+                        received,
+                        self.state.metrics.move_histogram(),
+                    )
+                    .await?;
+            }
+            ClientMsg::Offer { room, seat, offer } => {
+                self.room(room)
+                    .await?
+                    .act(
+                        self.player,
+                        (seat, Play::Offer { offer, answer: None }),
+                        (req, &self.outbox),
+                        received,
+                        self.state.metrics.move_histogram(),
+                    )
+                    .await?;
+            }
+            ClientMsg::Answer {
+                room,
+                seat,
+                offer,
+                accept,
+            } => {
+                self.room(room)
+                    .await?
+                    .act(
+                        self.player,
+                        (
+                            seat,
+                            Play::Offer {
+                                offer,
+                                answer: Some(accept),
+                            },
+                        ),
                         (req, &self.outbox),
                         received,
                         self.state.metrics.move_histogram(),
@@ -501,6 +537,8 @@ impl Session {
             | ClientMsg::JoinRoom { .. }
             | ClientMsg::QuickMatch { .. }
             | ClientMsg::Act { .. }
+            | ClientMsg::Offer { .. }
+            | ClientMsg::Answer { .. }
             | ClientMsg::Forfeit { .. }
             | ClientMsg::ListBots
             | ClientMsg::Ping => unreachable!("on_frame handles {msg:?} itself"),

@@ -5,7 +5,7 @@
 use rand::RngCore;
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::tournament::MatchResult;
-use skirmish_protocol::{Action, GameConfig, GameView, Refused, WireStep};
+use skirmish_protocol::{Action, GameConfig, GameView, Offer, Refused, WireStep};
 
 pub(crate) use skirmish_games::referee::TurnKind;
 
@@ -72,6 +72,22 @@ impl Table {
     /// check it once the tournament's seed is revealed. `None` when the seat has nothing to deploy.
     pub(crate) fn deal(&mut self, seat: Seat, seed: u64) -> Option<Applied> {
         self.0.deal(seat, seed)
+    }
+
+    /// The game's action that makes `offer` (`answer` `None`) or answers it; `None` when the game
+    /// has no such offer.
+    pub(crate) fn offer_action(&self, offer: Offer, answer: Option<bool>) -> Option<Action> {
+        self.0.offer_action(offer, answer)
+    }
+
+    /// The offer `action` makes or answers, if it is one.
+    pub(crate) fn offer_of(&self, action: &Action) -> Option<Offer> {
+        self.0.offer_of(action)
+    }
+
+    /// The offer waiting for `seat`'s answer.
+    pub(crate) fn offer_to(&self, seat: Seat) -> Option<Offer> {
+        self.0.offer_to(seat)
     }
 
     /// The match's result once it is over: points by the game's own scoring and places.

@@ -26,7 +26,7 @@ async fn the_rules_page_serves_docs_rules_md_with_an_anchor_per_game() {
         "<strong>3 points</strong>",
         "a <strong>double three</strong>",
         "<td>司令 field marshal</td>",
-        "the side to move loses",
+        "31st step without a collision loses",
     ] {
         assert!(page.contains(text), "missing {text:?}");
     }

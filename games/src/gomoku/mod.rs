@@ -10,9 +10,12 @@
 //!   section 3) and in Gomocup;
 //! - either player may resign at any time, with an optional reason (a bot adapter records why its
 //!   engine failed);
-//! - under renju, if black is to move and every empty point is forbidden, the game is drawn.
+//! - under renju, if black is to move and every empty point is forbidden, the game is drawn;
+//! - either player may offer a draw, and ask to take back their last move (悔棋), which the other
+//!   accepts or declines ([`offers`]; a server allows these in casual rooms only).
 
 mod board;
+pub mod offers;
 pub mod openings;
 
 use rand::Rng;
@@ -20,6 +23,7 @@ use rand::seq::IteratorRandom;
 use thiserror::Error;
 
 pub use board::{Board, DIRECTIONS, Forbidden, ParsePointError, Point, Rule, Stone};
+pub use offers::{MAX_TAKEBACKS, Offers};
 pub use openings::{NamedOpening, named_opening};
 
 use crate::{Audience, Game, Seat, Viewer};
@@ -108,6 +112,23 @@ pub enum Action {
         #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
         reason: Option<String>,
     },
+    /// Offer the other player a draw, at any time; it lapses when the other player places a
+    /// stone. At most once between two of one's own stones.
+    OfferDraw,
+    /// Accept (`true`) or decline (`false`) the other player's draw offer.
+    AnswerDraw {
+        /// Whether the game ends drawn.
+        accept: bool,
+    },
+    /// Ask to take back one's last stone (and the other player's reply after it, if any), so that
+    /// it is one's turn again; it lapses when anyone places a stone. At most once between two of
+    /// one's own stones, and granted at most [`MAX_TAKEBACKS`] times a game.
+    AskTakeback,
+    /// Grant (`true`) or refuse (`false`) the other player's takeback.
+    AnswerTakeback {
+        /// Whether the stones come off the board.
+        accept: bool,
+    },
 }
 
 /// Why an action was refused. The state is unchanged after any of these.
@@ -142,6 +163,30 @@ pub enum RuleError {
     /// A resignation's reason is longer than [`MAX_REASON_BYTES`].
     #[error("a resignation's reason is at most {MAX_REASON_BYTES} bytes")]
     ReasonTooLong,
+    /// A draw offer is waiting for its answer already (answer the other player's instead).
+    #[error("a draw offer is waiting for its answer already")]
+    DrawPending,
+    /// This seat offered a draw since its last stone: it may offer again after its next one.
+    #[error("you offered a draw since your last stone; offer again after your next one")]
+    DrawOfferedAlready,
+    /// No draw offer is waiting for this seat's answer (one's own offer is the other's to answer).
+    #[error("no draw offer is waiting for your answer")]
+    NoDrawOffer,
+    /// A takeback is waiting for its answer already.
+    #[error("a takeback is waiting for its answer already")]
+    TakebackPending,
+    /// This seat asked for a takeback since its last stone: it may ask again after its next one.
+    #[error("you asked for a takeback since your last stone; ask again after your next one")]
+    TakebackAskedAlready,
+    /// This seat has no stone of its own on the board since the opening to take back.
+    #[error("you have no stone of your own to take back")]
+    NothingToTakeBack,
+    /// This seat was granted [`MAX_TAKEBACKS`] takebacks this game already.
+    #[error("at most {MAX_TAKEBACKS} takebacks a game")]
+    TakebackLimit,
+    /// No takeback is waiting for this seat's answer (one's own request is the other's to answer).
+    #[error("no takeback is waiting for your answer")]
+    NoTakeback,
 }
 
 impl RuleError {
@@ -155,6 +200,14 @@ impl RuleError {
             RuleError::Occupied(_) => "point_occupied",
             RuleError::Forbidden { .. } => "forbidden_point",
             RuleError::ReasonTooLong => "reason_too_long",
+            RuleError::DrawPending => "draw_pending",
+            RuleError::DrawOfferedAlready => "draw_offered_already",
+            RuleError::NoDrawOffer => "no_draw_offer",
+            RuleError::TakebackPending => "takeback_pending",
+            RuleError::TakebackAskedAlready => "takeback_asked_already",
+            RuleError::NothingToTakeBack => "nothing_to_take_back",
+            RuleError::TakebackLimit => "takeback_limit",
+            RuleError::NoTakeback => "no_takeback",
         }
     }
 }
@@ -201,6 +254,11 @@ pub enum End {
         /// Who.
         seat: Seat,
     },
+    /// A player accepted the other's draw offer: a draw.
+    DrawAgreed {
+        /// Who offered it.
+        offered_by: Seat,
+    },
 }
 
 /// The result once the game is over.
@@ -246,6 +304,33 @@ pub enum Event {
         /// Its number in the game, from 1, counting the opening's stones.
         number: u32,
     },
+    /// A player offered a draw.
+    DrawOffered {
+        /// Who.
+        seat: Seat,
+    },
+    /// A player declined the other's draw offer.
+    DrawDeclined {
+        /// Who declined.
+        seat: Seat,
+    },
+    /// A player asked to take back their last stone.
+    TakebackAsked {
+        /// Who.
+        seat: Seat,
+    },
+    /// A player refused the other's takeback.
+    TakebackDeclined {
+        /// Who refused.
+        seat: Seat,
+    },
+    /// Stones came off the board: `seat`'s takeback was granted, and it is `seat`'s turn.
+    TakenBack {
+        /// Who asked (and is to move now).
+        seat: Seat,
+        /// The stones taken off, in the order they had been played (one or two).
+        moves: Vec<Move>,
+    },
     /// The game is over.
     Ended {
         /// The result.
@@ -283,6 +368,9 @@ pub struct View {
     /// The result once the game is over.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
     pub outcome: Option<Outcome>,
+    /// The draw offer and takeback waiting for an answer, and the takebacks granted so far.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub offers: Offers,
 }
 
 impl View {
@@ -309,6 +397,16 @@ pub struct Gomoku {
     moves: Vec<Move>,
     opening: usize,
     outcome: Option<Outcome>,
+    offers: Offers,
+    /// Per seat, whether it offered a draw and asked for a takeback since its last stone.
+    asked: [Asked; 2],
+}
+
+/// What one seat asked for since its last stone (each may be asked once between two stones).
+#[derive(Clone, Copy, Debug, Default)]
+struct Asked {
+    draw: bool,
+    takeback: bool,
 }
 
 impl Gomoku {
@@ -364,6 +462,8 @@ impl Gomoku {
             moves,
             opening,
             outcome: None,
+            offers: Offers::default(),
+            asked: [Asked::default(); 2],
         };
         let started = Event::Started {
             size: game.config.size,
@@ -475,6 +575,9 @@ impl Gomoku {
             stones: u32::try_from(self.moves.len()).expect("a board holds under 2^32 stones"),
         };
         self.outcome = Some(outcome.clone());
+        // Nothing waits for an answer in a game that is over.
+        self.offers.draw = None;
+        self.offers.takeback = None;
         vec![Event::Ended { outcome }]
     }
 
@@ -487,6 +590,8 @@ impl Gomoku {
         let stone = self.stone_to_move();
         self.board.set(point, Some(stone));
         self.moves.push(Move { stone, point });
+        self.offers.placed(seat);
+        self.asked[seat.index()] = Asked::default();
         let mut events = vec![Event::Placed {
             seat,
             stone: Move { stone, point },
@@ -543,6 +648,10 @@ impl Game for Gomoku {
                 }
                 Ok(self.finish(Some(other(seat)), End::Resigned { seat, reason }))
             }
+            Action::OfferDraw => self.offer_draw(seat),
+            Action::AnswerDraw { accept } => self.answer_draw(seat, accept),
+            Action::AskTakeback => self.ask_takeback(seat),
+            Action::AnswerTakeback { accept } => self.answer_takeback(seat, accept),
         }
     }
 
@@ -556,6 +665,7 @@ impl Game for Gomoku {
             to_move: self.to_act().first().copied(),
             forbidden: self.forbidden_points(),
             outcome: self.outcome.clone(),
+            offers: self.offers,
         }
     }
 

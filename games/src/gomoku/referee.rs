@@ -4,7 +4,7 @@
 use rand::RngCore;
 
 use super::{Action, Config, ConfigError, End, Event, Gomoku, MAX_REASON_BYTES, Opening, RuleError};
-use crate::referee::{Dealing, Referee, RuleCode, Standing, Step, TurnKind, cut};
+use crate::referee::{Dealing, Offer, Referee, RuleCode, Standing, Step, TurnKind, cut};
 use crate::{Audience, Game, Seat};
 
 impl RuleCode for RuleError {
@@ -22,14 +22,18 @@ impl End {
             End::NoLegalPoint => "no_legal_point",
             End::Resigned { .. } => "resigned",
             End::TimedOut { .. } => "timed_out",
+            End::DrawAgreed { .. } => "draw_agreed",
         }
     }
 }
 
 fn step(events: Vec<Event>) -> Step<Event> {
-    let new_turn = events
-        .iter()
-        .any(|e| matches!(e, Event::Started { .. } | Event::Placed { .. }));
+    let new_turn = events.iter().any(|e| {
+        matches!(
+            e,
+            Event::Started { .. } | Event::Placed { .. } | Event::TakenBack { .. }
+        )
+    });
     Step {
         events,
         new_turn,
@@ -84,6 +88,35 @@ impl Referee for Gomoku {
         let mut config = config.clone();
         config.opening = opening.map(|name| Opening::Named(name.to_owned()));
         Some(config)
+    }
+
+    fn offer_action(offer: Offer, answer: Option<bool>) -> Option<Action> {
+        Some(match (offer, answer) {
+            (Offer::Draw, None) => Action::OfferDraw,
+            (Offer::Draw, Some(accept)) => Action::AnswerDraw { accept },
+            (Offer::Takeback, None) => Action::AskTakeback,
+            (Offer::Takeback, Some(accept)) => Action::AnswerTakeback { accept },
+        })
+    }
+
+    fn offer_of(action: &Action) -> Option<Offer> {
+        match action {
+            Action::OfferDraw | Action::AnswerDraw { .. } => Some(Offer::Draw),
+            Action::AskTakeback | Action::AnswerTakeback { .. } => Some(Offer::Takeback),
+            Action::Place { .. } | Action::Resign { .. } => None,
+        }
+    }
+
+    fn offer_to(&self, seat: Seat) -> Option<Offer> {
+        let offers = self.offers();
+        let theirs = |asker: Option<Seat>| asker.is_some_and(|a| a != seat);
+        if theirs(offers.takeback) {
+            Some(Offer::Takeback)
+        } else if theirs(offers.draw) {
+            Some(Offer::Draw)
+        } else {
+            None
+        }
     }
 
     fn result(&self) -> Option<Standing> {

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
+use skirmish_protocol::{ErrorCode, ForfeitCause, PlayerId, RoomId, RoomSummary, Seat};
 
 use crate::error::ServerError;
 use crate::replica::SeatChange;
+use crate::room_handle::Play;
 
 /// A connection as another node reaches it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -78,7 +79,7 @@ pub(crate) enum WireCommand {
     Act {
         player: PlayerId,
         seat: Option<Seat>,
-        action: Action,
+        action: Play,
         req: Option<u64>,
         conn: WireConn,
     },

@@ -198,8 +198,12 @@ impl Room {
                 spent_ms,
             } => {
                 check(seat)?;
+                // An offer or its answer is no move: it ends no turn (`Room::act`).
+                let offer = self.table.offer_of(&action).is_some();
                 let applied = self.table.apply(seat, action).map_err(|e| e.to_string())?;
-                self.seats[seat].clock.charge_ms(spent_ms);
+                if !offer {
+                    self.seats[seat].clock.charge_ms(spent_ms);
+                }
                 self.dispatch(applied);
             }
             Entry::TimedOut { seat, spent_ms } => {

@@ -26,9 +26,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 use skirmish_games::{Audience, PerSeat, Seat, Viewer};
-use skirmish_protocol::{
-    Action, Commitment, NumberedEvent, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus,
-};
+use skirmish_protocol::{Commitment, NumberedEvent, Offer, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -52,7 +50,7 @@ use crate::chat::{ChatHistory, ChatLimiter};
 use crate::error::ServerError;
 use crate::journal::{Entry, Journal};
 use crate::lobby::{BotWish, Lobby};
-use crate::room_handle::Command;
+use crate::room_handle::{Command, Play};
 pub use crate::room_handle::{Member, RoomHandle};
 use crate::store::StoredRoom;
 use crate::table::Table;
@@ -465,29 +463,79 @@ impl Room {
         }
     }
 
+    /// Plays `player`'s action (or offer, or answer to one) in `seat`, the seat's own or its
+    /// only one here.
     fn act(
         &mut self,
         player: PlayerId,
         conn: u64,
         seat: Option<Seat>,
-        action: Action,
+        play: Play,
     ) -> Result<(), ServerError> {
         let seat = self.acting_seat(player, conn, seat)?;
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }
+        let action = match play {
+            Play::Act(action) => action,
+            Play::Offer { offer, answer } => self
+                .table
+                .offer_action(offer, answer)
+                .ok_or(ServerError::OfferNotInGame(offer_name(offer)))?,
+        };
+        let offer = self.table.offer_of(&action);
+        if offer.is_some() && self.kind.tournament().is_some() {
+            return Err(ServerError::CasualOnly);
+        }
         self.writable()?;
         #[cfg(feature = "testing")]
         crate::testing::engine_fault(self.id);
         let applied = self.table.apply(seat, action.clone())?;
-        let spent_ms = self.charge(seat);
+        // An offer or its answer is no move: the turn and its clock go on (a takeback granted
+        // starts the asker's turn afresh, as the engine says).
+        let spent_ms = if offer.is_none() { self.charge(seat) } else { 0 };
         self.record(Entry::Acted {
             seat,
             action,
             spent_ms,
         });
         self.dispatch(applied);
+        if offer.is_some() {
+            self.answer_for_bots();
+        }
         Ok(())
+    }
+
+    /// Answers at once, for every seat a bot holds, the offer waiting for it (docs/rules.md):
+    /// a takeback is granted, a draw declined. Each answer is written to the log as that seat's
+    /// action, like any other, and replays as one.
+    fn answer_for_bots(&mut self) {
+        for seat in self.seats.seats() {
+            let bot = self.seats[seat].holder.as_ref().is_some_and(|h| h.bot.is_some());
+            let Some(offer) = self.table.offer_to(seat).filter(|_| bot) else {
+                continue;
+            };
+            let accept = offer == Offer::Takeback;
+            let Some(action) = self.table.offer_action(offer, Some(accept)) else {
+                continue;
+            };
+            if let Ok(applied) = self.table.apply(seat, action.clone()) {
+                self.record(Entry::Acted {
+                    seat,
+                    action,
+                    spent_ms: 0,
+                });
+                self.dispatch(applied);
+            }
+        }
+    }
+}
+
+/// An offer's name in a refusal, for people.
+fn offer_name(offer: Offer) -> &'static str {
+    match offer {
+        Offer::Draw => "draw offer",
+        Offer::Takeback => "takeback",
     }
 }
 

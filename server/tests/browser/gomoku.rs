@@ -405,3 +405,226 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
     screenshot_file(&page, "gomoku.png").await;
     page.close().await.expect("close the browser");
 }
+
+/// Reads what the offers and the confirming tap show: the ghost stone, the notice under the board,
+/// the offer box, the offer buttons, the setting, and whether the page is wider than its viewport.
+const OFFERS_JS: &str = r#"
+const box = document.getElementById('offer-box');
+const button = (id) => { const b = document.getElementById(id); return b ? { text: b.textContent, disabled: b.disabled } : null; };
+const confirm = document.getElementById('confirm-tap');
+const wide = [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => e.id || e.className);
+return {
+  ghost: [...document.querySelectorAll('#goban [data-ghost]')].map((e) => e.dataset.point),
+  notice: (document.getElementById('gomoku-notice') || {}).textContent || '',
+  offer: box ? { kind: box.dataset.offer, mine: box.dataset.mine === 'true', text: box.textContent } : null,
+  draw: button('offer-draw'),
+  takeback: button('offer-takeback'),
+  confirm: confirm ? confirm.checked : null,
+  scroll_width: document.documentElement.scrollWidth,
+  width: innerWidth,
+  coarse: matchMedia('(pointer: coarse)').matches,
+  wide: wide.slice(0, 5),
+};
+"#;
+
+async fn offers_state(page: &Client) -> Value {
+    page.execute(OFFERS_JS, vec![])
+        .await
+        .expect("the offers script runs")
+}
+
+async fn wait_offers(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
+    crate::harness::wait_script(page, OFFERS_JS, what, pred).await
+}
+
+/// The page is no wider than its viewport: nothing to scroll sideways.
+fn fits(o: &Value, what: &str) {
+    assert!(
+        o["scroll_width"].as_f64() <= o["width"].as_f64() && o["wide"].as_array().is_some_and(Vec::is_empty),
+        "{what} is wider than the screen: {o}"
+    );
+}
+
+/// On a phone (a 390x844 touch screen) in Chinese, a person plays a bot: the confirming tap is on
+/// by default, so the first tap shows a ghost stone and the second plays it; then the person takes
+/// the move back (悔棋): the bot grants it at once, both stones come off, the log says 悔棋, and
+/// the takeback count goes down. Nothing is wider than the screen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_phone_player_confirms_each_stone_and_takes_a_move_back() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.phone_in(Some("zh-CN")).await;
+    wait_for_bots_of(&page, &server, "gomoku").await;
+    open_as(&page, &base(&server), "阿强").await;
+    create_gomoku_room(&page, 15, "freestyle", "").await;
+    click(&page, "[data-seat-row=\"1\"] [data-action=\"add-bot\"]").await;
+    wait_gomoku(&page, "the game", |s| s["phase"] == "play" && s["to_move"] == 0).await;
+    let o = offers_state(&page).await;
+    assert_eq!(o["coarse"], true, "a touch screen: {o}");
+    assert_eq!(
+        o["confirm"], true,
+        "the confirming tap is on by default on a touch screen: {o}"
+    );
+    assert_eq!(o["takeback"]["disabled"], true, "no stone to take back yet: {o}");
+    assert_eq!(o["takeback"]["text"], "悔棋（还剩 3 次）", "{o}");
+    assert_eq!(o["draw"]["text"], "求和", "{o}");
+    fits(&o, "the phone's room page");
+
+    // The first tap: a ghost stone, nothing played. A tap elsewhere moves it.
+    click(&page, "#goban [data-point=\"c3\"]").await;
+    let o = wait_offers(&page, "the ghost stone", |o| o["ghost"] == json!(["c3"])).await;
+    assert!(
+        o["notice"].as_str().is_some_and(|n| n.contains("再点一次 c3")),
+        "{o}"
+    );
+    click(&page, "#goban [data-point=\"h8\"]").await;
+    let o = wait_offers(&page, "the ghost moved", |o| o["ghost"] == json!(["h8"])).await;
+    let s = gomoku_state(&page).await;
+    assert!(stones(&s).is_empty(), "one tap plays nothing: {s}");
+    screenshot_file(&page, "zh-gomoku-confirm-phone.png").await;
+    fits(&o, "the board with a ghost stone");
+    // The second tap on the same point plays it; the bot replies.
+    click(&page, "#goban [data-point=\"h8\"]").await;
+    let s = wait_gomoku(&page, "the bot's reply", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
+    assert_eq!(stones(&s)[0], ("h8".to_owned(), "black".to_owned()), "{s}");
+    let reply = stones(&s)[1].0.clone();
+    assert!(
+        offers_state(&page).await["ghost"]
+            .as_array()
+            .is_some_and(Vec::is_empty)
+    );
+
+    // 悔棋: the bot grants it at once; her stone and its reply come off.
+    click(&page, "#offer-takeback").await;
+    let s = wait_gomoku(&page, "the takeback", |s| {
+        stones(s).is_empty() && s["to_move"] == 0
+    })
+    .await;
+    assert!(
+        s["log"].as_array().is_some_and(|l| l.iter().any(|e| e
+            .as_str()
+            .is_some_and(|e| e.starts_with("悔棋") && e.contains("h8") && e.contains(&reply)))),
+        "the log says 悔棋: {s}"
+    );
+    assert_eq!(s["move_list"].as_array().map(Vec::len), Some(0), "{s}");
+    let o = wait_offers(&page, "the takeback counted", |o| {
+        o["takeback"]["text"] == "悔棋（还剩 2 次）"
+    })
+    .await;
+    assert_eq!(o["takeback"]["disabled"], true, "once between two stones: {o}");
+    fits(&o, "the room after the takeback");
+    screenshot_file(&page, "zh-gomoku-takeback-phone.png").await;
+    // The game goes on: two taps play again.
+    click(&page, "#goban [data-point=\"c13\"]").await;
+    wait_offers(&page, "the ghost stone", |o| o["ghost"] == json!(["c13"])).await;
+    click(&page, "#goban [data-point=\"c13\"]").await;
+    wait_gomoku(&page, "the bot's reply", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
+    let o = offers_state(&page).await;
+    assert_eq!(
+        o["takeback"]["disabled"], false,
+        "a new stone: a takeback may be asked again: {o}"
+    );
+    // The setting is remembered: off, the page plays at the first tap, after a reload too.
+    click(&page, "#confirm-tap").await;
+    page.refresh().await.expect("reload");
+    wait_gomoku(&page, "the room after the reload", |s| {
+        s["phase"] == "play" && s["to_move"] == 0
+    })
+    .await;
+    assert_eq!(offers_state(&page).await["confirm"], false);
+    let s = gomoku_state(&page).await;
+    let free = ["m3", "m13", "c8", "m8"]
+        .into_iter()
+        .find(|p| s["playable"].as_array().is_some_and(|a| a.iter().any(|q| q == p)))
+        .expect("a free point");
+    click(&page, &format!("#goban [data-point=\"{free}\"]")).await;
+    wait_gomoku(&page, "one tap plays", |s| stones(s).len() >= 3).await;
+}
+
+/// At 1280x800 in English, two people play; the confirming tap is off on a desktop (a click
+/// plays). White offers a draw: black sees it under the board, declines, and the game goes on;
+/// black offers one later, white accepts, and both pages show the draw by agreement.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_people_agree_a_draw_on_a_desktop() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let mut driver = Driver::start().await;
+    let alice = driver.desktop_in(None).await;
+    let bob = driver.desktop_in(None).await;
+    open_as(&alice, &base(&server), "Alice").await;
+    let room = create_gomoku_room(&alice, 15, "freestyle", "").await;
+    open_as(&bob, &format!("{}room/{room}", base(&server)), "Bob").await;
+    click(&bob, "#sit-1").await;
+    wait_gomoku(&alice, "the game", |s| s["phase"] == "play" && s["to_move"] == 0).await;
+    let o = offers_state(&alice).await;
+    assert_eq!(
+        (o["coarse"].clone(), o["confirm"].clone()),
+        (json!(false), json!(false)),
+        "{o}"
+    );
+    click(&alice, "#goban [data-point=\"h8\"]").await;
+    wait_gomoku(&bob, "black's stone", |s| {
+        stones(s).len() == 1 && s["to_move"] == 1
+    })
+    .await;
+    // White offers a draw; black declines it.
+    click(&bob, "#offer-draw").await;
+    let o = wait_offers(&alice, "the offer", |o| o["offer"]["kind"] == "draw").await;
+    assert_eq!(o["offer"]["mine"], false);
+    assert!(
+        o["offer"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("Bob offers a draw.")),
+        "{o}"
+    );
+    let b = wait_offers(&bob, "the offer waiting", |o| o["offer"]["mine"] == true).await;
+    assert_eq!(b["draw"]["disabled"], true, "{b}");
+    click(&alice, "#offer-decline").await;
+    wait_offers(&bob, "the offer declined", |o| o["offer"].is_null()).await;
+    let s = wait_gomoku(&bob, "the decline logged", |s| {
+        s["log"].as_array().is_some_and(|l| {
+            l.iter()
+                .any(|e| e.as_str().is_some_and(|e| e.contains("declines the draw")))
+        })
+    })
+    .await;
+    assert_eq!(s["phase"], "play");
+    click(&bob, "#goban [data-point=\"h9\"]").await;
+    wait_gomoku(&alice, "white's stone", |s| {
+        stones(s).len() == 2 && s["to_move"] == 0
+    })
+    .await;
+    // Black offers; white accepts.
+    click(&alice, "#offer-draw").await;
+    wait_offers(&bob, "the offer", |o| o["offer"]["kind"] == "draw").await;
+    let o = offers_state(&bob).await;
+    fits(&o, "the desktop's room page");
+    screenshot_file(&bob, "gomoku-draw-offer-desktop.png").await;
+    click(&bob, "#offer-accept").await;
+    for page in [&alice, &bob] {
+        let s = wait_gomoku(page, "the draw", |s| s["phase"] == "over").await;
+        assert_eq!(s["result"]["end"], "draw_agreed", "{s}");
+        assert_eq!(s["result"]["winner"], "draw", "{s}");
+        assert_eq!(s["result"]["text"], "Draw by agreement.", "{s}");
+        assert!(
+            s["result"]["detail"]
+                .as_str()
+                .is_some_and(|d| d.contains("half a point each")),
+            "{s}"
+        );
+        let o = offers_state(page).await;
+        assert!(
+            o["offer"].is_null() && o["draw"].is_null(),
+            "no offers once over: {o}"
+        );
+    }
+    screenshot_file(&alice, "gomoku-draw-desktop.png").await;
+}

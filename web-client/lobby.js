@@ -77,11 +77,19 @@ export function renderLobby() {
           h('h1', {}, t('lobby.rooms')),
           h('p', { class: 'muted' }, t('lobby.rooms_intro')),
           h('div', { id: 'rooms', 'aria-live': 'polite' })),
-        tournamentsCard()),
+        tournamentsCard(),
+        myGamesCard()),
       form));
   renderRooms();
   renderTournaments();
   refreshTournaments();
+}
+
+/** A link to "My games" (my-games.html): this browser's finished games and their replays. */
+function myGamesCard() {
+  return h('div', { class: 'card my-games-card' },
+    h('h2', {}, h('a', { href: '/my-games', id: 'my-games-link' }, t('mygames.title'))),
+    h('p', { class: 'muted small' }, t('mygames.lobby_note')));
 }
 
 /** The lobby's list of tournaments (filled by renderTournaments). */

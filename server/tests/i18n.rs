@@ -62,6 +62,8 @@ const DYNAMIC_PREFIXES: &[&str] = &[
     // The rules page's link and section anchor per game (`rulesHref`, `rulesLink`).
     "rules.link.",
     "rules.anchor.",
+    // How a replayed match ended (replay.js, `endText`).
+    "replay.end.",
 ];
 
 /// Words a Chinese value may hold in ASCII letters: the product's name, the names of keys and

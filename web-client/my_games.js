@@ -1,13 +1,13 @@
-// "My games" (/my-games): the finished casual matches this browser's player sat in, newest first,
-// from GET /api/my/games with the browser's secret resume token (net.js keeps it; the public player
-// id would not do, so nobody lists another's games). Each line: the game, the players, how it went
+// "My games" (/my-games): the finished casual matches this browser's players sat in, newest first,
+// from POST /api/my/games with the browser's secret resume tokens (net.js keeps the last 20 it was
+// given; the public player id would not do, so nobody lists another's games). Each line: the game, the players, how it went
 // for you, when, and links to its replay as you saw it and with everything shown.
 import { t, lang, translateStatic, mountSwitch, rulesHref, refusal } from './i18n.js';
 import { h, ApiError } from './dom.js';
 import { ordinal, configText } from './state.js';
 
-/** Where net.js keeps the resume token the server's `welcome` gave. */
-const TOKEN_KEY = 'skirmish.resume';
+/** Where net.js keeps every resume token the server's `welcome` gave this browser. */
+const TOKENS_KEY = 'skirmish.resumes';
 
 /** Everything the page knows (also `window.myGames`, for tests). */
 const M = { games: null, error: null };
@@ -62,14 +62,18 @@ function render() {
 }
 
 async function load() {
-  const token = localStorage.getItem(TOKEN_KEY);
-  if (!token) {
+  let tokens;
+  try { tokens = JSON.parse(localStorage.getItem(TOKENS_KEY) || '[]'); } catch { tokens = []; }
+  if (!Array.isArray(tokens) || !tokens.length) {
     M.games = [];
     render();
     return;
   }
   try {
-    const response = await fetch('/api/my/games', { cache: 'no-store', headers: { accept: 'application/json', authorization: `Bearer ${token}` } });
+    const response = await fetch('/api/my/games', {
+      method: 'POST', cache: 'no-store', headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ tokens }),
+    });
     const body = await response.json().catch(() => null);
     if (!response.ok) throw new ApiError(response.status, body && body.code, (body && body.message) || response.statusText);
     M.games = body.games;

@@ -1,5 +1,5 @@
 //! The key an HTTP request offers: `Authorization: Bearer KEY` (RFC 6750), the one reader the
-//! tournament API, the admin API and "My games" share.
+//! tournament API and the admin API share.
 
 use axum::http::HeaderMap;
 use skirmish_protocol::AccessKey;
@@ -9,14 +9,6 @@ use skirmish_protocol::AccessKey;
 fn bearer(header: &str) -> Option<&str> {
     let (scheme, credentials) = header.trim().split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| credentials.trim())
-}
-
-/// The credentials a request offers in its `Authorization: Bearer` header, as text.
-pub(crate) fn offered(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(axum::http::header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(bearer)
 }
 
 /// The key a request offers in its `Authorization: Bearer` header, if it reads as one.

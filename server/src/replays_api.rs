@@ -7,18 +7,21 @@
 //!   Without it, every event: the match is over, so nothing is hidden any more. A tournament
 //!   match is refused with `deal_in_play` (409) while its deal is still being played at another
 //!   table, whichever view is asked.
-//! - `GET /api/my/games` with `Authorization: Bearer <resume token>` (the token the `welcome`
-//!   gave the browser): the finished casual matches the browser's player sat in, newest first, at
-//!   most [`MY_GAMES`]. The public player id is not enough: nobody lists another's games.
+//! - `POST /api/my/games` with `{"tokens": ["<resume token>", ...]}` (1 to [`MY_TOKENS`]: the
+//!   tokens `welcome` gave this browser, the current one and those it had before the server
+//!   forgot it): the finished casual matches those players sat in, newest first, at most
+//!   [`MY_GAMES`](crate::store::MY_GAMES), each with the seat held. A token is a secret; the public player id is not
+//!   enough, so nobody lists another's games.
 //!
 //! Refusals: `no_such_match` (404: no finished match has this id, or the cap dropped it),
 //! `match_in_play` (409: the room exists and its match is not over), `no_such_seat` (400),
-//! `token_required` (401: no resume token), `deal_in_play` (409), `storage` (500).
+//! `token_required` (400: no resume token, or more than [`MY_TOKENS`]), `bad_json`, `deal_in_play` (409), `storage` (500).
 
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::extract::rejection::JsonRejection;
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use skirmish_games::{Seat, Viewer};
@@ -27,13 +30,13 @@ use skirmish_protocol::{ErrorCode, GameEvent, ResumeToken, RoomId, RoomStatus};
 
 use crate::AppState;
 use crate::http_error::HttpError;
-use crate::store::{MY_GAMES, MyGame, ReplaySummary};
+use crate::store::{MyGame, ReplaySummary};
 
 /// The API's routes.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/matches/{id}", get(replay))
-        .route("/api/my/games", get(my_games))
+        .route("/api/my/games", post(my_games))
 }
 
 /// `?seat=N`: the seat whose view to give; everything without it.
@@ -149,21 +152,28 @@ async fn replay(
     Err(no_such_match(&id))
 }
 
-/// The resume token of an `Authorization: Bearer` header.
-fn resume_token(headers: &HeaderMap) -> Option<ResumeToken> {
-    crate::bearer::offered(headers).and_then(|text| ResumeToken::try_from(text.to_owned()).ok())
+/// The most tokens one "My games" request may name: 20 (a browser keeps its last 20, net.js).
+pub(crate) const MY_TOKENS: usize = 20;
+
+/// "My games": the browser's resume tokens.
+#[derive(Debug, Deserialize)]
+struct MyTokens {
+    tokens: Vec<ResumeToken>,
 }
 
-async fn my_games(State(state): State<AppState>, headers: HeaderMap) -> Result<Response, HttpError> {
-    let Some(token) = resume_token(&headers) else {
+async fn my_games(
+    State(state): State<AppState>,
+    body: Result<Json<MyTokens>, JsonRejection>,
+) -> Result<Response, HttpError> {
+    let Json(MyTokens { tokens }) = body?;
+    if tokens.is_empty() || tokens.len() > MY_TOKENS {
         return Err(HttpError::new(
-            StatusCode::UNAUTHORIZED,
+            StatusCode::BAD_REQUEST,
             ErrorCode::TokenRequired,
-            format!(
-                "your games are listed with your browser's resume token: Authorization: Bearer <token> (at most {MY_GAMES})"
-            ),
+            format!("your games are listed with 1 to {MY_TOKENS} of your browser's resume tokens"),
         ));
-    };
-    let games = state.store.my_games(&token.digest()).await.map_err(storage)?;
+    }
+    let digests: Vec<String> = tokens.iter().map(ResumeToken::digest).collect();
+    let games = state.store.my_games(&digests).await.map_err(storage)?;
     Ok(Json(MyGames { games }).into_response())
 }

@@ -23,6 +23,8 @@ mod phone;
 mod plane;
 #[path = "browser/players.rs"]
 mod players;
+#[path = "browser/replays.rs"]
+mod replays;
 #[path = "browser/tic_tac_toe.rs"]
 mod tic_tac_toe;
 #[path = "browser/tournaments.rs"]

@@ -27,13 +27,21 @@ fn live_events(client: &TestClient, room: RoomId) -> Vec<GameEvent> {
         .collect()
 }
 
-/// `GET path` on `server`, with a bearer token when given: the status and the JSON body.
-async fn get(server: &TestServer, path: &str, bearer: Option<&str>) -> (u16, Value) {
-    let mut request = reqwest::Client::new().get(server.http_url(path));
-    if let Some(token) = bearer {
-        request = request.bearer_auth(token);
-    }
-    let response = request.send().await.expect("the server answers");
+/// `GET path` on `server`: the status and the JSON body.
+async fn get(server: &TestServer, path: &str) -> (u16, Value) {
+    let response = reqwest::get(server.http_url(path)).await.expect("the server answers");
+    let status = response.status().as_u16();
+    (status, response.json().await.expect("a JSON body"))
+}
+
+/// "My games" of `tokens` (`POST /api/my/games`): the status and the JSON body.
+async fn my_games(server: &TestServer, tokens: &[String]) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(server.http_url("/api/my/games"))
+        .json(&serde_json::json!({ "tokens": tokens }))
+        .send()
+        .await
+        .expect("the server answers");
     let status = response.status().as_u16();
     (status, response.json().await.expect("a JSON body"))
 }
@@ -110,7 +118,7 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
     join(&mut cat, room).await;
     // Before the end: refused with a stable code, whatever the view.
     for path in [format!("/api/matches/{room}"), format!("/api/matches/{room}?seat=0")] {
-        let (status, body) = get(&server, &path, None).await;
+        let (status, body) = get(&server, &path).await;
         assert_eq!((status, body["code"].as_str()), (409, Some("match_in_play")), "{body}");
     }
     let (a, b, c) = tokio::join!(
@@ -121,7 +129,7 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
     assert_eq!(a, b);
     assert_eq!(b, c);
 
-    let (status, all) = get(&server, &format!("/api/matches/{room}"), None).await;
+    let (status, all) = get(&server, &format!("/api/matches/{room}")).await;
     assert_eq!(status, 200, "{all}");
     assert_eq!(all["kind"], "casual");
     assert_eq!(all["view"], Value::Null);
@@ -144,7 +152,7 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
     }
 
     for (seat, client) in [&ann, &bob, &cat].into_iter().enumerate() {
-        let (status, body) = get(&server, &format!("/api/matches/{room}?seat={seat}"), None).await;
+        let (status, body) = get(&server, &format!("/api/matches/{room}?seat={seat}")).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["view"], seat);
         let replayed = events_of(&body);
@@ -158,13 +166,13 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
     }
 
     // A seat the match does not have, and ids that name nothing.
-    let (status, body) = get(&server, &format!("/api/matches/{room}?seat=3"), None).await;
+    let (status, body) = get(&server, &format!("/api/matches/{room}?seat=3")).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("no_such_seat")), "{body}");
-    let (status, body) = get(&server, &format!("/api/matches/{room}?seat=-1"), None).await;
+    let (status, body) = get(&server, &format!("/api/matches/{room}?seat=-1")).await;
     assert_eq!((status, body["code"].as_str()), (400, Some("no_such_seat")), "{body}");
-    let (status, body) = get(&server, &format!("/api/matches/{}", RoomId::random()), None).await;
+    let (status, body) = get(&server, &format!("/api/matches/{}", RoomId::random())).await;
     assert_eq!((status, body["code"].as_str()), (404, Some("no_such_match")), "{body}");
-    let (status, body) = get(&server, "/api/matches/not-an-id", None).await;
+    let (status, body) = get(&server, "/api/matches/not-an-id").await;
     assert_eq!((status, body["code"].as_str()), (404, Some("no_such_match")), "{body}");
     server.stop().await;
 }
@@ -178,7 +186,7 @@ async fn a_gomoku_game_is_replayed_and_listed_only_with_its_players_tokens() {
     let room = gomoku_game(&mut ann, &mut bob).await;
 
     for (seat, client) in [&ann, &bob].into_iter().enumerate() {
-        let (status, body) = get(&server, &format!("/api/matches/{room}?seat={seat}"), None).await;
+        let (status, body) = get(&server, &format!("/api/matches/{room}?seat={seat}")).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(events_of(&body), live_events(client, room));
     }
@@ -186,7 +194,7 @@ async fn a_gomoku_game_is_replayed_and_listed_only_with_its_players_tokens() {
     // Each player lists the game, with the seat they held.
     for (seat, welcome) in [&ann_welcome, &bob_welcome].into_iter().enumerate() {
         let token = String::from(token_of(welcome));
-        let (status, body) = get(&server, "/api/my/games", Some(&token)).await;
+        let (status, body) = my_games(&server, &[token]).await;
         assert_eq!(status, 200, "{body}");
         let games = body["games"].as_array().unwrap();
         assert_eq!(games.len(), 1, "{body}");
@@ -195,20 +203,25 @@ async fn a_gomoku_game_is_replayed_and_listed_only_with_its_players_tokens() {
         assert!(games[0].get("events").is_none(), "a list line carries no events");
     }
     // A stranger: no token, its own token, the players' public ids, a made-up token.
-    let (status, body) = get(&server, "/api/my/games", None).await;
-    assert_eq!((status, body["code"].as_str()), (401, Some("token_required")), "{body}");
+    let (status, body) = my_games(&server, &[]).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("token_required")), "{body}");
     let ServerMsg::Welcome { player: ann_id, .. } = &ann_welcome else {
         unreachable!()
     };
     let eve_token = String::from(token_of(&eve_welcome));
     let guesses = [eve_token, ann_id.to_string(), "x".repeat(64), String::from(ResumeToken::random())];
     for guess in &guesses {
-        let (status, body) = get(&server, "/api/my/games", Some(guess)).await;
+        let (status, body) = my_games(&server, std::slice::from_ref(guess)).await;
         assert_eq!(status, 200, "{body}");
         assert_eq!(body["games"], serde_json::json!([]), "{guess}: {body}");
     }
-    let (status, _) = get(&server, "/api/my/games", Some(&"y".repeat(500))).await;
-    assert_eq!(status, 401);
+    // Every guess at once, and more tokens than a request may name.
+    let (status, body) = my_games(&server, &guesses).await;
+    assert_eq!((status, body["games"].clone()), (200, serde_json::json!([])), "{body}");
+    let (status, body) = my_games(&server, &vec![String::from(ResumeToken::random()); 21]).await;
+    assert_eq!((status, body["code"].as_str()), (400, Some("token_required")), "{body}");
+    let (status, body) = my_games(&server, &["y".repeat(500)]).await;
+    assert_eq!((status, body["code"].as_str()), (422, Some("bad_json")), "{body}");
     server.stop().await;
 }
 
@@ -230,11 +243,11 @@ async fn the_server_keeps_at_most_its_cap_oldest_dropped_first() {
     }
     assert_eq!(server.store.replays_kept().await.unwrap(), 2);
     for (i, room) in rooms.iter().enumerate() {
-        let (status, body) = get(&server, &format!("/api/matches/{room}"), None).await;
+        let (status, body) = get(&server, &format!("/api/matches/{room}")).await;
         let expected = if i < 2 { 404 } else { 200 };
         assert_eq!(status, expected, "game {i}: {body}");
     }
-    let (_, body) = get(&server, "/api/my/games", Some(&String::from(token_of(&welcome)))).await;
+    let (_, body) = my_games(&server, &[String::from(token_of(&welcome))]).await;
     let listed: Vec<String> = body["games"]
         .as_array()
         .unwrap()

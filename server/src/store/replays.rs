@@ -217,24 +217,33 @@ impl Store {
             .transpose()
     }
 
-    /// The kept matches of the person whose resume token's SHA-256 is `token` (lowercase hex),
-    /// newest first, at most [`MY_GAMES`], each with the seat they held.
+    /// The kept matches of the people whose resume tokens' SHA-256 are `tokens` (lowercase hex:
+    /// one browser's tokens, old and new), newest first, at most [`MY_GAMES`], each with the seat
+    /// held (a match two of the tokens played is listed once, at its first seat).
     ///
     /// # Errors
     /// The database's error, or JSON that does not read.
-    pub async fn my_games(&self, token: &str) -> Result<Vec<MyGame>, StoreError> {
-        let rows: Vec<(String, i64)> = on_conn!(self, |conn| {
-            sqlx::query_as(
-                "SELECT r.summary, p.seat FROM replay_players p JOIN replays r ON r.room = p.room \
-                 WHERE p.token = $1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT $2",
-            )
-            .bind(token)
-            .bind(db_int(MY_GAMES as u64))
-            .fetch_all(&mut *conn)
-            .await?
-        });
+    pub async fn my_games(&self, tokens: &[String]) -> Result<Vec<MyGame>, StoreError> {
+        let mut rows: Vec<(String, i64, i64, String)> = Vec::new();
+        for token in tokens {
+            let found: Vec<(String, i64, i64, String)> = on_conn!(self, |conn| {
+                sqlx::query_as(
+                    "SELECT r.room, r.finished_ms, p.seat, r.summary FROM replay_players p \
+                     JOIN replays r ON r.room = p.room \
+                     WHERE p.token = $1 ORDER BY r.finished_ms DESC, r.room DESC LIMIT $2",
+                )
+                .bind(token)
+                .bind(db_int(MY_GAMES as u64))
+                .fetch_all(&mut *conn)
+                .await?
+            });
+            rows.extend(found);
+        }
+        rows.sort_by(|a, b| (b.1, &b.0, a.2).cmp(&(a.1, &a.0, b.2)));
+        rows.dedup_by(|a, b| a.0 == b.0);
+        rows.truncate(MY_GAMES);
         rows.into_iter()
-            .map(|(summary, seat)| {
+            .map(|(_, _, seat, summary)| {
                 Ok(MyGame {
                     summary: serde_json::from_str(&summary)?,
                     seat: Seat(

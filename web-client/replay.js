@@ -461,7 +461,7 @@ function render() {
       h('h1', { id: 'replay-title' }, t('replay.title', { title })),
       h('p', { class: 'muted' }, configText({ game: rec.game, clock: {} }), ...where),
       h('ol', { class: 'seats' }, all.map((name, seat) => h('li', { 'data-seat': seat },
-        h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name,
+        h('span', { class: 'muted' }, t('replay.seat_label', { seat: seatLabel(game, seat) })), name,
         rec.entrants && rec.entrants[seat] && rec.entrants[seat].version ? h('small', { class: 'muted' }, ` v${rec.entrants[seat].version}`) : null,
         rec.seats && rec.seats[seat] && rec.seats[seat].bot ? h('small', { class: 'muted' }, ` ${t('replay.bot')}`) : null))),
       rec.result ? h('p', { id: 'match-result', 'data-end': rec.result.end }, h('strong', {}, head), ` · ${detail}`) : null,

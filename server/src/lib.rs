@@ -8,8 +8,8 @@
 //! [`run`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
 //! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
-//! /rules` (docs/rules.md as a page), `GET /api/matches/{id}` and `GET /api/my/games` (replays
-//! and a browser's own games, [`replays_api`]), and the web client's static files at `/`.
+//! /rules` (docs/rules.md as a page), `GET /api/matches/{id}` and `POST /api/my/games` (replays
+//! and a browser's own games, `replays_api`), and the web client's static files at `/`.
 
 pub mod accounts;
 mod api;
@@ -25,6 +25,7 @@ pub mod lobby;
 pub mod metrics;
 mod options;
 pub mod outbox;
+mod replays_api;
 pub mod replica;
 pub mod room;
 pub mod room_handle;
@@ -36,7 +37,6 @@ mod table;
 pub mod testing;
 pub mod tls;
 pub mod tournament;
-mod replays_api;
 mod wall_clock;
 
 use std::net::SocketAddr;

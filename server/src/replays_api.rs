@@ -17,10 +17,10 @@
 //! `match_in_play` (409: the room exists and its match is not over), `no_such_seat` (400),
 //! `token_required` (400: no resume token, or more than [`MY_TOKENS`]), `bad_json`, `deal_in_play` (409), `storage` (500).
 
+use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::extract::rejection::JsonRejection;
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
@@ -81,7 +81,11 @@ fn storage(err: impl std::fmt::Display) -> HttpError {
 }
 
 fn no_such_match(id: &str) -> HttpError {
-    HttpError::new(StatusCode::NOT_FOUND, ErrorCode::NoSuchMatch, format!("no finished match {id}"))
+    HttpError::new(
+        StatusCode::NOT_FOUND,
+        ErrorCode::NoSuchMatch,
+        format!("no finished match {id}"),
+    )
 }
 
 /// The seat `?seat=` names in a match of `seats` seats.
@@ -94,7 +98,10 @@ fn view_of(query: &ViewQuery, seats: usize) -> Result<Option<Seat>, HttpError> {
         _ => Err(HttpError::new(
             StatusCode::BAD_REQUEST,
             ErrorCode::rule("no_such_seat"),
-            format!("the match has seats 0 to {}; `{text}` is not one", seats.saturating_sub(1)),
+            format!(
+                "the match has seats 0 to {}; `{text}` is not one",
+                seats.saturating_sub(1)
+            ),
         )),
     }
 }

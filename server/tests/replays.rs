@@ -29,7 +29,9 @@ fn live_events(client: &TestClient, room: RoomId) -> Vec<GameEvent> {
 
 /// `GET path` on `server`: the status and the JSON body.
 async fn get(server: &TestServer, path: &str) -> (u16, Value) {
-    let response = reqwest::get(server.http_url(path)).await.expect("the server answers");
+    let response = reqwest::get(server.http_url(path))
+        .await
+        .expect("the server answers");
     let status = response.status().as_u16();
     (status, response.json().await.expect("a JSON body"))
 }
@@ -117,9 +119,16 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
     join(&mut bob, room).await;
     join(&mut cat, room).await;
     // Before the end: refused with a stable code, whatever the view.
-    for path in [format!("/api/matches/{room}"), format!("/api/matches/{room}?seat=0")] {
+    for path in [
+        format!("/api/matches/{room}"),
+        format!("/api/matches/{room}?seat=0"),
+    ] {
         let (status, body) = get(&server, &path).await;
-        assert_eq!((status, body["code"].as_str()), (409, Some("match_in_play")), "{body}");
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (409, Some("match_in_play")),
+            "{body}"
+        );
     }
     let (a, b, c) = tokio::join!(
         play_until_over(&mut ann, room, None),
@@ -158,7 +167,10 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
         let replayed = events_of(&body);
         let live = live_events(client, room);
         assert!(!live.is_empty());
-        assert_eq!(replayed, live, "seat {seat}'s replay is its live stream, event for event");
+        assert_eq!(
+            replayed, live,
+            "seat {seat}'s replay is its live stream, event for event"
+        );
         // And nothing of another seat's deployment.
         assert!(!replayed.iter().any(|e| matches!(e,
             GameEvent::Plane(plane::Event::Deployment { seat: s, .. }) if usize::from(s.0) != seat)));
@@ -167,13 +179,29 @@ async fn a_plane_battle_replayed_from_a_seat_shows_only_that_seats_stream() {
 
     // A seat the match does not have, and ids that name nothing.
     let (status, body) = get(&server, &format!("/api/matches/{room}?seat=3")).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("no_such_seat")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("no_such_seat")),
+        "{body}"
+    );
     let (status, body) = get(&server, &format!("/api/matches/{room}?seat=-1")).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("no_such_seat")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("no_such_seat")),
+        "{body}"
+    );
     let (status, body) = get(&server, &format!("/api/matches/{}", RoomId::random())).await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("no_such_match")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("no_such_match")),
+        "{body}"
+    );
     let (status, body) = get(&server, "/api/matches/not-an-id").await;
-    assert_eq!((status, body["code"].as_str()), (404, Some("no_such_match")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("no_such_match")),
+        "{body}"
+    );
     server.stop().await;
 }
 
@@ -204,12 +232,21 @@ async fn a_gomoku_game_is_replayed_and_listed_only_with_its_players_tokens() {
     }
     // A stranger: no token, its own token, the players' public ids, a made-up token.
     let (status, body) = my_games(&server, &[]).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("token_required")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("token_required")),
+        "{body}"
+    );
     let ServerMsg::Welcome { player: ann_id, .. } = &ann_welcome else {
         unreachable!()
     };
     let eve_token = String::from(token_of(&eve_welcome));
-    let guesses = [eve_token, ann_id.to_string(), "x".repeat(64), String::from(ResumeToken::random())];
+    let guesses = [
+        eve_token,
+        ann_id.to_string(),
+        "x".repeat(64),
+        String::from(ResumeToken::random()),
+    ];
     for guess in &guesses {
         let (status, body) = my_games(&server, std::slice::from_ref(guess)).await;
         assert_eq!(status, 200, "{body}");
@@ -217,9 +254,17 @@ async fn a_gomoku_game_is_replayed_and_listed_only_with_its_players_tokens() {
     }
     // Every guess at once, and more tokens than a request may name.
     let (status, body) = my_games(&server, &guesses).await;
-    assert_eq!((status, body["games"].clone()), (200, serde_json::json!([])), "{body}");
+    assert_eq!(
+        (status, body["games"].clone()),
+        (200, serde_json::json!([])),
+        "{body}"
+    );
     let (status, body) = my_games(&server, &vec![String::from(ResumeToken::random()); 21]).await;
-    assert_eq!((status, body["code"].as_str()), (400, Some("token_required")), "{body}");
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (400, Some("token_required")),
+        "{body}"
+    );
     let (status, body) = my_games(&server, &["y".repeat(500)]).await;
     assert_eq!((status, body["code"].as_str()), (422, Some("bad_json")), "{body}");
     server.stop().await;
@@ -254,6 +299,10 @@ async fn the_server_keeps_at_most_its_cap_oldest_dropped_first() {
         .iter()
         .map(|g| g["id"].as_str().unwrap().to_owned())
         .collect();
-    assert_eq!(listed, [rooms[3].to_string(), rooms[2].to_string()], "newest first, within the cap");
+    assert_eq!(
+        listed,
+        [rooms[3].to_string(), rooms[2].to_string()],
+        "newest first, within the cap"
+    );
     server.stop().await;
 }

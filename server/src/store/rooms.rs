@@ -82,9 +82,17 @@ const ROOM_BROKEN: &str = "broken";
 /// opening would otherwise size every row of it at twice an entry's.
 enum JournalRow {
     Open(Box<OpenRow>),
-    Append { room: String, n: i64, entry: String },
-    Close { room: String },
-    Discard { room: String },
+    Append {
+        room: String,
+        n: i64,
+        entry: String,
+    },
+    Close {
+        room: String,
+    },
+    Discard {
+        room: String,
+    },
     /// `None`: a match too long to keep ([`super::MAX_REPLAY_EVENT_BYTES`]).
     Keep(Option<Box<KeepRow>>),
 }

@@ -36,7 +36,10 @@ async fn replay_state(page: &Client, what: &str, pred: impl Fn(&Value) -> bool) 
 async fn open_replay(page: &Client, url: &str, step: usize) -> Value {
     page.goto("about:blank").await.expect("a blank page");
     page.goto(url).await.expect("the replay loads");
-    replay_state(page, &format!("step {step} of {url}"), |s| s["ready"] == true && s["step"] == step).await
+    replay_state(page, &format!("step {step} of {url}"), |s| {
+        s["ready"] == true && s["step"] == step
+    })
+    .await
 }
 
 /// Plays the page's seat of a 2-seat classic room against the bot to the end.
@@ -89,14 +92,21 @@ async fn a_finished_game_is_listed_and_replayed_as_a_seat_saw_it_and_with_everyt
         )
         .await;
         assert_eq!(listed, "ready");
-        find(&page, &format!("#mygames li[data-room=\"{room}\"][data-seat=\"0\"]")).await;
+        find(
+            &page,
+            &format!("#mygames li[data-room=\"{room}\"][data-seat=\"0\"]"),
+        )
+        .await;
         let lines = page
             .execute("return document.querySelectorAll('#mygames li').length", vec![])
             .await
             .expect("the list");
         assert_eq!(lines, json!(1), "one game played in this browser");
         let wide = page
-            .execute("return document.documentElement.scrollWidth > window.innerWidth", vec![])
+            .execute(
+                "return document.documentElement.scrollWidth > window.innerWidth",
+                vec![],
+            )
             .await
             .expect("the width");
         assert_eq!(wide, json!(false), "My games fits the window ({size})");
@@ -111,21 +121,46 @@ async fn a_finished_game_is_listed_and_replayed_as_a_seat_saw_it_and_with_everyt
         let seat = replay_state(&page, "the seat's replay", |s| s["ready"] == true).await;
         assert_eq!(seat["view"], "0", "{seat}");
         assert_eq!(seat["kind"], "casual", "{seat}");
-        assert_eq!(seat["deployments"], json!([0]), "only the seat's own deployment: {seat}");
+        assert_eq!(
+            seat["deployments"],
+            json!([0]),
+            "only the seat's own deployment: {seat}"
+        );
         // Step i shows the position after event i - 1 (step 0: before the first event).
         let kinds = seat["kinds"].as_array().unwrap();
         let first_shot = kinds.iter().position(|k| k == "shot").expect("a shot");
-        let round_end = kinds.iter().position(|k| k == "round_ended").expect("the round's end");
-        let at_shot = open_replay(&page, &format!("{}replay/{room}?seat=0#{first_shot}", base(&server)), first_shot).await;
-        assert_eq!(at_shot["boards"], json!([1, 0]), "own plane shown, the bot's hidden: {at_shot}");
+        let round_end = kinds
+            .iter()
+            .position(|k| k == "round_ended")
+            .expect("the round's end");
+        let at_shot = open_replay(
+            &page,
+            &format!("{}replay/{room}?seat=0#{first_shot}", base(&server)),
+            first_shot,
+        )
+        .await;
+        assert_eq!(
+            at_shot["boards"],
+            json!([1, 0]),
+            "own plane shown, the bot's hidden: {at_shot}"
+        );
         assert_eq!(at_shot["too_wide"], false, "{size}: {at_shot}");
         assert!(!at_shot["result"].as_str().unwrap().is_empty(), "{at_shot}");
         if lang.is_some() {
             super::i18n::assert_chinese(&page, "the replay as a seat").await;
         }
         screenshot_file(&page, &format!("replays-seat-{size}.png")).await;
-        let revealed = open_replay(&page, &format!("{}replay/{room}?seat=0#{round_end}", base(&server)), round_end).await;
-        assert_eq!(revealed["boards"], json!([1, 1]), "the round's end reveals the bot's plane: {revealed}");
+        let revealed = open_replay(
+            &page,
+            &format!("{}replay/{room}?seat=0#{round_end}", base(&server)),
+            round_end,
+        )
+        .await;
+        assert_eq!(
+            revealed["boards"],
+            json!([1, 1]),
+            "the round's end reveals the bot's plane: {revealed}"
+        );
 
         // Everything: the switcher reloads the match with every deployment.
         find(&page, "#view-as")
@@ -142,7 +177,12 @@ async fn a_finished_game_is_listed_and_replayed_as_a_seat_saw_it_and_with_everyt
             .iter()
             .position(|k| k == "shot")
             .expect("a shot");
-        let shown = open_replay(&page, &format!("{}replay/{room}#{all_first_shot}", base(&server)), all_first_shot).await;
+        let shown = open_replay(
+            &page,
+            &format!("{}replay/{room}#{all_first_shot}", base(&server)),
+            all_first_shot,
+        )
+        .await;
         assert_eq!(shown["boards"], json!([1, 1]), "every board shown: {shown}");
         assert_eq!(shown["too_wide"], false, "{size}: {shown}");
         if lang.is_some() {

@@ -276,7 +276,24 @@ async fn the_server_keeps_at_most_its_cap_oldest_dropped_first() {
         replays_kept: 2,
         ..Limits::default()
     };
-    let server = TestServer::start_with(limits).await;
+    keeps_at_most_its_cap(TestServer::start_with(limits).await).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn on_postgres_the_cap_holds_too() {
+    let pg = common::postgres::Postgres::start().await;
+    let store = skirmish_server::store::Store::connect(&pg.database().await)
+        .await
+        .unwrap();
+    let limits = Limits {
+        replays_kept: 2,
+        ..Limits::default()
+    };
+    keeps_at_most_its_cap(TestServer::start_with_store(limits, store).await).await;
+}
+
+/// Four games on `server`, whose cap is 2: the two newest are kept, listed newest first.
+async fn keeps_at_most_its_cap(server: TestServer) {
     let (mut ann, welcome) = TestClient::join(&server.ws_url(), "ann").await;
     let (mut bob, _) = TestClient::join(&server.ws_url(), "bob").await;
     let mut rooms = Vec::new();
@@ -304,5 +321,60 @@ async fn the_server_keeps_at_most_its_cap_oldest_dropped_first() {
         [rooms[3].to_string(), rooms[2].to_string()],
         "newest first, within the cap"
     );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_match_is_replayed_from_a_seat_too() {
+    let server = TestServer::start().await;
+    let stop = tokio_util::sync::CancellationToken::new();
+    for name in ["ace", "bee"] {
+        let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), name.to_owned());
+        options.token = Some(server.account(name).await);
+        options.set_strategies(&["random".to_owned()]);
+        tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    }
+    let base = server.http_url("");
+    let id = common::create_tournament(
+        &base,
+        serde_json::json!({
+            "game": {"game": "plane", "variant": "classic", "players": 2, "format": {"rounds": 1}},
+            "entrants": [{"bot": "ace", "strategy": "random"}, {"bot": "bee", "strategy": "random"}],
+        }),
+    )
+    .await
+    .summary
+    .id
+    .to_string();
+    let status = common::tournament_over(&base, &id).await;
+    assert!(!status.schedule.is_empty());
+    for m in &status.schedule {
+        let (status, all) = get(&server, &format!("/api/matches/{}", m.id)).await;
+        assert_eq!(status, 200, "{all}");
+        assert_eq!(all["kind"], "tournament");
+        let everything = events_of(&all);
+        for seat in 0..2u8 {
+            let (status, body) = get(&server, &format!("/api/matches/{}?seat={seat}", m.id)).await;
+            assert_eq!(status, 200, "{body}");
+            assert_eq!(body["view"], seat);
+            let seen = events_of(&body);
+            assert!(seen.len() < everything.len());
+            assert!(
+                seen.iter().all(|e| e
+                    .audience()
+                    .includes(skirmish_games::Viewer::Seat(skirmish_games::Seat(seat)))),
+                "only what seat {seat} saw"
+            );
+            assert!(!seen.iter().any(|e| matches!(e,
+                GameEvent::Plane(plane::Event::Deployment { seat: s, .. }) if s.0 != seat)));
+        }
+        let (status, body) = get(&server, &format!("/api/matches/{}?seat=2", m.id)).await;
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (400, Some("no_such_seat")),
+            "{body}"
+        );
+    }
+    stop.cancel();
     server.stop().await;
 }

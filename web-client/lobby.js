@@ -78,7 +78,8 @@ export function renderLobby() {
           h('h1', {}, t('lobby.rooms')),
           h('p', { class: 'muted' }, t('lobby.rooms_intro')),
           h('div', { id: 'rooms', 'aria-live': 'polite' })),
-        tournamentsCard()),
+        tournamentsCard(),
+        myGamesCard()),
       form));
   renderRooms();
   renderTournaments();
@@ -116,6 +117,13 @@ async function quickMatch(game, button) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** A link to "My games" (my-games.html): this browser's finished games and their replays. */
+function myGamesCard() {
+  return h('div', { class: 'card my-games-card' },
+    h('h2', {}, h('a', { href: '/my-games', id: 'my-games-link' }, t('mygames.title'))),
+    h('p', { class: 'muted small' }, t('mygames.lobby_note')));
 }
 
 /** The lobby's list of tournaments (filled by renderTournaments). */

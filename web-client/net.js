@@ -1,6 +1,19 @@
 // The WebSocket connection: hello (with the resume token), request numbers, reconnection.
 
 const TOKEN_KEY = 'skirmish.resume';
+/** Every resume token this browser was given, newest last (at most MY_TOKENS): "My games" lists the
+ * games of each, since a server that forgot the browser (it left with no seat) gives it a new one. */
+const TOKENS_KEY = 'skirmish.resumes';
+/** How many tokens the browser keeps for "My games": the server reads at most 20 a request. */
+const MY_TOKENS = 20;
+
+function rememberToken(token) {
+  let tokens;
+  try { tokens = JSON.parse(localStorage.getItem(TOKENS_KEY) || '[]'); } catch { tokens = []; }
+  if (!Array.isArray(tokens)) tokens = [];
+  tokens = tokens.filter((x) => x !== token).concat([token]).slice(-MY_TOKENS);
+  localStorage.setItem(TOKENS_KEY, JSON.stringify(tokens));
+}
 
 export class Connection {
   /**
@@ -45,6 +58,7 @@ export class Connection {
       try { msg = JSON.parse(e.data); } catch { return; }
       if (msg.type === 'welcome') {
         localStorage.setItem(TOKEN_KEY, msg.resume);
+        rememberToken(msg.resume);
         this.welcomed = true;
         this.retry = 0;
         this.onState('open');

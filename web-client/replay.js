@@ -1,11 +1,15 @@
-// The replay of one finished tournament match (/replay/<match id>), from GET /api/matches/<id>: every
-// event of the match in order, secret deployments included (the match is over, so nothing is hidden).
-// The page folds the events into one position per step and draws it: plane battle boards with
-// their deployments and shots, the gomoku board with numbered stones, the junqi board with every
-// rank. Controls: first, previous, play/pause, next, last, a slider; the arrow keys step, Home and
-// End jump; the address names the step shown (/replay/<id>#42). Plain ES module, no build.
-import { translateStatic, mountSwitch, rulesHref } from './i18n.js';
-import { h, getJson, idFromPath, entrantName, ordinal, plural, seatLabel, gameText, resultText } from './dom.js';
+// The replay of one finished match, a tournament's or a casual room's (/replay/<id>), from
+// GET /api/matches/<id>: every event of the match in order, secret deployments included (the match
+// is over, so nothing is hidden), or with ?seat=N only what seat N saw at each moment (the server
+// decides, by the engines' audiences). A switcher picks the view ("everything" or "as <name>"); the
+// address keeps it (/replay/<id>?seat=1). The page folds the events into one position per step and
+// draws it: plane battle boards with their deployments and shots, the gomoku board with numbered
+// stones, the junqi board (every rank when everything is shown). Controls: first, previous,
+// play/pause, next, last, a slider; the arrow keys step, Home and End jump; the address names the
+// step shown (#42). Every string through the catalogs (keys under replay.). Plain ES module, no build.
+import { t, translateStatic, mountSwitch, rulesHref, refusal } from './i18n.js';
+import { h, getJson, idFromPath, entrantName, num } from './dom.js';
+import { ordinal, configText } from './state.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
 import * as J from './junqi.js';
@@ -16,6 +20,8 @@ const PLAY_MS = 500;
 /** Everything the page knows (also `window.replay`, for the console and tests). */
 const R = {
   id: idFromPath(),
+  /** The seat whose view is shown, or null for everything (the address's ?seat=). */
+  view: seatFromQuery(),
   record: null,
   error: null,
   /** steps[0]: before the first event; steps[i]: after event i - 1, with its text. */
@@ -25,14 +31,57 @@ const R = {
 };
 window.replay = R;
 
+/** The seat the address names (?seat=N), or null. */
+function seatFromQuery() {
+  const seat = new URLSearchParams(location.search).get('seat');
+  return seat != null && /^\d+$/.test(seat) ? Number(seat) : null;
+}
+
 // ---------------------------------------------------------------- names
 
+/** Each seat's name: a tournament's entrant (bot/strategy), a casual seat's player ("pool-1 for 阿强"). */
 function names() {
-  return R.record.entrants.map(entrantName);
+  const rec = R.record;
+  if (rec.kind !== 'casual') return rec.entrants.map(entrantName);
+  return rec.seats.map((s, seat) => {
+    if (!s.name) return t('replay.seat', { n: seat + 1 });
+    return s.took_over_from ? t('replay.took_over', { bot: s.name, name: s.took_over_from }) : s.name;
+  });
 }
 
 function who(seat) {
-  return names()[seat] ?? `Seat ${seat + 1}`;
+  return names()[seat] ?? t('replay.seat', { n: seat + 1 });
+}
+
+/** The seat's colour or number in the game: black/white, red/blue, seat n. */
+function seatLabel(game, seat) {
+  if (game === 'gomoku' && seat < 2) return t(`colour.${['black', 'white'][seat]}`);
+  if (game === 'junqi' && seat < 2) return t(`colour.${['red', 'blue'][seat]}`);
+  return t('replay.seat', { n: seat + 1 });
+}
+
+/** How the match ended, in words: `five`, `flag_captured` (replay.end.<code>, else the code). */
+function endText(end) {
+  const key = `replay.end.${end}`;
+  const text = t(key);
+  return text === key ? String(end || '').replace(/_/g, ' ') : text;
+}
+
+/**
+ * The result as [headline, detail]: the placings in rank order, each with its own points (so that
+ * places and points read in the same order), how it ended, and a forfeit.
+ */
+function resultLine(result, all, game) {
+  const seats = result.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
+  const firsts = seats.filter((x) => x.p === 1);
+  let head;
+  if (seats.length > 2) head = t('replay.placings', { list: seats.map(({ p, s }) => `${ordinal(p)} ${all[s]}`).join(t('replay.list_sep')) });
+  else if (firsts.length > 1) head = t('replay.draw');
+  else head = t('replay.won', { who: all[firsts[0].s], seat: seatLabel(game, firsts[0].s) });
+  const points = seats.map(({ s }) => t('replay.points_of', { who: all[s], n: num(result.points[s]) })).join(t('replay.list_sep'));
+  const parts = [points, t('replay.ended_by', { how: endText(result.end) })];
+  if (result.forfeit) parts.push(t('replay.forfeited', { who: all[result.forfeit.seat], why: endText(result.forfeit.reason) }));
+  return [head, parts.join(' · ')];
 }
 
 /** The helpers gomoku.js and junqi.js draw with, for a reader who sits in no seat. */
@@ -73,7 +122,12 @@ function planeStart(config) {
 }
 
 function placementText(planes) {
-  return (planes || []).map((p) => `${p.head} facing ${p.facing}`).join(', ');
+  return (planes || []).map((p) => t('replay.plane.placement', { head: p.head, facing: t(`facing.${p.facing}`) })).join(t('replay.list_sep'));
+}
+
+/** "Round 2" or "Extra round": a round's name. */
+function roundLabel(round, extra) {
+  return extra ? t('replay.plane.extra_round') : t('replay.plane.round', { n: round + 1 });
 }
 
 /** Applies one plane battle event to `v` and returns it in words. */
@@ -87,16 +141,16 @@ function planeApply(v, ev) {
       v.boards.forEach((b) => Object.assign(b, {
         playing: ev.players.includes(b.seat), ready: false, planes: null, shots: [], downed: [], knocked_out: false, points: 0,
       }));
-      return `${ev.extra ? 'Extra round (tie-break)' : `Round ${ev.round + 1}`} starts; ${who(ev.first_attacker)} will fire first.`;
+      return t('replay.plane.round_started', { label: roundLabel(ev.round, ev.extra), first: who(ev.first_attacker) });
     case 'ready':
       v.boards[ev.seat].ready = true;
-      return ev.by_default ? `${who(ev.seat)} ran out of time: planes placed at random.` : `${who(ev.seat)} is ready.`;
+      return ev.by_default ? t('replay.plane.ready_by_default', { who: who(ev.seat) }) : t('replay.plane.ready', { who: who(ev.seat) });
     case 'deployment':
       v.boards[ev.seat].planes = ev.planes;
-      return `${who(ev.seat)} deployed (secret until the round ended): ${placementText(ev.planes)}.`;
+      return t('replay.plane.deployment', { who: who(ev.seat), planes: placementText(ev.planes) });
     case 'turn':
       v.attacker = ev.attacker;
-      return `${who(ev.attacker)} to fire.`;
+      return t('replay.plane.turn', { who: who(ev.attacker) });
     case 'shot': {
       const b = v.boards[ev.target];
       b.shots.push({ by: ev.attacker, cell: ev.cell, result: ev.result });
@@ -105,11 +159,11 @@ function planeApply(v, ev) {
       v.boards[ev.attacker].points += ev.points;
       v.totals[ev.attacker] += ev.points;
       v.last = { target: ev.target, cell: ev.cell };
-      let text = `${who(ev.attacker)} fired at ${who(ev.target)} ${ev.cell}: ${ev.result}`;
-      if (ev.result === 'down') text += ev.knocked_out ? ' — last plane down, knocked out' : ' — plane shot down';
-      if (ev.points) text += ` (+${ev.points})`;
-      if (ev.by_default) text += ' [time ran out: random shot]';
-      return `${text}.`;
+      let text = t('replay.plane.shot', { by: who(ev.attacker), at: who(ev.target), cell: ev.cell, result: t(`plane.result.${ev.result}`) });
+      if (ev.result === 'down') text += ev.knocked_out ? t('replay.plane.knocked_out') : t('replay.plane.shot_down');
+      if (ev.points) text += t('replay.plane.points', { n: ev.points });
+      if (ev.by_default) text += t('replay.plane.random_shot');
+      return text;
     }
     case 'round_ended': {
       const r = ev.result;
@@ -117,10 +171,10 @@ function planeApply(v, ev) {
       v.totals = ev.totals;
       v.round_wins[r.survivor] += 1;
       v.attacker = null;
-      // Every deployment is public now; a record always has them already, this is a safeguard.
+      // Every deployment is public now: a seat's view learns the others' planes here, as it did live.
       r.deployments.forEach((planes, s) => { if (planes && planes.length && !v.boards[s].planes) v.boards[s].planes = planes; });
-      const pts = r.points.map((p, s) => `${who(s)} ${p}`).join(', ');
-      return `${r.extra ? 'Extra round' : `Round ${r.round + 1}`} over: ${who(r.survivor)} survived. Points: ${pts}.`;
+      const pts = r.points.map((p, s) => t('replay.points_of', { who: who(s), n: p })).join(t('replay.list_sep'));
+      return t('replay.plane.round_ended', { label: roundLabel(r.round, r.extra), survivor: who(r.survivor), points: pts });
     }
     case 'match_ended': {
       const o = ev.outcome;
@@ -128,8 +182,8 @@ function planeApply(v, ev) {
       v.totals = o.totals;
       v.round_wins = o.round_wins;
       v.attacker = null;
-      const resigned = o.resigned != null ? ` ${who(o.resigned)} resigned.` : '';
-      return `Match over: ${who(o.winner)} won with ${plural(o.totals[o.winner], 'point')}.${resigned}`;
+      const resigned = o.resigned != null ? t('replay.plane.resigned', { who: who(o.resigned) }) : '';
+      return t('replay.plane.match_ended', { winner: who(o.winner), count: o.totals[o.winner] }) + resigned;
     }
     default:
       return ev.kind;
@@ -156,50 +210,51 @@ function planeBoard(v, b) {
       const last = v.last && v.last.target === b.seat && v.last.cell === cell;
       const symbol = shot === 'miss' ? '○' : shot === 'hit' ? '✕' : shot === 'down' ? '✹' : head ? '▲' : '';
       const words = [cell];
-      if (shot) words.push(shot === 'down' ? 'head hit, plane down' : shot);
-      if (plane) words.push(`${plane === 'downed' ? 'downed ' : ''}plane${head ? '\'s head' : ''}`);
-      if (last) words.push('last shot');
+      if (shot) words.push(t(`plane.cell.${shot}`));
+      if (plane) words.push(t(`plane.cell.${plane === 'downed' ? 'downed' : 'revealed'}${head ? '_head' : ''}`));
+      if (last) words.push(t('plane.cell.last'));
       const cls = ['cell', shot ? `shot-${shot}` : '', plane ? `plane plane-${plane}` : '', head ? 'head' : '', last ? 'last' : ''].filter(Boolean).join(' ');
       cells.push(h('span', {
         class: cls, 'data-cell': cell, 'data-shot': shot || null, 'data-plane': plane, 'data-head': head ? 'true' : null,
-        'data-last': last ? 'true' : null, role: 'img', 'aria-label': words.join(', '),
+        'data-last': last ? 'true' : null, role: 'img', 'aria-label': words.join(t('replay.list_sep')),
       }, symbol));
     }
   }
   const badges = [];
-  if (!b.playing) badges.push(h('span', { class: 'badge out' }, 'not in this round'));
-  else if (b.knocked_out) badges.push(h('span', { class: 'badge out' }, 'knocked out'));
-  if (v.attacker === b.seat) badges.push(h('span', { class: 'badge turn' }, '▶ to fire'));
+  if (!b.playing) badges.push(h('span', { class: 'badge out' }, t('replay.plane.not_in_round')));
+  else if (b.knocked_out) badges.push(h('span', { class: 'badge out' }, t('replay.plane.knocked_out_badge')));
+  if (v.attacker === b.seat) badges.push(h('span', { class: 'badge turn' }, t('replay.plane.to_fire')));
   return h('figure', { class: `board ${b.knocked_out ? 'out' : ''} ${v.attacker === b.seat ? 'attacking' : ''}`, 'data-board': b.seat, 'data-planes': (b.planes || []).length },
     h('figcaption', {}, h('strong', {}, who(b.seat)), ...badges,
-      h('span', { class: 'pts' }, `${b.points} pt${b.points === 1 ? '' : 's'} this round`)),
-    h('div', { class: `grid side-${side}`, style: `--side:${side}`, role: 'group', 'aria-label': `${who(b.seat)}'s board`, 'data-grid': b.seat }, cells));
+      h('span', { class: 'pts' }, t('replay.plane.round_points', { count: b.points }))),
+    h('div', { class: `grid side-${side}`, style: `--side:${side}`, role: 'group', 'aria-label': t('replay.plane.board_of', { who: who(b.seat) }), 'data-grid': b.seat }, cells));
 }
 
 function planeScoreboard(v) {
-  const heads = v.history.map((r) => (r.extra ? `X${r.round + 1}` : `R${r.round + 1}`));
+  const heads = v.history.map((r) => (r.extra ? t('replay.plane.extra_short', { n: r.round + 1 }) : t('replay.plane.round_short', { n: r.round + 1 })));
   const live = v.round != null && v.history.length <= v.round && !v.outcome;
+  const ranked = v.outcome ? v.outcome.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s) : null;
   return h('div', { class: 'card score' },
-    h('h2', {}, 'Scores'),
+    h('h2', {}, t('replay.plane.scores')),
     h('div', { class: 'scroll' },
       h('table', { class: 'scoreboard', id: 'scoreboard' },
-        h('caption', { class: 'sr-only' }, 'Points per round and totals'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), heads.map((t) => h('th', { scope: 'col' }, t)),
-          live ? h('th', { scope: 'col', title: 'the round being played' }, `R${v.round + 1}*`) : null,
-          h('th', { scope: 'col' }, 'Total'), h('th', { scope: 'col' }, 'Wins'))),
+        h('caption', { class: 'sr-only' }, t('replay.plane.scores_caption')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('replay.plane.player')), heads.map((x) => h('th', { scope: 'col' }, x)),
+          live ? h('th', { scope: 'col', title: t('replay.plane.live_title') }, t('replay.plane.live_short', { n: v.round + 1 })) : null,
+          h('th', { scope: 'col' }, t('replay.plane.total')), h('th', { scope: 'col' }, t('replay.plane.wins')))),
         h('tbody', {}, v.boards.map((b) => h('tr', { 'data-score-row': b.seat, class: v.outcome && v.outcome.winner === b.seat ? 'winner' : '' },
           h('th', { scope: 'row' }, who(b.seat)),
-          v.history.map((r) => h('td', {}, String(r.points[b.seat]), r.survivor === b.seat ? h('span', { 'aria-label': ', survived' }, ' ★') : null)),
+          v.history.map((r) => h('td', {}, String(r.points[b.seat]), r.survivor === b.seat ? h('span', { 'aria-label': t('replay.plane.survived_aria') }, ' ★') : null)),
           live ? h('td', { class: 'live' }, String(b.points)) : null,
           h('td', { class: 'total', 'data-total': b.seat }, String(v.totals[b.seat])),
           h('td', {}, String(v.round_wins[b.seat]))))))),
-    v.outcome ? h('p', {}, v.outcome.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s)
-      .map(({ p, s }) => `${ordinal(p)} ${who(s)}`).join(' · ')) : null,
-    h('p', { class: 'muted small' }, '★ survived the round. Shots: ○ miss, ✕ hit, ✹ head (plane down); ▲ a plane\'s head.'));
+    ranked ? h('p', { id: 'placings' }, ranked.map(({ p, s }) => t('replay.placing_points', { place: ordinal(p), who: who(s), n: v.totals[s] })).join(' · ')) : null,
+    live ? h('p', { class: 'muted small' }, t('replay.plane.live_note', { n: v.round + 1 })) : null,
+    h('p', { class: 'muted small' }, t('replay.plane.legend')));
 }
 
 function planeView(v) {
-  const title = v.round == null ? 'Before the first round' : v.extra ? `Extra round (round ${v.round + 1})` : `Round ${v.round + 1}`;
+  const title = v.round == null ? t('replay.plane.before_first') : v.extra ? t('replay.plane.extra_title', { n: v.round + 1 }) : t('replay.plane.round', { n: v.round + 1 });
   return [
     h('div', { class: 'replay-main' },
       h('h2', { id: 'round-title', 'data-round': v.round ?? '' }, title),
@@ -223,7 +278,7 @@ function gomokuApply(rs, ev) {
   G.applyEvent(rs, ev, 0, { ...ui(), log: (t) => { text = t; } });
   rs.deadlineAt = null;
   // "12. Ann (black) played h8." -> "Move 12: ...": the events list numbers the steps.
-  return text.replace(/^(\d+)\. /, 'Move $1: ');
+  return text.replace(/^(\d+)\. (.*)$/, (_, n, rest) => t('replay.move', { n, text: rest }));
 }
 
 function gomokuView(rs) {
@@ -235,10 +290,10 @@ function gomokuView(rs) {
     h('div', { class: 'replay-aside' },
       head ? h('div', { class: 'card final', id: 'result', 'data-end': v.outcome.end.kind },
         h('h2', {}, head), detail ? h('p', {}, detail) : null) : null,
-      h('div', { class: 'card' }, h('h2', {}, 'Players'),
+      h('div', { class: 'card' }, h('h2', {}, t('replay.players')),
         h('ul', { class: 'players' }, [0, 1].map((seat) => h('li', { class: v.to_move === seat ? 'to-move' : '' },
-          h('span', { class: `stone mini ${G.colourOf(seat)}`, 'aria-hidden': 'true' }), h('strong', {}, who(seat)), ` · ${G.colourOf(seat)}`,
-          v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null)))),
+          h('span', { class: `stone mini ${G.colourOf(seat)}`, 'aria-hidden': 'true' }), h('strong', {}, who(seat)), ` · ${G.colourName(seat)}`,
+          v.to_move === seat ? h('span', { class: 'badge turn' }, t('replay.to_move')) : null)))),
       G.moveList(rs, u)),
   ];
 }
@@ -256,29 +311,32 @@ function junqiStart(config) {
 }
 
 function rankName(piece) {
-  if (!piece || !piece.rank) return 'a piece';
-  const [cn, en] = J.rankNames(piece.rank);
-  return `${J.colourOf(piece.owner)} ${en} ${cn}`;
+  if (!piece || !piece.rank) return t('replay.junqi.unknown_piece');
+  return t('replay.junqi.piece', { colour: seatLabel('junqi', piece.owner), rank: t(`rank.${piece.rank}`) });
 }
 
 function junqiApply(rs, ev) {
   const v = rs.view;
-  const mover = (seat) => `${who(seat)} (${J.colourOf(seat)})`;
+  const mover = (seat) => t('replay.junqi.mover', { who: who(seat), colour: seatLabel('junqi', seat) });
   switch (ev.kind) {
     case 'started':
       v.no_attack_limit = ev.no_attack_limit;
-      return `Deployment begins (${ev.no_attack_limit ? `no-attack limit ${ev.no_attack_limit}` : 'no-attack rule off'}).`;
+      return ev.no_attack_limit ? t('replay.junqi.started', { limit: ev.no_attack_limit }) : t('replay.junqi.started_off');
     case 'deployed':
       v.deployed[ev.seat] = true;
-      return `${mover(ev.seat)} has deployed.`;
+      return t('replay.junqi.deployed', { who: mover(ev.seat) });
     case 'deployment':
       v.layouts[ev.seat] = ev.layout;
       v.pieces = v.pieces.filter((p) => p.owner !== ev.seat).concat(J.layoutPieces(ev.layout, ev.seat));
-      return `${mover(ev.seat)}'s layout (secret during the game) is on the board.`;
+      return t('replay.junqi.layout', { who: mover(ev.seat) });
     case 'battle_started':
       v.phase = 'battle';
       v.to_move = ev.to_move;
-      return `The battle begins. ${mover(ev.to_move)} to move.`;
+      // A seat's view: the other side's layout is secret, but its 25 pieces stand on its 25 posts.
+      [0, 1].forEach((seat) => {
+        if (!v.pieces.some((p) => p.owner === seat)) v.pieces = v.pieces.concat(J.layoutPieces('', seat, false));
+      });
+      return t('replay.junqi.battle', { who: mover(ev.to_move) });
     case 'moved': {
       const attacker = v.pieces.find((p) => p.post === ev.from);
       const defender = v.pieces.find((p) => p.post === ev.to);
@@ -286,16 +344,16 @@ function junqiApply(rs, ev) {
       v.moves.push({ number: ev.number, seat: ev.seat, from: ev.from, to: ev.to, result: ev.result });
       v.quiet_moves = ev.result === 'moved' ? v.quiet_moves + 1 : 0;
       v.to_move = 1 - ev.seat;
-      const ranks = defender ? ` (${rankName(attacker)} against ${rankName(defender)})` : ` (${rankName(attacker)})`;
-      return `Move ${ev.number}: ${J.moveText(ev, ui())}${ranks}`;
+      const ranks = defender ? t('replay.junqi.against', { a: rankName(attacker), d: rankName(defender) }) : t('replay.junqi.alone', { a: rankName(attacker) });
+      return t('replay.move', { n: ev.number, text: `${J.moveText(ev, ui())}${ranks}` });
     }
     case 'flag_revealed':
       v.revealed_flags[ev.seat] = ev.post;
-      return `${mover(ev.seat)} lost the field marshal: the flag at ${ev.post} is revealed.`;
+      return t('replay.junqi.flag', { who: mover(ev.seat), post: ev.post });
     case 'ended':
       Object.assign(v, { phase: 'over', outcome: ev.outcome, to_move: null });
       if (ev.outcome.pieces) v.pieces = ev.outcome.pieces;
-      return `Game over: ${J.resultText(ev.outcome, ui()).join(' ')}`;
+      return t('replay.game_over', { text: J.resultText(ev.outcome, ui()).join(' ') });
     default:
       return ev.kind;
   }
@@ -311,13 +369,13 @@ function junqiView(rs) {
     h('div', { class: 'replay-aside' },
       head ? h('div', { class: 'card final', id: 'result', 'data-end': v.outcome.end.kind },
         h('h2', {}, head), detail ? h('p', {}, detail) : null) : null,
-      h('div', { class: 'card' }, h('h2', {}, 'Players'),
+      h('div', { class: 'card' }, h('h2', {}, t('replay.players')),
         h('ul', { class: 'players' }, [0, 1].map((seat) => h('li', { class: v.to_move === seat ? 'to-move' : '' },
-          h('span', { class: `jq-dot owner-${seat}`, 'aria-hidden': 'true' }), h('strong', {}, who(seat)), ` · ${J.colourOf(seat)}`,
-          v.to_move === seat ? h('span', { class: 'badge turn' }, 'to move') : null))),
+          h('span', { class: `jq-dot owner-${seat}`, 'aria-hidden': 'true' }), h('strong', {}, who(seat)), ` · ${seatLabel('junqi', seat)}`,
+          v.to_move === seat ? h('span', { class: 'badge turn' }, t('replay.to_move')) : null))),
         h('p', { class: 'jq-quiet', id: 'quiet', 'data-quiet': v.quiet_moves },
-          limit ? `Quiet moves ${v.quiet_moves}/${limit}` : `Quiet moves ${v.quiet_moves} (no-attack rule off)`),
-        h('p', { class: 'muted small' }, 'Every rank is shown: the match is over. Red sits at the bottom.')),
+          limit ? t('replay.junqi.quiet', { n: v.quiet_moves, limit }) : t('replay.junqi.quiet_off', { n: v.quiet_moves })),
+        h('p', { class: 'muted small' }, R.view == null ? t('replay.junqi.all_ranks') : t('replay.junqi.seat_ranks'))),
       J.moveList(rs, u)),
   ];
 }
@@ -332,15 +390,15 @@ const GAMES = {
 
 /** Folds the record's events into one state per step. */
 function buildSteps(record) {
-  const game = GAMES[record.game.game];
+  const game = GAMES[record.game.game] || { start: () => ({}), apply: (_, ev) => ev.kind };
   let state = game.start(record.game);
-  const steps = [{ state: structuredClone(state), text: 'Before the first event.', kind: null }];
+  const steps = [{ state: structuredClone(state), text: t('replay.before_first'), kind: null }];
   for (const ev of record.events) {
     let text;
     try {
       text = game.apply(state, ev);
     } catch (err) {
-      text = `${ev.kind} (cannot be shown: ${err.message})`;
+      text = t('replay.cannot_show', { kind: ev.kind });
     }
     steps.push({ state: structuredClone(state), text, kind: ev.kind });
   }
@@ -368,45 +426,60 @@ function stop() {
 
 // ---------------------------------------------------------------- rendering
 
+/** The view switcher: everything, or as each seat saw it. Picking one loads that view. */
+function viewSwitch(all) {
+  const options = [h('option', { value: 'all', selected: R.view == null }, t('replay.view.all'))];
+  all.forEach((name, seat) => options.push(h('option', { value: String(seat), selected: R.view === seat }, t('replay.view.seat', { who: name }))));
+  return h('div', { class: 'replay-viewas' },
+    h('label', { for: 'view-as' }, t('replay.view.label')),
+    h('select', { id: 'view-as', onchange: (e) => switchView(e.target.value === 'all' ? null : Number(e.target.value)) }, options),
+    h('span', { class: 'muted small', id: 'view-note' }, R.view == null ? t('replay.view.all_note') : t('replay.view.seat_note', { who: all[R.view] })));
+}
+
 function render() {
   const main = document.getElementById('main');
   if (!R.record) {
-    main.replaceChildren(h('section', { id: 'replay', class: 'card', 'data-state': R.error ? 'error' : 'loading' },
-      h('h1', {}, 'Replay'),
-      h('p', {}, R.error ? `This match cannot be replayed: ${R.error.message}` : 'Loading…'),
-      h('p', {}, h('a', { href: '/' }, 'Back to the lobby'))));
+    main.replaceChildren(h('section', { id: 'replay', class: 'card', 'data-state': R.error ? 'error' : 'loading', 'data-code': R.error && R.error.code },
+      h('h1', {}, t('replay.badge')),
+      h('p', {}, R.error ? t('replay.cannot', { why: refusal(R.error) }) : t('replay.loading')),
+      h('p', {}, h('a', { href: '/' }, t('replay.back')), ' · ', h('a', { href: '/my-games' }, t('replay.my_games')))));
     return;
   }
   const rec = R.record;
   const all = names();
   const game = rec.game.game;
-  const title = all.join(game === 'plane' && all.length > 2 ? ', ' : ' vs ');
-  document.title = `Replay: ${title} · Skirmish`;
-  const [head, detail] = rec.result ? resultText(rec.result, all, game) : ['', ''];
+  const title = all.join(game === 'plane' && all.length > 2 ? t('replay.list_sep') : t('replay.vs'));
+  document.title = t('replay.doc_title', { title });
+  const [head, detail] = rec.result ? resultLine(rec.result, all, game) : ['', ''];
   const n = R.steps.length - 1;
-  main.replaceChildren(h('section', { id: 'replay', class: 'replay', 'data-game': game, 'data-match-id': rec.id, 'data-steps': n },
+  const where = rec.kind === 'casual'
+    ? [' · ', h('a', { href: '/my-games', id: 'to-my-games' }, t('replay.my_games'))]
+    : [t('replay.match_n', { n: rec.index + 1 }), rec.opening ? t('replay.opening', { name: rec.opening }) : '', ' · ',
+      h('a', { href: `/tournament/${rec.tournament}`, id: 'to-tournament' }, t('replay.tournament'))];
+  main.replaceChildren(h('section', { id: 'replay', class: 'replay', 'data-game': game, 'data-match-id': rec.id, 'data-steps': n, 'data-view': R.view ?? 'all', 'data-kind': rec.kind },
     h('div', { class: 'card' },
-      h('h1', { id: 'replay-title' }, `Replay: ${title}`),
-      h('p', { class: 'muted' }, gameText(rec.game), ` · match ${rec.index + 1}`, rec.opening ? ` · opening ${rec.opening}` : '', ' · ',
-        h('a', { href: `/tournament/${rec.tournament}`, id: 'to-tournament' }, 'the tournament')),
+      h('h1', { id: 'replay-title' }, t('replay.title', { title })),
+      h('p', { class: 'muted' }, configText({ game: rec.game, clock: {} }), ...where),
       h('ol', { class: 'seats' }, all.map((name, seat) => h('li', { 'data-seat': seat },
-        h('span', { class: 'muted' }, `${seatLabel(game, seat)}: `), name,
-        rec.entrants[seat] && rec.entrants[seat].version ? h('small', { class: 'muted' }, ` v${rec.entrants[seat].version}`) : null))),
-      rec.result ? h('p', { id: 'match-result', 'data-end': rec.result.end }, h('strong', {}, head), ` · ${detail}`) : null),
+        h('span', { class: 'muted' }, t('replay.seat_label', { seat: seatLabel(game, seat) })), name,
+        rec.entrants && rec.entrants[seat] && rec.entrants[seat].version ? h('small', { class: 'muted' }, ` v${rec.entrants[seat].version}`) : null,
+        rec.seats && rec.seats[seat] && rec.seats[seat].bot ? h('small', { class: 'muted' }, ` ${t('replay.bot')}`) : null))),
+      rec.result ? h('p', { id: 'match-result', 'data-end': rec.result.end }, h('strong', {}, head), ` · ${detail}`) : null,
+      viewSwitch(all)),
     h('div', { class: 'card' },
-      h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': 'Replay controls' },
-        h('button', { id: 'first', type: 'button', onclick: () => go(0), 'aria-keyshortcuts': 'Home', title: 'First (Home)' }, '« First'),
-        h('button', { id: 'prev', type: 'button', onclick: () => go(R.at - 1), 'aria-keyshortcuts': 'ArrowLeft', title: 'Previous (←)' }, '‹ Prev'),
-        h('button', { id: 'play', type: 'button', class: 'primary', onclick: play }, '▶ Play'),
-        h('button', { id: 'next', type: 'button', onclick: () => go(R.at + 1), 'aria-keyshortcuts': 'ArrowRight', title: 'Next (→)' }, 'Next ›'),
-        h('button', { id: 'last', type: 'button', onclick: () => go(n), 'aria-keyshortcuts': 'End', title: 'Last (End)' }, 'Last »'),
-        h('label', { for: 'slider', class: 'sr-only' }, 'Position'),
+      h('div', { class: 'replay-controls', role: 'toolbar', 'aria-label': t('replay.controls') },
+        h('button', { id: 'first', type: 'button', onclick: () => go(0), 'aria-keyshortcuts': 'Home', title: t('replay.first_title') }, t('replay.first')),
+        h('button', { id: 'prev', type: 'button', onclick: () => go(R.at - 1), 'aria-keyshortcuts': 'ArrowLeft', title: t('replay.prev_title') }, t('replay.prev')),
+        h('button', { id: 'play', type: 'button', class: 'primary', onclick: play }, t('replay.play')),
+        h('button', { id: 'next', type: 'button', onclick: () => go(R.at + 1), 'aria-keyshortcuts': 'ArrowRight', title: t('replay.next_title') }, t('replay.next')),
+        h('button', { id: 'last', type: 'button', onclick: () => go(n), 'aria-keyshortcuts': 'End', title: t('replay.last_title') }, t('replay.last')),
+        h('label', { for: 'slider', class: 'sr-only' }, t('replay.position')),
         h('input', { id: 'slider', type: 'range', min: 0, max: n, step: 1, value: R.at, oninput: (e) => { stop(); go(Number(e.target.value)); } }),
         h('span', { id: 'step-label', class: 'step' })),
       h('p', { id: 'event-text', class: 'event-text', 'aria-live': 'polite' })),
     h('div', { id: 'replay-view', class: 'replay-view' }),
     h('div', { class: 'card' },
-      h('h2', { id: 'events-title' }, `Events (${n})`),
+      h('h2', { id: 'events-title' }, t('replay.events', { count: n })),
       h('ol', { id: 'events', class: 'events', 'aria-labelledby': 'events-title' },
         R.steps.slice(1).map((s, i) => h('li', { 'data-step': i + 1, 'data-kind': s.kind, onclick: () => { stop(); go(i + 1); } }, s.text))))));
   renderStep();
@@ -420,21 +493,22 @@ function renderStep() {
   const step = R.steps[R.at];
   section.dataset.step = R.at;
   section.dataset.playing = R.timer ? 'true' : 'false';
-  history.replaceState(null, '', R.at ? `#${R.at}` : location.pathname);
+  history.replaceState(null, '', `${location.pathname}${location.search}${R.at ? `#${R.at}` : ''}`);
   document.getElementById('slider').value = R.at;
-  document.getElementById('step-label').textContent = `Step ${R.at} of ${n}`;
+  document.getElementById('step-label').textContent = t('replay.step', { at: R.at, n });
   document.getElementById('first').disabled = R.at === 0;
   document.getElementById('prev').disabled = R.at === 0;
   document.getElementById('next').disabled = R.at === n;
   document.getElementById('last').disabled = R.at === n;
   const playBtn = document.getElementById('play');
-  playBtn.textContent = R.timer ? '⏸ Pause' : '▶ Play';
+  playBtn.textContent = R.timer ? t('replay.pause') : t('replay.play');
   playBtn.setAttribute('aria-pressed', R.timer ? 'true' : 'false');
   const text = document.getElementById('event-text');
   text.textContent = R.at === 0 ? step.text : `${R.at}. ${step.text}`;
   text.dataset.kind = step.kind || '';
   const game = GAMES[R.record.game.game];
-  document.getElementById('replay-view').replaceChildren(...game.view(structuredClone(step.state)));
+  const view = document.getElementById('replay-view');
+  view.replaceChildren(...(game ? game.view(structuredClone(step.state)) : []));
   const list = document.getElementById('events');
   list.querySelectorAll('li').forEach((li) => {
     const k = Number(li.dataset.step);
@@ -457,18 +531,32 @@ document.addEventListener('keydown', (e) => {
   go(to);
 });
 
-async function load() {
+/** Shows the match as `seat` saw it (null: everything), keeping the address in step. */
+async function switchView(seat) {
+  stop();
+  R.view = seat;
+  const url = new URL(location.href);
+  if (seat == null) url.searchParams.delete('seat'); else url.searchParams.set('seat', String(seat));
+  url.hash = '';
+  history.replaceState(null, '', url);
+  await load(true);
+}
+
+async function load(atEnd = false) {
   try {
-    const [record] = await getJson(`/api/matches/${encodeURIComponent(R.id)}`);
+    const query = R.view == null ? '' : `?seat=${R.view}`;
+    const [record] = await getJson(`/api/matches/${encodeURIComponent(R.id)}${query}`);
     R.record = record;
     R.steps = buildSteps(record);
     // A link may name a step: /replay/<id>#42 (past the end: the last step).
     const step = Number(location.hash.slice(1));
-    R.at = Number.isInteger(step) && step > 0 ? Math.min(step, R.steps.length - 1) : 0;
+    R.at = atEnd ? R.steps.length - 1 : Number.isInteger(step) && step > 0 ? Math.min(step, R.steps.length - 1) : 0;
   } catch (err) {
     R.error = err;
+    R.record = null;
   }
   render();
+  if (atEnd) document.getElementById('view-as')?.focus();
 }
 
 translateStatic();

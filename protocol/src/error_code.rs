@@ -156,6 +156,9 @@ error_codes! {
     AdminDisabled => "admin_disabled",
     /// HTTP only: the server's storage failed to read or write.
     Storage => "storage",
+    /// HTTP only: the room's match is still being played (or waits for its players): its
+    /// replay exists once the match is over.
+    MatchInPlay => "match_in_play",
 }
 
 impl ErrorCode {

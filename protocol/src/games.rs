@@ -301,6 +301,14 @@ macro_rules! games {
         }
 
         impl GameEvent {
+            /// Who may see this event: the engine's own [`Referee::audience`], the one function
+            /// that decides both what a room streams live and what a replay shows each seat.
+            pub fn audience(&self) -> Audience {
+                match self {
+                    $(GameEvent::$variant(event) => <$module::$engine as Referee>::audience(event),)+
+                }
+            }
+
             /// Whether this is the event that ends the match.
             pub fn ends_match(&self) -> bool {
                 match self {

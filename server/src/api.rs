@@ -6,8 +6,9 @@
 //!   (the commitment to it from the start).
 //! - `GET /api/tournaments/{id}/standings`: its standings and crosstable.
 //! - `POST /api/tournaments/{id}/cancel`: cancels it; `200` with its status.
-//! - `GET /api/matches/{id}`: a finished match's full record, to replay it; refused with
-//!   `deal_in_play` (409) while its deal is still being played at another table.
+//!
+//! A finished match's record, to replay it (`GET /api/matches/{id}`), is served by
+//! [`crate::replays_api`].
 //!
 //! Refusals are `{"code": ..., "message": ...}` with a stable code: `bad_config`,
 //! `unknown_entrant`, `too_few_entrants` (400), `bad_key` (401), `no_such_tournament`,
@@ -23,7 +24,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use skirmish_protocol::ErrorCode;
-use skirmish_protocol::tournament::{MatchId, TournamentConfig, TournamentId, TournamentStatus};
+use skirmish_protocol::tournament::{TournamentConfig, TournamentId, TournamentStatus};
 
 use crate::AppState;
 use crate::bearer::offered_key;
@@ -37,7 +38,6 @@ pub(crate) fn routes() -> Router<AppState> {
         .route("/api/tournaments/{id}", get(status))
         .route("/api/tournaments/{id}/standings", get(standings))
         .route("/api/tournaments/{id}/cancel", post(cancel))
-        .route("/api/matches/{id}", get(match_record))
 }
 
 impl From<TournamentError> for HttpError {
@@ -132,16 +132,4 @@ async fn cancel(
     check_key(&state, &headers)?;
     let id: TournamentId = parse_id(&id, ErrorCode::NoSuchTournament)?;
     Ok(Json(state.tournaments.cancel(id).await?))
-}
-
-async fn match_record(State(state): State<AppState>, Path(id): Path<String>) -> Result<Response, HttpError> {
-    let id: MatchId = parse_id(&id, ErrorCode::NoSuchMatch)?;
-    match state.tournaments.match_record(id).await? {
-        Some(record) => Ok(Json(record).into_response()),
-        None => Err(HttpError::new(
-            StatusCode::NOT_FOUND,
-            ErrorCode::NoSuchMatch,
-            format!("no finished match {id}"),
-        )),
-    }
 }

@@ -212,6 +212,12 @@ impl Journal {
         self.send(JournalWrite::Discard { room })
     }
 
+    /// Keeps a finished casual match's record for its replay, under the store's cap
+    /// ([`crate::store::ReplayCap`]). Returns the write's number.
+    pub fn keep(&self, kept: crate::store::KeptMatch) -> u64 {
+        self.send(JournalWrite::Keep { kept: Box::new(kept) })
+    }
+
     fn send(&self, write: JournalWrite) -> u64 {
         let mut queue = self.queue.lock().expect("not poisoned");
         let n = queue.next;

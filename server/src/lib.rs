@@ -8,7 +8,8 @@
 //! [`run`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
 //! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
-//! /rules` (docs/rules.md as a page), and the web client's static files at `/`.
+//! /rules` (docs/rules.md as a page), `GET /api/matches/{id}` and `POST /api/my/games` (replays
+//! and a browser's own games, `replays_api`), and the web client's static files at `/`.
 
 pub mod accounts;
 mod api;
@@ -24,6 +25,7 @@ pub mod lobby;
 pub mod metrics;
 mod options;
 pub mod outbox;
+mod replays_api;
 pub mod replica;
 pub mod room;
 pub mod room_handle;
@@ -150,6 +152,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             get(|State(state): State<AppState>| async move { axum::Json(state.lobby.bots()) }),
         )
         .merge(api::routes())
+        .merge(replays_api::routes())
         .merge(accounts::routes())
         .route_service("/room/{id}", index)
         .route_service(
@@ -157,6 +160,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             ServeFile::new(web_root.join("tournament.html")),
         )
         .route_service("/replay/{id}", ServeFile::new(web_root.join("replay.html")))
+        .route_service("/my-games", ServeFile::new(web_root.join("my-games.html")))
         // Browsers and feed readers ask for /favicon.ico whatever the page links: the SVG icon.
         .route_service("/favicon.ico", ServeFile::new(web_root.join("favicon.svg")))
         .fallback_service(ServeDir::new(web_root))
@@ -334,6 +338,7 @@ pub async fn run(
     let lobby = cluster
         .as_ref()
         .map_or_else(Lobby::default, cluster::Cluster::lobby);
+    store.set_replay_cap(limits.replay_cap());
     let journal = journal::Journal::start(store.clone());
     let (matches, rooms): (Vec<_>, Vec<_>) = store
         .open_rooms()

@@ -38,6 +38,8 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     tls_reload_ms: 60_000,
     admin_key: None,
     anonymous_bots: AnonymousBots::Allow,
+    replays_kept: crate::store::DEFAULT_REPLAY_CAP.count,
+    replay_days: crate::store::DEFAULT_REPLAY_CAP.max_age_ms / 86_400_000,
 };
 
 /// How long a quick-match room waits for people before bots fill it, by default: 15 s. Long
@@ -239,6 +241,13 @@ pub struct Limits {
         help_heading = "Access"
     )]
     pub anonymous_bots: AnonymousBots,
+    /// Finished casual matches the server keeps for their replays and "My games", whoever
+    /// played them; the oldest is dropped when one more is kept (docs/playing.md, "Replays").
+    #[arg(long, env = "SKIRMISH_REPLAYS_KEPT", default_value_t = DEFAULT_LIMITS.replays_kept)]
+    pub replays_kept: u64,
+    /// Days a finished casual match's replay is kept (0: no age limit, only `--replays-kept`).
+    #[arg(long, env = "SKIRMISH_REPLAY_DAYS", default_value_t = DEFAULT_LIMITS.replay_days)]
+    pub replay_days: u64,
 }
 
 /// Whether bots without an account may connect ([`Limits::anonymous_bots`]).
@@ -259,6 +268,14 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The cap on kept matches ([`Limits::replays_kept`], [`Limits::replay_days`]).
+    pub fn replay_cap(&self) -> crate::store::ReplayCap {
+        crate::store::ReplayCap {
+            count: self.replays_kept,
+            max_age_ms: self.replay_days.saturating_mul(86_400_000),
+        }
+    }
+
     /// How long a room may wait for its players ([`Limits::room_expiry_ms`]; `None` for ever).
     pub fn room_expiry(&self) -> Option<std::time::Duration> {
         (self.room_expiry_ms > 0).then(|| std::time::Duration::from_millis(self.room_expiry_ms))

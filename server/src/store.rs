@@ -8,7 +8,8 @@
 //! match: its seats, its result, and once over its whole event log as JSON), `rooms` (a room's
 //! settings and the seed of its randomness) and `room_log` (everything that happened to a room,
 //! in order, written as it goes by [`crate::journal`], append-only in the order written; a room
-//! still open after a restart is rebuilt from it), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
+//! still open after a restart is rebuilt from it), `replays` and `replay_players` (every finished
+//! casual match's record and who played it, under a cap, [`ReplayCap`]), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
 //! the name, and only the SHA-256 of the token, [`crate::accounts`]). Rows hold the protocol's
 //! own JSON shapes as text, so what is stored is what the HTTP API answers. The schema is made
 //! and kept up to date by migrations, one folder per engine (`server/migrations/sqlite`,
@@ -25,10 +26,15 @@
 //! connection; a server that is down makes every call fail with [`StoreError::Database`] until
 //! it is back, which the journal turns into `storage_unavailable` (docs/reliability.md).
 
+mod replays;
 mod rooms;
 mod sqlite;
 mod tournaments;
 
+pub use replays::{
+    DEFAULT_REPLAY_CAP, KeptMatch, MAX_REPLAY_EVENT_BYTES, MY_GAMES, MyGame, ReplayCap, ReplaySeat,
+    ReplaySummary,
+};
 pub use rooms::{JournalWrite, StoredRoom};
 pub use tournaments::{StoredMatch, StoredTournament};
 
@@ -111,6 +117,10 @@ struct Inner {
     engine: Engine,
     /// Times a deleted SQLite database file was made again.
     recreated: AtomicU64,
+    /// [`ReplayCap::count`] of the cap on kept matches.
+    replays_kept: AtomicU64,
+    /// [`ReplayCap::max_age_ms`] of the cap on kept matches.
+    replay_age_ms: AtomicU64,
 }
 
 /// The engine behind a [`Store`]; [`on_conn`] runs the same code on either.
@@ -239,6 +249,8 @@ impl Store {
             inner: Arc::new(Inner {
                 engine,
                 recreated: AtomicU64::new(0),
+                replays_kept: AtomicU64::new(DEFAULT_REPLAY_CAP.count),
+                replay_age_ms: AtomicU64::new(DEFAULT_REPLAY_CAP.max_age_ms),
             }),
         }
     }

@@ -25,6 +25,8 @@ mod plane;
 mod players;
 #[path = "browser/quick_match.rs"]
 mod quick_match;
+#[path = "browser/replays.rs"]
+mod replays;
 #[path = "browser/tic_tac_toe.rs"]
 mod tic_tac_toe;
 #[path = "browser/tournaments.rs"]

@@ -162,6 +162,7 @@ impl Room {
             if let Some(m) = self.kind.tournament_mut() {
                 m.log.push(event.clone());
             }
+            self.keep_event(&event);
             self.seq += 1;
             if self.history.len() == HISTORY {
                 self.history.pop_front();

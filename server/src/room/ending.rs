@@ -142,7 +142,8 @@ impl Room {
             self.reveal(round);
         }
         info!("match finished");
-        if let Some(journal) = &self.journal {
+        if let Some(journal) = self.journal.clone() {
+            self.keep(&journal);
             self.written = journal.close(self.id);
         }
         self.publish_summary();

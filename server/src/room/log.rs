@@ -122,6 +122,9 @@ impl Room {
         }
         room.logged = u64::try_from(entries).unwrap_or(u64::MAX);
         if room.status == RoomStatus::Finished {
+            // A log that ends the match: its record was not written before the stop (it is
+            // written in the batch that closes the room), so it is kept now.
+            room.keep(&journal);
             journal.close(room.id);
             return Ok((room, channel));
         }
@@ -168,6 +171,9 @@ impl Room {
                 self.lobby
                     .restore_player(player, &name, &token, account.as_deref());
                 self.lobby.seated(player, self.id, seat, bot.as_deref());
+                if bot.is_none() {
+                    self.keep_player(seat, player);
+                }
                 self.seats[seat].holder = Some(Holder {
                     member: Member {
                         id: player,

@@ -37,6 +37,7 @@ mod clock;
 mod dispatch;
 mod ending;
 mod held;
+mod keep;
 mod log;
 mod matches;
 mod seats;
@@ -126,6 +127,9 @@ struct Room {
     history: VecDeque<(Audience, NumberedEvent)>,
     /// When a finished room leaves the lobby and ends.
     closes_at: Option<Instant>,
+    /// A casual match's record for its replay, from its start to its end (boxed: one pointer in
+    /// a room that keeps none).
+    keeping: Option<Box<keep::Keeping>>,
 }
 
 /// What a room is for.
@@ -298,6 +302,7 @@ impl Room {
             chat_limit: ChatLimiter::default(),
             chat: ChatHistory::default(),
             closes_at: None,
+            keeping: None,
         };
         Ok((room, mpsc::channel(256)))
     }

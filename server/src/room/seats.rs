@@ -65,6 +65,7 @@ impl Room {
         );
         self.spectators.remove(&member.id);
         self.lobby.seated(member.id, self.id, seat, None);
+        self.keep_player(seat, member.id);
         info!(player = %member.id, seat = seat.0, "seated");
         self.record(Entry::Seated {
             seat,
@@ -177,6 +178,7 @@ impl Room {
         }
         self.status = RoomStatus::Playing;
         self.kind.started();
+        self.start_keeping();
         self.record(Entry::Started);
         info!("match started");
         let (table, opening) = Table::new(&self.config.game).expect("the config was checked at creation");

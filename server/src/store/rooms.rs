@@ -6,7 +6,8 @@ use std::sync::Arc;
 use skirmish_protocol::{PlayerId, RoomConfig, RoomId};
 use sqlx::Connection;
 
-use super::{Engine, PG_WRITE_TIMEOUT, Store, StoreError, db_int, on_conn, parse_id};
+use super::replays::{KeepRow, keep_in};
+use super::{Engine, KeptMatch, PG_WRITE_TIMEOUT, ReplayCap, Store, StoreError, db_int, on_conn, parse_id};
 use crate::entry::Entry;
 
 /// A room as stored: what [`crate::room::restore`] rebuilds it from.
@@ -58,6 +59,12 @@ pub enum JournalWrite {
         /// The room.
         room: RoomId,
     },
+    /// A finished casual match's record, kept for its replay under the store's cap
+    /// ([`super::ReplayCap`]); a record kept already is left as it is.
+    Keep {
+        /// The match.
+        kept: Box<KeptMatch>,
+    },
 }
 
 /// The `state` of a room still to be restored after a restart.
@@ -75,9 +82,19 @@ const ROOM_BROKEN: &str = "broken";
 /// opening would otherwise size every row of it at twice an entry's.
 enum JournalRow {
     Open(Box<OpenRow>),
-    Append { room: String, n: i64, entry: String },
-    Close { room: String },
-    Discard { room: String },
+    Append {
+        room: String,
+        n: i64,
+        entry: String,
+    },
+    Close {
+        room: String,
+    },
+    Discard {
+        room: String,
+    },
+    /// `None`: a match too long to keep ([`super::MAX_REPLAY_EVENT_BYTES`]).
+    Keep(Option<Box<KeepRow>>),
 }
 
 /// The columns of a room's row as [`JournalRow::Open`] writes them.
@@ -149,6 +166,7 @@ impl JournalRow {
             JournalWrite::Discard { room } => JournalRow::Discard {
                 room: room.to_string(),
             },
+            JournalWrite::Keep { kept } => JournalRow::Keep(KeepRow::of(kept)?.map(Box::new)),
         })
     }
 }
@@ -176,6 +194,8 @@ impl Store {
                 .check_file(&self.inner.recreated)
                 .await?;
         }
+        let cap: ReplayCap = self.replay_cap();
+        let now_ms = crate::wall_clock::now_ms();
         // The common batch, moves only: one multi-row statement, atomic by itself, without
         // BEGIN and COMMIT around it (through sqlx each is one more hand-off to SQLite's thread).
         let moves_only = !rows.is_empty()
@@ -264,6 +284,10 @@ impl Store {
                                 .execute(&mut *tx)
                                 .await?;
                         }
+                        JournalRow::Keep(Some(row)) => {
+                            keep_in!(tx, &row, cap, now_ms);
+                        }
+                        JournalRow::Keep(None) => {}
                     }
                 }
                 tx.commit().await?;

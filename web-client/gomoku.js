@@ -527,10 +527,13 @@ export function statusText(rs, phase, ui) {
   const seat = v.to_move;
   if (seat == null) return { text: t('status.not_started'), turn: '' };
   const count = t('moves.number', { n: v.moves.length + 1 });
+  // The stone before this turn, bots' too: the move list may be out of sight.
+  const lastMove = v.moves.length ? v.moves[v.moves.length - 1] : null;
+  const last = lastMove ? t('gomoku.status.last', { colour: t(`colour.${lastMove.stone}`), point: lastMove.point }) : '';
   if (seat === rs.you) {
     const extra = v.rule === 'renju' && seat === 0 && (v.forbidden || []).length ? t('gomoku.status.forbidden_marked') : '';
     const key = confirmTap() ? 'gomoku.status.your_turn_confirm' : 'gomoku.status.your_turn';
-    return { text: t(key, { count, colour: colourName(seat), extra }), turn: String(seat) };
+    return { text: t(key, { count, colour: colourName(seat), extra }) + last, turn: String(seat) };
   }
-  return { text: t('status.to_move', { count, mover: t('mover', { who: ui.seatName(seat), colour: colourName(seat) }) }), turn: String(seat) };
+  return { text: t('status.to_move', { count, mover: t('mover', { who: ui.seatName(seat), colour: colourName(seat) }) }) + last, turn: String(seat) };
 }

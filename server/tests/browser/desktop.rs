@@ -159,6 +159,23 @@ async fn gomoku_and_junqi_on_a_desktop_keep_board_turn_and_chat_in_view() {
             s["phase"] == "play" && s["to_move"] == s["you"]
         })
         .await;
+        // One stone, and the bot's reply: the status bar names the last stone.
+        click(&page, "#goban [data-point=\"h8\"]").await;
+        wait_gomoku(&page, "the bot's reply", |s| {
+            s["phase"] == "over"
+                || (s["to_move"] == s["you"] && s["stones"].as_array().is_some_and(|v| v.len() == 2))
+        })
+        .await;
+        let gomoku_last = if lang == "en" {
+            "Last: white"
+        } else {
+            "上一手：白棋"
+        };
+        let status = text_of(&page, "#status").await;
+        assert!(
+            status.contains(gomoku_last),
+            "the last stone in the status bar: {status}"
+        );
         say(&page, "hello").await;
         assert_on_first_screen(
             &page,

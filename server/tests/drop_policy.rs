@@ -30,15 +30,7 @@ fn gomoku_room(then: AfterGrace, grace_ms: u64) -> RoomConfig {
     }
 }
 
-fn place(room: RoomId, point: &str) -> ClientMsg {
-    ClientMsg::Act {
-        room,
-        seat: None,
-        action: Action::Gomoku(gomoku::Action::Place {
-            point: point.parse().expect("a point"),
-        }),
-    }
-}
+use common::place_stone as place;
 
 /// A bot connection offering `random`, stopped (its connection closed, as a crash would) when
 /// the token is cancelled.

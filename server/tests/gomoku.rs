@@ -28,15 +28,7 @@ fn gomoku_room(rule: Rule, opening: Option<Opening>, clock: Clock) -> RoomConfig
     }
 }
 
-fn place(room: RoomId, point: &str) -> ClientMsg {
-    ClientMsg::Act {
-        room,
-        seat: None,
-        action: Action::Gomoku(gomoku::Action::Place {
-            point: point.parse().unwrap(),
-        }),
-    }
-}
+use common::place_stone as place;
 
 async fn placed(client: &mut TestClient, number: u32) {
     client

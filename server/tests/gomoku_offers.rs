@@ -24,27 +24,10 @@ const BLACK: Seat = Seat(0);
 const WHITE: Seat = Seat(1);
 
 fn gomoku_room(clock: Clock) -> RoomConfig {
-    RoomConfig {
-        name: Some("offers".into()),
-        game: GameConfig::Gomoku(gomoku::Config {
-            size: 15,
-            rule: Rule::Freestyle,
-            opening: None,
-        }),
-        clock: Some(clock),
-        on_drop: None,
-    }
+    common::gomoku_room_named("offers", Rule::Freestyle, clock)
 }
 
-fn place(room: RoomId, point: &str) -> ClientMsg {
-    ClientMsg::Act {
-        room,
-        seat: None,
-        action: Action::Gomoku(gomoku::Action::Place {
-            point: point.parse().unwrap(),
-        }),
-    }
-}
+use common::place_stone as place;
 
 fn offer(room: RoomId, offer: Offer) -> ClientMsg {
     ClientMsg::Offer {

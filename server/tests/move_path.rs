@@ -11,34 +11,14 @@ mod common;
 use common::*;
 use skirmish_games::Seat;
 use skirmish_games::gomoku::{self, Rule};
-use skirmish_protocol::{
-    Action, ClientMsg, ErrorCode, GameConfig, GameEvent, GameView, PROTOCOL_VERSION, RoomConfig, RoomId,
-    ServerMsg,
-};
+use skirmish_protocol::{ClientMsg, ErrorCode, GameEvent, GameView, PROTOCOL_VERSION, RoomConfig, ServerMsg};
 use skirmish_server::testing::{TestClient, TestServer};
 
 fn gomoku_room() -> RoomConfig {
-    RoomConfig {
-        name: Some("move path".into()),
-        game: GameConfig::Gomoku(gomoku::Config {
-            size: 15,
-            rule: Rule::Freestyle,
-            opening: None,
-        }),
-        clock: Some(NO_CLOCK),
-        on_drop: None,
-    }
+    common::gomoku_room_named("move path", Rule::Freestyle, NO_CLOCK)
 }
 
-fn place(room: RoomId, point: &str) -> ClientMsg {
-    ClientMsg::Act {
-        room,
-        seat: None,
-        action: Action::Gomoku(gomoku::Action::Place {
-            point: point.parse().unwrap(),
-        }),
-    }
-}
+use common::place_stone as place;
 
 /// A person's connection whose hello leaves `turn_view` out, as the peer benchmark's client does.
 async fn lean(url: &str, name: &str) -> TestClient {

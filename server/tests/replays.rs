@@ -9,9 +9,7 @@ use common::{NO_CLOCK, create, join, play_until_over, room_config};
 use serde_json::Value;
 use skirmish_games::gomoku;
 use skirmish_games::plane::{self, Variant};
-use skirmish_protocol::{
-    Action, ClientMsg, GameConfig, GameEvent, ResumeToken, RoomConfig, RoomId, ServerMsg,
-};
+use skirmish_protocol::{GameEvent, ResumeToken, RoomConfig, RoomId, ServerMsg};
 use skirmish_server::Limits;
 use skirmish_server::testing::{TestClient, TestServer};
 
@@ -62,27 +60,10 @@ fn token_of(welcome: &ServerMsg) -> ResumeToken {
 }
 
 fn gomoku_room() -> RoomConfig {
-    RoomConfig {
-        name: Some("replay test".into()),
-        game: GameConfig::Gomoku(gomoku::Config {
-            size: 15,
-            rule: gomoku::Rule::Standard,
-            opening: None,
-        }),
-        clock: Some(NO_CLOCK),
-        on_drop: None,
-    }
+    common::gomoku_room_named("replay test", gomoku::Rule::Standard, NO_CLOCK)
 }
 
-fn place(room: RoomId, point: &str) -> ClientMsg {
-    ClientMsg::Act {
-        room,
-        seat: None,
-        action: Action::Gomoku(gomoku::Action::Place {
-            point: point.parse().unwrap(),
-        }),
-    }
-}
+use common::place_stone as place;
 
 fn is_end(m: &ServerMsg, room: RoomId) -> bool {
     matches!(m, ServerMsg::Event { room: r, event, .. } if *r == room && event.ends_match())

@@ -18,6 +18,34 @@ pub fn plane(head: &str, facing: Facing) -> Placement {
     Placement::new(cell(head), facing)
 }
 
+/// A 15x15 gomoku room (no opening) named `name`, under `rule`, with `clock`.
+pub fn gomoku_room_named(name: &str, rule: skirmish_games::gomoku::Rule, clock: Clock) -> RoomConfig {
+    RoomConfig {
+        name: Some(name.into()),
+        game: GameConfig::Gomoku(skirmish_games::gomoku::Config {
+            size: 15,
+            rule,
+            opening: None,
+        }),
+        clock: Some(clock),
+        on_drop: None,
+    }
+}
+
+/// The act that places a gomoku stone on `point` (`h8`).
+///
+/// # Panics
+/// When `point` is not a point's name.
+pub fn place_stone(room: RoomId, point: &str) -> ClientMsg {
+    ClientMsg::Act {
+        room,
+        seat: None,
+        action: Action::Gomoku(skirmish_games::gomoku::Action::Place {
+            point: point.parse().expect("a point"),
+        }),
+    }
+}
+
 pub fn room_config(variant: Variant, players: u8, rounds: u32, clock: Clock) -> RoomConfig {
     RoomConfig {
         name: Some("test".into()),

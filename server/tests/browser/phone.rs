@@ -266,3 +266,44 @@ async fn junqi_on_a_phone_fits_the_screen() {
         page.close().await.expect("close the browser");
     }
 }
+
+/// A person plays gomoku against a bot on an English phone: the board fits the width, a stone
+/// takes two taps (the confirming tap is on by default on a touch screen), and the status bar
+/// names the bot's reply.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gomoku_on_a_phone_fits_the_screen_and_confirms_each_stone() {
+    let _serial = SERIAL.lock().await;
+    let server = TestServer::start().await;
+    let _bots = Bots::start(&server);
+    let mut driver = Driver::start().await;
+    let page = driver.phone_in(Some("en")).await;
+    wait_for_bots_of(&page, &server, "gomoku").await;
+    open_as(&page, &base(&server), "Mei").await;
+    create_gomoku_room(&page, 15, "freestyle", "").await;
+    click(&page, "#start-now").await;
+    wait_gomoku(&page, "my move", |s| {
+        s["phase"] == "play" && s["to_move"] == s["you"]
+    })
+    .await;
+    assert_fits(&page, "the gomoku room").await;
+    let board = rect_at_top(&page, "#goban").await;
+    assert!(
+        board["right"].as_f64() <= Some(390.0),
+        "the board within the width: {board}"
+    );
+    click(&page, "#goban [data-point=\"h8\"]").await;
+    let s = gomoku_state(&page).await;
+    assert!(stones(&s).is_empty(), "one tap places nothing yet: {s}");
+    click(&page, "#goban [data-point=\"h8\"]").await;
+    wait_gomoku(&page, "the bot's reply", |s| {
+        s["phase"] == "over" || (s["to_move"] == s["you"] && stones(s).len() == 2)
+    })
+    .await;
+    let status = text_of(&page, "#status").await;
+    assert!(
+        status.contains("Last: white"),
+        "the bot's stone in the status bar: {status}"
+    );
+    screenshot_file(&page, "gomoku-play-phone.png").await;
+    page.close().await.expect("close the browser");
+}

@@ -2,8 +2,8 @@
 //! driven over WebDriver by `fantoccini`, against an in-process server and in-process bots. The
 //! tests click the page as people do and read its `data-*` attributes.
 //!
-//! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save the screenshots shown in the README and docs/playing.md
-//! (`web-lobby.png`, `web-deploy.png`, `web-battle.png`, `gomoku.png`, `junqi.png`, `tournament.png`).
+//! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save every screenshot the tests take; README and
+//! docs/playing.md ("Screens") show a selection under the same file names.
 
 #[path = "browser/chat.rs"]
 mod chat;

@@ -339,9 +339,9 @@ export function boardEl(rs, ui) {
     onclick: (e) => {
       const el = e.target.closest('[data-point]');
       if (el && el.dataset.playable) tap(rs, el.dataset.point, ui);
-      else if (el && el.dataset.forbidden && playable) {
+      else if (el) {
         // Say why nothing happens, rather than nothing.
-        rs.notice = t('gomoku.notice_forbidden', { point: el.dataset.point });
+        rs.notice = whyNot(rs, el, playable, ui);
         ui.render();
       }
     },
@@ -504,6 +504,17 @@ export function moveList(rs, ui) {
           h('span', { class: `stone mini ${m.stone}`, 'aria-hidden': 'true' }),
           ` ${t(`colour.${m.stone}`)} ${m.point}`, i < v.opening ? h('small', {}, t('gomoku.opening_mark')) : null)))
       : h('p', { class: 'empty' }, t('gomoku.no_stones')));
+}
+
+/** Why a tap on the point `el` places nothing, in words. */
+function whyNot(rs, el, playable, ui) {
+  const v = rs.view;
+  if (v.outcome || (rs.summary && rs.summary.status !== 'playing')) return t('gomoku.notice.over');
+  if (rs.you == null) return t('gomoku.notice.spectator');
+  if (!playable && v.to_move !== rs.you) return t('gomoku.notice.not_your_turn', { who: ui.seatName(v.to_move) });
+  if (el.dataset.forbidden) return t('gomoku.notice_forbidden', { point: el.dataset.point });
+  if (el.dataset.stone) return t('gomoku.notice.taken', { point: el.dataset.point });
+  return t('gomoku.notice.wait');
 }
 
 /** The result, once the game is over. */

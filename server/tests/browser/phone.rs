@@ -268,8 +268,8 @@ async fn junqi_on_a_phone_fits_the_screen() {
 }
 
 /// A person plays gomoku against a bot on an English phone: the board fits the width, a stone
-/// takes two taps (the confirming tap is on by default on a touch screen), and the status bar
-/// names the bot's reply.
+/// takes two taps (the confirming tap is on by default on a touch screen), the status bar names
+/// the bot's reply, and a tap on a taken point says why nothing happens.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gomoku_on_a_phone_fits_the_screen_and_confirms_each_stone() {
     let _serial = SERIAL.lock().await;
@@ -305,5 +305,12 @@ async fn gomoku_on_a_phone_fits_the_screen_and_confirms_each_stone() {
         "the bot's stone in the status bar: {status}"
     );
     screenshot_file(&page, "gomoku-play-phone.png").await;
+    // A tap on a taken point says why nothing happens, under the board.
+    click(&page, "#goban [data-point=\"h8\"]").await;
+    let notice = text_of(&page, "#gomoku-notice").await;
+    assert!(
+        notice.contains("h8 already has a stone"),
+        "the refusal in words: {notice}"
+    );
     page.close().await.expect("close the browser");
 }

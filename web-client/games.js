@@ -10,6 +10,8 @@
 //   applyEvent(rs, ev, clock, ui)   keeps the view and the event log current
 //   section(rs, ui, parts)          the room page: `parts` are the room page's common pieces
 //   seatLabel(seat)                 the seat's side in the game's words
+//   replayStart(config)             the replay page's state before the first event
+//   replayView(rs, ui)              the replay page's picture of a state (nothing to click)
 // Plane battle, gomoku and junqi predate it and are still dispatched by name in lobby.js,
 // room_page.js, room_state.js and state.js.
 import * as TicTacToe from './tic_tac_toe.js';

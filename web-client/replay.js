@@ -13,6 +13,7 @@ import { ordinal, configText } from './state.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
 import * as J from './junqi.js';
+import { GAMES as PAGE_MODULES } from './games.js';
 
 /** Milliseconds per step while playing. */
 const PLAY_MS = 500;
@@ -387,6 +388,19 @@ const GAMES = {
   gomoku: { start: gomokuStart, apply: gomokuApply, view: gomokuView },
   junqi: { start: junqiStart, apply: junqiApply, view: junqiView },
 };
+
+// The games of the page-module interface (games.js) replay through their own modules.
+for (const mod of Object.values(PAGE_MODULES)) {
+  GAMES[mod.GAME] = {
+    start: (config) => mod.replayStart(config),
+    apply: (rs, ev) => {
+      let text = ev.kind;
+      mod.applyEvent(rs, ev, null, { ...ui(), log: (line) => { text = line; } });
+      return text;
+    },
+    view: (rs) => mod.replayView(rs, ui()),
+  };
+}
 
 /** Folds the record's events into one state per step. */
 function buildSteps(record) {

@@ -207,6 +207,22 @@ function resultPanel(rs, ui) {
       h('button', { id: 'to-lobby', onclick: ui.toLobby }, t('room.back_to_lobby'))));
 }
 
+/** The replay page's state before the first event (replay.js): an empty board, no seat. */
+export function replayStart() {
+  return { view: { cells: Array(9).fill(null), to_move: null, outcome: null }, you: null, placing: null };
+}
+
+/** The replay page's picture of a state: the board and, at the end, the result. */
+export function replayView(rs, ui) {
+  const { h } = ui;
+  const o = rs.view.outcome;
+  const [head, detail] = o ? resultText(o, ui) : [null, null];
+  return [boardEl(rs, ui),
+    h('div', { class: 'replay-aside' },
+      head ? h('div', { class: 'card final', id: 'result', 'data-end': o.end.kind }, h('h2', {}, head), detail ? h('p', {}, detail) : null) : null,
+      sidePanel(rs, ui))];
+}
+
 export function section(rs, ui, parts) {
   const { h } = ui;
   const v = rs.view;

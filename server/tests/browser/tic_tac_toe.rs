@@ -172,6 +172,19 @@ async fn a_person_plays_tic_tac_toe_against_the_seed_bot_on_a_phone_and_a_deskto
             i18n::assert_chinese(&page, "a finished tic-tac-toe game on a phone").await;
         }
         screenshot_file(&page, &format!("tic-tac-toe-{size}.png")).await;
+        // The finished game's replay draws the board: at its last step, the marks as they ended.
+        let room = end["id"].as_str().expect("the room's id").to_owned();
+        page.goto(&format!("{}replay/{room}", base(&server)))
+            .await
+            .expect("the replay page");
+        click(&page, "#last").await;
+        harness::wait_script(
+            &page,
+            "return document.querySelectorAll('#ttt-board [data-mark]').length",
+            "the replay's last board",
+            |n| n.as_u64() == end["marks"].as_u64(),
+        )
+        .await;
     }
 }
 

@@ -30,6 +30,15 @@ export function roomState(id) {
  * where a bot took a player's seat over.
  */
 export function seatName(rs, seat) {
+  const name = plainName(rs, seat);
+  // Two bots of one level (or two people of one name) are told apart by their seats.
+  const seats = (rs.summary && rs.summary.seats) || [];
+  const twin = seats.some((s, i) => i !== seat && s.occupant && plainName(rs, i) === name);
+  return twin ? t('seat.name_numbered', { name, n: seat + 1 }) : name;
+}
+
+/** The seat's name before twins are told apart (seatName). */
+function plainName(rs, seat) {
   const occ = rs.summary && rs.summary.seats[seat] && rs.summary.seats[seat].occupant;
   if (!occ) return t('seat.n', { n: seat + 1 });
   if (occ.took_over_from != null) return t('seat.bot_for', { bot: occ.name, name: occ.took_over_from });

@@ -123,6 +123,12 @@ async fn plane_battle_on_a_desktop_keeps_boards_turn_last_shot_and_chat_in_view(
                 deploy_order,
                 "the boards keep their places from deployment to battle"
             );
+            // The two bots, of one kind, are told apart by their seats.
+            let names = page
+                .execute("return [...document.querySelectorAll('#boards figcaption strong')].map((e) => e.textContent)", vec![])
+                .await
+                .expect("the boards' names");
+            assert_ne!(names[1], names[2], "two bots with one name: {names}");
             let heads = text_of(&page, "#scoreboard thead").await;
             assert!(
                 !heads.contains('*'),

@@ -382,7 +382,8 @@ export function finalPanel(rs) {
     rematchOffer(rs),
     h('p', { class: 'row' },
       rs.you != null ? h('button', { id: 'rematch', class: 'primary', onclick: () => rematch(rs) }, t('final.rematch')) : null,
-      h('button', { id: 'to-lobby', onclick: () => go('/') }, t('room.back_to_lobby'))),
+      h('button', { id: 'to-lobby', onclick: () => go('/') }, t('room.back_to_lobby')),
+      replayLink(rs)),
     rs.you != null ? h('p', { class: 'muted small' }, t('final.rematch_note')) : null);
 }
 
@@ -421,6 +422,16 @@ export function rematchOffer(rs) {
   return h('p', { class: 'row rematch-offer', id: 'rematch-offer', 'data-rematch-room': offer.id, role: 'status' },
     h('span', {}, t('final.rematch_offer', { who: offer.names.join(t('list.sep')) })),
     h('button', { type: 'button', class: 'primary', id: 'rematch-join', onclick: () => joinRoom(offer.id, null) }, t('final.rematch_join')));
+}
+
+/**
+ * A link to the finished game's replay (replay.html, `/replay/<room>`), for the people who
+ * played it: a casual room's record is kept when its match ends. Tournament matches are
+ * replayed from the tournament's page, by match, so spectators get no link here.
+ */
+export function replayLink(rs) {
+  if (rs.you == null || !rs.summary || rs.summary.status === 'playing' || rs.summary.status === 'waiting') return null;
+  return h('a', { href: `/replay/${rs.id}`, id: 'replay-link', class: 'replay-link' }, t('final.replay'));
 }
 
 /** The waiting rematch room among `rooms`, with a free seat and someone of this room seated. */

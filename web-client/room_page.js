@@ -9,7 +9,7 @@ import { NUMBERS_KEY, hooks, S, owned, toast, errorText, fmtClock, rulesLink, co
 import { roomState, seatName, who, logLine, isGomoku, isJunqi } from './room_state.js';
 import { LEVELS, DEFAULT_LEVEL, levelName, levelDetail } from './bot_levels.js';
 import { roomCounts, joinRoom } from './lobby.js';
-import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, rematchOffer, resignRow, recapPanel } from './plane_boards.js';
+import { legend, boardEl, deployPanel, scoreboard, finalPanel, rematch, rematchOffer, replayLink, resignRow, recapPanel } from './plane_boards.js';
 import { logPanel } from './log_panel.js';
 import { t } from './i18n.js';
 import { pageModule } from './games.js';
@@ -169,7 +169,7 @@ function gomokuSection(rs) {
       : null),
   phase !== 'waiting'
     ? h('div', { class: 'gomoku-play' }, G.boardEl(rs, ui),
-      h('div', { class: 'gomoku-aside' }, phase === 'over' ? [G.resultPanel(rs, ui), rematchOffer(rs)] : null, G.sidePanel(rs, ui), chatPanel(rs),
+      h('div', { class: 'gomoku-aside' }, phase === 'over' ? [G.resultPanel(rs, ui), rematchOffer(rs), rs.you != null ? h('p', { class: 'row' }, replayLink(rs)) : null] : null, G.sidePanel(rs, ui), chatPanel(rs),
         G.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
     : [seatsPanel(rs), logPanel(rs), chatPanel(rs)]);
 }
@@ -208,7 +208,7 @@ function junqiSection(rs) {
   phase !== 'waiting'
     ? h('div', { class: 'junqi-play' },
       deploying ? J.deployEditor(rs, ui) : J.boardEl(rs, ui),
-      h('div', { class: 'junqi-aside' }, phase === 'over' ? [J.resultPanel(rs, ui), rematchOffer(rs)] : null, J.sidePanel(rs, ui), chatPanel(rs),
+      h('div', { class: 'junqi-aside' }, phase === 'over' ? [J.resultPanel(rs, ui), rematchOffer(rs), rs.you != null ? h('p', { class: 'row' }, replayLink(rs)) : null] : null, J.sidePanel(rs, ui), chatPanel(rs),
         J.moveList(rs, ui), logPanel(rs), seatsPanel(rs)))
     : [seatsPanel(rs), logPanel(rs), chatPanel(rs)],
   phase === 'over' ? J.layoutsPanel(rs, ui) : null);

@@ -159,6 +159,17 @@ async fn a_person_plays_gomoku_against_a_bot_and_resigns() {
             .is_some_and(|t| t.contains("You (black) resigned")),
         "{s}"
     );
+    // The player gets a link to the game's replay; the spectator does not.
+    let href = attr_of(&page, "#replay-link", "href").await;
+    assert!(
+        href.ends_with(&format!("/replay/{}", s["id"].as_str().expect("the room's id"))),
+        "{href}"
+    );
+    let none = watcher
+        .execute("return document.getElementById('replay-link')", vec![])
+        .await
+        .expect("the spectator's page");
+    assert!(none.is_null(), "no replay link for a spectator");
     page.close().await.expect("close the browser");
     watcher.close().await.expect("close the browser");
 }

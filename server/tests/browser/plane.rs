@@ -303,6 +303,18 @@ async fn one_person_plays_a_bot() {
         "each check in the details: {audit}"
     );
     assert!(!log.iter().any(|t| t.starts_with("✗")), "{s}");
+    // The final panel links to the game's replay, which steps through it.
+    let room = s["id"].as_str().expect("the room's id").to_owned();
+    let href = attr_of(&page, "#final #replay-link", "href").await;
+    assert!(href.ends_with(&format!("/replay/{room}")), "{href}");
+    click(&page, "#final #replay-link").await;
+    harness::wait_script(
+        &page,
+        "const r = document.getElementById('replay'); return r ? Number(r.dataset.steps) : 0;",
+        "the replay's steps",
+        |n| n.as_u64().is_some_and(|n| n > 2),
+    )
+    .await;
     page.close().await.expect("close the browser");
 }
 

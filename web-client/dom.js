@@ -57,12 +57,8 @@ export function entrantName(e) {
 }
 
 /** A place in words: 1st, 2nd (第1名). */
-export function ordinal(n) {
+function ordinal(n) {
   return t('place', { count: n, ordinal: true });
-}
-
-export function plural(n, word) {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** A score or a sum of points: whole numbers as they are, others to two decimals at most. */
@@ -100,7 +96,8 @@ export function endText(end) {
 
 /**
  * A match result in words: [headline, detail]. `names[seat]` names each seat's entrant.
- * Headline: who won (or the placings, or a draw); detail: points, how it ended, a forfeit.
+ * Headline: who won (or the placings, or a draw); detail: each seat's points in the placings'
+ * order, how it ended, a forfeit.
  */
 export function resultText(result, names, game) {
   const seats = result.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
@@ -109,7 +106,9 @@ export function resultText(result, names, game) {
   if (seats.length > 2) head = seats.map(({ p, s }) => t('match.placing', { place: ordinal(p), who: names[s] })).join(t('list.sep'));
   else if (firsts.length > 1) head = t('match.draw');
   else head = t('match.won', { who: names[firsts[0].s], seat: seatLabel(game, firsts[0].s) });
-  const parts = [t('match.points', { points: result.points.map(num).join('–') }), t('match.end', { end: endText(result.end) })];
+  // The points in the placings' order, each under its name: places and points read alike.
+  const points = seats.map(({ s }) => t('match.points_of', { who: names[s], n: num(result.points[s]) })).join(t('list.sep'));
+  const parts = [points, t('match.end', { end: endText(result.end) })];
   if (result.forfeit) {
     const reason = has(`forfeit.${result.forfeit.reason}`) ? t(`forfeit.${result.forfeit.reason}`) : endText(result.forfeit.reason);
     parts.push(t('match.forfeited', { who: names[result.forfeit.seat], reason }));

@@ -8,7 +8,7 @@
 // play/pause, next, last, a slider; the arrow keys step, Home and End jump; the address names the
 // step shown (#42). Every string through the catalogs (keys under replay.). Plain ES module, no build.
 import { t, translateStatic, mountSwitch, rulesHref, refusal } from './i18n.js';
-import { h, getJson, idFromPath, entrantName, num } from './dom.js';
+import { h, getJson, idFromPath, entrantName, seatLabel, resultText } from './dom.js';
 import { ordinal, configText } from './state.js';
 import * as P from './plane.js';
 import * as G from './gomoku.js';
@@ -52,37 +52,6 @@ function names() {
 
 function who(seat) {
   return names()[seat] ?? t('replay.seat', { n: seat + 1 });
-}
-
-/** The seat's colour or number in the game: black/white, red/blue, seat n. */
-function seatLabel(game, seat) {
-  if (game === 'gomoku' && seat < 2) return t(`colour.${['black', 'white'][seat]}`);
-  if (game === 'junqi' && seat < 2) return t(`colour.${['red', 'blue'][seat]}`);
-  return t('replay.seat', { n: seat + 1 });
-}
-
-/** How the match ended, in words: `five`, `flag_captured` (replay.end.<code>, else the code). */
-function endText(end) {
-  const key = `replay.end.${end}`;
-  const text = t(key);
-  return text === key ? String(end || '').replace(/_/g, ' ') : text;
-}
-
-/**
- * The result as [headline, detail]: the placings in rank order, each with its own points (so that
- * places and points read in the same order), how it ended, and a forfeit.
- */
-function resultLine(result, all, game) {
-  const seats = result.placings.map((p, s) => ({ p, s })).sort((a, b) => a.p - b.p || a.s - b.s);
-  const firsts = seats.filter((x) => x.p === 1);
-  let head;
-  if (seats.length > 2) head = t('replay.placings', { list: seats.map(({ p, s }) => `${ordinal(p)} ${all[s]}`).join(t('replay.list_sep')) });
-  else if (firsts.length > 1) head = t('replay.draw');
-  else head = t('replay.won', { who: all[firsts[0].s], seat: seatLabel(game, firsts[0].s) });
-  const points = seats.map(({ s }) => t('replay.points_of', { who: all[s], n: num(result.points[s]) })).join(t('replay.list_sep'));
-  const parts = [points, t('replay.ended_by', { how: endText(result.end) })];
-  if (result.forfeit) parts.push(t('replay.forfeited', { who: all[result.forfeit.seat], why: endText(result.forfeit.reason) }));
-  return [head, parts.join(' · ')];
 }
 
 /** The helpers gomoku.js and junqi.js draw with, for a reader who sits in no seat. */
@@ -464,7 +433,7 @@ function render() {
   const game = rec.game.game;
   const title = all.join(game === 'plane' && all.length > 2 ? t('replay.list_sep') : t('replay.vs'));
   document.title = t('replay.doc_title', { title });
-  const [head, detail] = rec.result ? resultLine(rec.result, all, game) : ['', ''];
+  const [head, detail] = rec.result ? resultText(rec.result, all, game) : ['', ''];
   const n = R.steps.length - 1;
   const where = rec.kind === 'casual'
     ? [' · ', h('a', { href: '/my-games', id: 'to-my-games' }, t('replay.my_games'))]

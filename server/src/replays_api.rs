@@ -146,9 +146,8 @@ async fn replay(
     // listed whose record the cap dropped, or too long to keep, has none: `no_such_match`.)
     let playing = state
         .lobby
-        .rooms()
-        .iter()
-        .any(|r| r.id == room && r.status != RoomStatus::Finished);
+        .summary(room)
+        .is_some_and(|r| r.status != RoomStatus::Finished);
     if playing {
         return Err(HttpError::new(
             StatusCode::CONFLICT,

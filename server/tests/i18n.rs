@@ -64,8 +64,6 @@ const DYNAMIC_PREFIXES: &[&str] = &[
     "rules.anchor.",
     // A bot's level: easy, medium, hard (bot_levels.js).
     "bots.level.",
-    // How a replayed match ended (replay.js, `endText`).
-    "replay.end.",
 ];
 
 /// Words a Chinese value may hold in ASCII letters: the product's name, the names of keys and

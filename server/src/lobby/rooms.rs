@@ -235,6 +235,18 @@ impl Lobby {
             .or_else(|| self.cluster.replica.as_ref()?.room(id))
     }
 
+    /// The summary of a room: this node's, or another node's of the cluster.
+    pub fn summary(&self, id: RoomId) -> Option<RoomSummary> {
+        self.local_summary(id).or_else(|| {
+            self.cluster
+                .replica
+                .as_ref()?
+                .rooms()
+                .into_iter()
+                .find(|s| s.id == id)
+        })
+    }
+
     /// The summary of a room of this node only.
     pub fn local_summary(&self, id: RoomId) -> Option<RoomSummary> {
         self.lock_rooms().listed.get(&id).map(|l| l.summary.clone())

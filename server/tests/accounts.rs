@@ -451,9 +451,20 @@ async fn a_resume_closes_the_older_connection_which_can_no_longer_act() {
         0,
         "the replaced connection played nothing"
     );
-    // The new connection plays the seat.
+    // The new connection plays the seat: the stone reaches the opponent (waited for, since a
+    // stone is sent once its journal entry is on disk, and may come after a `pong`).
     again.send(place(room, 7, 7)).await;
-    again.recv_until(|m| matches!(m, ServerMsg::Event { .. })).await;
+    let placed = |m: &ServerMsg| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: skirmish_protocol::GameEvent::Gomoku(gomoku::Event::Placed { .. }),
+                ..
+            }
+        )
+    };
+    again.recv_until(placed).await;
+    bob.recv_until(placed).await;
     assert_eq!(stones(&mut bob).await, 1);
 }
 

@@ -664,12 +664,15 @@ async fn a_reload_keeps_the_junqi_seat_its_ranks_and_the_moves() {
         own(&after).iter().all(|p| p[2].is_string()),
         "own ranks shown: {after}"
     );
+    // A lost marshal reveals its side's flag to all (docs/rules.md); every
+    // other enemy rank stays hidden.
+    let revealed = after["revealed_flags"].as_array().expect("revealed flags");
     assert!(
         after["pieces"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|p| p[1] == 1)
+            .filter(|p| p[1] == 1 && !revealed.contains(&p[0]))
             .all(|p| p[2].is_null()),
         "enemy ranks still hidden: {after}"
     );

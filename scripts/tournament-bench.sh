@@ -18,6 +18,9 @@ bots=${2:-8}
 parallel=${3:-16}
 sets=${4:-2}
 cargo build --release --quiet -p skirmish-server -p skirmish-bots
+# The server makes tournaments only with a key; the server and `skirmish-bots tournament` both read it here.
+SKIRMISH_TOURNAMENT_KEY=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
+export SKIRMISH_TOURNAMENT_KEY
 dir=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 target/release/skirmish-server --port "$port" --bots 0 --database "$dir/bench.db" --log warn \

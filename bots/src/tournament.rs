@@ -102,7 +102,8 @@ pub struct TournamentArgs {
     /// A name for the tournament.
     #[arg(long)]
     pub name: Option<String>,
-    /// The server's tournament key, if it has one (`--tournament-key`).
+    /// The server's tournament key or admin key (`--tournament-key`, `--admin-key`): a server
+    /// makes tournaments only with one, unless started with `--open-tournaments`.
     #[arg(long, env = "SKIRMISH_TOURNAMENT_KEY", hide_env_values = true)]
     pub key: Option<AccessKey>,
     /// Print the final standings as JSON (the API's shape) instead of tables.

@@ -477,6 +477,7 @@ async fn caai_engines_play_a_default_junqi_tournament_to_its_end_without_forfeit
     }
     let response = http
         .post(server.http_url("/api/tournaments"))
+        .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
         .json(&serde_json::json!({
             "game": {"game": "junqi"},
             "clock": {"deploy_ms": 20000, "move_ms": 10000},

@@ -392,6 +392,7 @@ async fn a_shooter_that_remembers_every_board_does_no_better_than_one_that_remem
     let seed: u64 = 987_654_321_987;
     let response = reqwest::Client::new()
         .post(server.http_url("/api/tournaments"))
+        .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
         .json(&serde_json::json!({
             "game": {"game": "plane", "variant": "classic", "players": 2, "format": {"rounds": 4}},
             "clock": {"deploy_ms": 5000, "move_ms": 5000},

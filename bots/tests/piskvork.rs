@@ -635,6 +635,7 @@ async fn a_crashing_engine_in_a_tournament_is_booked_as_an_engine_failure() {
     for _ in 0..200 {
         let response = http
             .post(server.http_url("/api/tournaments"))
+            .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
             .json(&serde_json::json!({
                 "game": {"game": "gomoku"},
                 "entrants": [{"bot": "crasher", "strategy": "crasher"}, {"bot": "steady", "strategy": "random"}],

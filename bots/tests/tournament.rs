@@ -71,6 +71,7 @@ async fn wait_for_bots(server: &TestServer, count: usize) {
 async fn create(server: &TestServer, config: serde_json::Value) -> TournamentStatus {
     let response = http()
         .post(server.http_url("/api/tournaments"))
+        .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
         .json(&config)
         .send()
         .await
@@ -173,6 +174,7 @@ async fn four_bot_programs_play_a_gomoku_and_a_three_player_plane_round_robin() 
     // Gomoku from the command line: every connected bot's strategy enters.
     let cli = tokio::process::Command::new(env!("CARGO_BIN_EXE_skirmish-bots"))
         .args(["tournament", "--server", &server.http_url(""), "--game", "gomoku"])
+        .args(["--key", skirmish_server::testing::TestServer::TOURNAMENT_KEY])
         .args([
             "--move-ms",
             "5000",
@@ -371,4 +373,87 @@ async fn a_swiss_tournament_of_five_pairs_without_rematches_and_gives_byes_in_tu
     let score: f64 = standings.table.iter().map(|l| l.score).sum();
     // Every game gives out one point, and every bye one.
     assert!((score - 15.0).abs() < 1e-9, "{score}");
+}
+
+/// Posts `config` to make a tournament, with `key` or as a stranger: the status and the body.
+async fn post_tournament(
+    server: &TestServer,
+    key: Option<&str>,
+    config: &serde_json::Value,
+) -> (u16, String) {
+    let mut request = http().post(server.http_url("/api/tournaments")).json(config);
+    if let Some(key) = key {
+        request = request.bearer_auth(key);
+    }
+    let response = request.send().await.expect("the server answers");
+    (response.status().as_u16(), response.text().await.expect("a body"))
+}
+
+fn code_of(body: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(body).expect("JSON");
+    value["code"].as_str().expect("a code").to_owned()
+}
+
+#[tokio::test]
+async fn an_open_server_bounds_the_tournaments_of_each_address_and_of_the_node() {
+    let server = TestServer::start_with(skirmish_server::Limits {
+        open_tournaments: true,
+        tournaments_per_address: 1,
+        max_tournaments: 2,
+        ..skirmish_server::Limits::default()
+    })
+    .await;
+    let _bots = [
+        bot(&server, "alpha", "random", 50).await,
+        bot(&server, "bravo", "random", 50).await,
+    ];
+    wait_for_bots(&server, 2).await;
+    // Long enough to be running throughout: 100 games a pairing, one at a time.
+    let long = serde_json::json!({
+        "game": {"game": "gomoku"},
+        "clock": {"deploy_ms": 5000, "move_ms": 5000},
+        "games_per_pairing": 100,
+        "parallel": 1,
+    });
+    let (status, body) = post_tournament(&server, None, &long).await;
+    assert_eq!(status, 201, "a stranger makes one on an open server: {body}");
+    let own: TournamentStatus = serde_json::from_str(&body).unwrap();
+    let (status, body) = post_tournament(&server, None, &long).await;
+    assert_eq!(
+        (status, code_of(&body).as_str()),
+        (429, "too_many_tournaments_from_address"),
+        "{body}"
+    );
+    let key = Some(TestServer::TOURNAMENT_KEY);
+    let (status, body) = post_tournament(&server, key, &long).await;
+    assert_eq!(status, 201, "a key's holder is not counted per address: {body}");
+    let keyed: TournamentStatus = serde_json::from_str(&body).unwrap();
+    let (status, body) = post_tournament(&server, key, &long).await;
+    assert_eq!(
+        (status, code_of(&body).as_str()),
+        (429, "too_many_tournaments"),
+        "{body}"
+    );
+    let list: Vec<serde_json::Value> = get(&server, "/api/tournaments").await;
+    assert_eq!(list.len(), 2, "nothing was made by the refused requests");
+
+    // A stranger cancels only what its address made.
+    let cancel = |id: String| http().post(server.http_url(&format!("/api/tournaments/{id}/cancel")));
+    let response = cancel(keyed.summary.id.to_string()).send().await.unwrap();
+    assert_eq!(response.status(), 401);
+    let response = cancel(own.summary.id.to_string()).send().await.unwrap();
+    assert_eq!(response.status(), 200, "{:?}", response.text().await);
+    // Once its tournament is over, the address may make another.
+    let (status, body) = post_tournament(&server, None, &long).await;
+    assert_eq!(status, 201, "{body}");
+    let again: TournamentStatus = serde_json::from_str(&body).unwrap();
+    for id in [again.summary.id, keyed.summary.id] {
+        let response = http()
+            .post(server.http_url(&format!("/api/tournaments/{id}/cancel")))
+            .bearer_auth(TestServer::TOURNAMENT_KEY)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+    }
 }

@@ -159,6 +159,12 @@ error_codes! {
     /// HTTP only: the room's match is still being played (or waits for its players): its
     /// replay exists once the match is over.
     MatchInPlay => "match_in_play",
+    /// HTTP only: the server already runs as many tournaments at once as it allows
+    /// (`--max-tournaments`); try again when one is over.
+    TooManyTournaments => "too_many_tournaments",
+    /// HTTP only: on a server with open tournaments, this address already runs as many
+    /// tournaments at once as one address may (`--tournaments-per-address`).
+    TooManyTournamentsFromAddress => "too_many_tournaments_from_address",
 }
 
 impl ErrorCode {

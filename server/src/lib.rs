@@ -13,6 +13,7 @@
 
 pub mod accounts;
 mod api;
+pub use api::Makers as TournamentMakers;
 mod bearer;
 mod chat;
 pub mod cluster;
@@ -117,6 +118,9 @@ pub struct SharedState {
     pub store: store::Store,
     /// The cluster this server is a node of, if any.
     pub cluster: Option<cluster::Cluster>,
+    /// Who made each tournament without a key, on a server with `--open-tournaments`: their
+    /// address, which alone may cancel it and whose running tournaments are counted.
+    pub tournament_makers: TournamentMakers,
 }
 
 /// The web client's folder in this source tree.
@@ -403,6 +407,7 @@ pub async fn run(
         journal: journal.clone(),
         store: store.clone(),
         cluster: cluster.clone(),
+        tournament_makers: TournamentMakers::default(),
     });
     if let Some(cluster) = &cluster {
         cluster

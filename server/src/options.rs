@@ -33,6 +33,9 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     quick_match_wait_ms: QUICK_MATCH_WAIT_MS,
     bot_key: None,
     tournament_key: None,
+    open_tournaments: false,
+    max_tournaments: 4,
+    tournaments_per_address: 1,
     tls_cert: None,
     tls_key: None,
     tls_reload_ms: 60_000,
@@ -201,8 +204,9 @@ pub struct Limits {
         help_heading = "Access"
     )]
     pub bot_key: Option<skirmish_protocol::AccessKey>,
-    /// A key needed to create and cancel tournaments over the HTTP API (`Authorization: Bearer
-    /// <key>`); without this option anyone may. Its value never appears in logs or `--help`.
+    /// A key that creates and cancels tournaments over the HTTP API (`Authorization: Bearer
+    /// <key>`), besides the admin key, which does too. Without either (and without
+    /// `--open-tournaments`) no one may. Its value never appears in logs or `--help`.
     #[arg(
         long,
         env = "SKIRMISH_TOURNAMENT_KEY",
@@ -210,6 +214,20 @@ pub struct Limits {
         help_heading = "Access"
     )]
     pub tournament_key: Option<skirmish_protocol::AccessKey>,
+    /// Lets anyone who reaches the server create and cancel tournaments, without a key: for a
+    /// server on a trusted network. Each address may then run `--tournaments-per-address`
+    /// tournaments at once. Off by default: a stranger makes nothing.
+    #[arg(long, env = "SKIRMISH_OPEN_TOURNAMENTS", help_heading = "Access")]
+    pub open_tournaments: bool,
+    /// Tournaments this server runs at once, whoever made them; one more is refused with
+    /// `too_many_tournaments` (429) until one is over. Each keeps every entrant busy, so a few
+    /// are plenty.
+    #[arg(long, env = "SKIRMISH_MAX_TOURNAMENTS", default_value_t = DEFAULT_LIMITS.max_tournaments, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024), help_heading = "Access")]
+    pub max_tournaments: usize,
+    /// With `--open-tournaments`: tournaments one address may run at once; one more is refused
+    /// with `too_many_tournaments_from_address` (429). A key's holder is not counted.
+    #[arg(long, env = "SKIRMISH_TOURNAMENTS_PER_ADDRESS", default_value_t = DEFAULT_LIMITS.tournaments_per_address, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=1024), help_heading = "Access")]
+    pub tournaments_per_address: usize,
     /// A PEM file with the server's certificate chain: with `--tls-key`, every connection speaks
     /// TLS (https and wss). Reloaded when it changes (see `--tls-reload-ms`).
     #[arg(long, env = "SKIRMISH_TLS_CERT", requires = "tls_key", help_heading = "TLS")]

@@ -86,6 +86,19 @@ pub struct TestServer {
 }
 
 impl TestServer {
+    /// The tournament key of every test server started without one of its own: tests make and
+    /// cancel tournaments with it (`Authorization: Bearer test-tournament-key`), as a
+    /// server's operator would with `--tournament-key`.
+    pub const TOURNAMENT_KEY: &'static str = "test-tournament-key";
+
+    /// `limits`, with [`TestServer::TOURNAMENT_KEY`] as their tournament key when they name none.
+    fn keyed(mut limits: crate::Limits) -> crate::Limits {
+        if limits.tournament_key.is_none() {
+            limits.tournament_key = Some(Self::TOURNAMENT_KEY.parse().expect("a key"));
+        }
+        limits
+    }
+
     /// Starts a server on 127.0.0.1, port 0.
     ///
     /// # Panics
@@ -119,7 +132,7 @@ impl TestServer {
         let task = tokio::spawn(crate::run(
             listener,
             crate::default_web_root(),
-            limits,
+            TestServer::keyed(limits),
             store.clone(),
             None,
             shutdown.clone(),
@@ -145,7 +158,7 @@ impl TestServer {
         let task = tokio::spawn(crate::run(
             listener,
             crate::default_web_root(),
-            limits,
+            TestServer::keyed(limits),
             store.clone(),
             None,
             shutdown.clone(),

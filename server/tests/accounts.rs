@@ -323,6 +323,7 @@ async fn an_accounts_name_is_its_own_and_no_other_connection_gets_an_entrants_se
     // An anonymous bot never enters, even named.
     let refused = reqwest::Client::new()
         .post(format!("{base}/api/tournaments"))
+        .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
         .json(&serde_json::json!({
             "game": {"game": "gomoku"},
             "entrants": [{"bot": "alpha2", "strategy": "random"}, {"bot": "mallory", "strategy": "random"}],

@@ -34,6 +34,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         journal: skirmish_server::journal::Journal::start(store.clone()),
         store,
         cluster: None,
+        tournament_makers: skirmish_server::TournamentMakers::default(),
     })
 }
 
@@ -70,7 +71,10 @@ fn code(body: &str) -> String {
 
 #[tokio::test]
 async fn tournament_requests_that_cannot_be_played_are_refused_with_a_code() {
-    let limits = skirmish_server::Limits::default;
+    let limits = || skirmish_server::Limits {
+        open_tournaments: true,
+        ..skirmish_server::Limits::default()
+    };
     let (status, body) = send(limits(), post("/api/tournaments", "{not json", None)).await;
     assert_eq!(
         (status, code(&body).as_str()),
@@ -135,6 +139,63 @@ async fn tournament_requests_that_cannot_be_played_are_refused_with_a_code() {
         (status, body.as_str()),
         (StatusCode::OK, "[]"),
         "nothing was made"
+    );
+}
+
+#[tokio::test]
+async fn a_default_server_makes_and_cancels_no_tournament_for_a_stranger() {
+    let gomoku = r#"{"game":{"game":"gomoku"}}"#;
+    let cancel = "/api/tournaments/00000000-0000-0000-0000-000000000000/cancel";
+    for key in [None, Some("anything")] {
+        let (status, body) = send(
+            skirmish_server::Limits::default(),
+            post("/api/tournaments", gomoku, key),
+        )
+        .await;
+        assert_eq!(
+            (status, code(&body).as_str()),
+            (StatusCode::UNAUTHORIZED, "bad_key"),
+            "{body}"
+        );
+        assert!(
+            body.contains("--open-tournaments"),
+            "says how to open them: {body}"
+        );
+        let (status, body) = send(skirmish_server::Limits::default(), post(cancel, "", key)).await;
+        assert_eq!(
+            (status, code(&body).as_str()),
+            (StatusCode::UNAUTHORIZED, "bad_key")
+        );
+    }
+    // The admin key makes them too; a stranger still cannot.
+    let with_admin = || skirmish_server::Limits {
+        admin_key: Some("root".parse().unwrap()),
+        ..skirmish_server::Limits::default()
+    };
+    let (status, body) = send(with_admin(), post("/api/tournaments", gomoku, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "bad_key")
+    );
+    let (status, body) = send(with_admin(), post("/api/tournaments", gomoku, Some("root"))).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "too_few_entrants")
+    );
+    // An open server lets a stranger make one, but a stranger of unknown address cancels nothing.
+    let open = || skirmish_server::Limits {
+        open_tournaments: true,
+        ..skirmish_server::Limits::default()
+    };
+    let (status, body) = send(open(), post("/api/tournaments", gomoku, None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::BAD_REQUEST, "too_few_entrants")
+    );
+    let (status, body) = send(open(), post(cancel, "", None)).await;
+    assert_eq!(
+        (status, code(&body).as_str()),
+        (StatusCode::UNAUTHORIZED, "bad_key")
     );
 }
 

@@ -109,6 +109,7 @@ async fn state(limits: Limits) -> AppState {
         journal,
         store,
         cluster: None,
+        tournament_makers: crate::api::Makers::default(),
     })
 }
 

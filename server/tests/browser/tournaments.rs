@@ -35,6 +35,7 @@ async fn api(server: &TestServer, method: &str, path: &str, body: Option<&Value>
         .method(method)
         .uri(server.http_url(path))
         .header("content-type", "application/json")
+        .header("authorization", format!("Bearer {}", TestServer::TOURNAMENT_KEY))
         .body(Full::new(Bytes::from(text)))
         .expect("a request");
     let response = client.request(request).await.expect("the API answers");

@@ -254,6 +254,7 @@ pub async fn create_tournament(
     for _ in 0..100 {
         let response = http
             .post(format!("{base}/api/tournaments"))
+            .bearer_auth(skirmish_server::testing::TestServer::TOURNAMENT_KEY)
             .json(&config)
             .send()
             .await
@@ -314,6 +315,11 @@ impl ServerProcess {
             ])
             .arg(database)
             .args(extra)
+            // Tests make tournaments with the test key, as an operator would with theirs.
+            .env(
+                "SKIRMISH_TOURNAMENT_KEY",
+                skirmish_server::testing::TestServer::TOURNAMENT_KEY,
+            )
             // Its log (on stdout) is shown when SKIRMISH_TEST_SERVER_LOG asks for one.
             .stdout(if std::env::var_os("SKIRMISH_TEST_SERVER_LOG").is_some() {
                 std::process::Stdio::inherit()

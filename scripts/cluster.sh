@@ -270,7 +270,7 @@ write_haproxy_nodes() {
         echo "    option httpchk"
         echo "    http-check send meth GET uri /healthz"
         echo "    http-check expect status 200"
-        echo "    default-server check inter 1s fall 2 rise 2 on-marked-down shutdown-sessions"
+        echo "    default-server check inter 1s fall 2 rise 2"
         for k in $(seq "$CLUSTER_NODES"); do
             echo "    server node$k 127.0.0.1:$(node_port "$k")"
         done

@@ -134,6 +134,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
     Router::new()
         .route("/ws", get(ws))
         .route("/healthz", get(healthz))
+        .route("/livez", get(|| async { "ok" }))
         .route("/rules", get(rules::page))
         .route(
             "/metrics",
@@ -188,9 +189,12 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
      object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// `GET /healthz`: `200 ok`, or `503` with the cause while storage is failing (the room journal
-/// cannot be written, or the database file was deleted or replaced), when rooms refuse actions
-/// with `storage_unavailable`.
+/// `GET /healthz`, readiness: `200 ok`, or `503` with the cause while storage is failing (the
+/// room journal cannot be written, or the database file was deleted or replaced), when rooms
+/// refuse actions with `storage_unavailable`. A load balancer sends no new connections to a node
+/// that is not ready but leaves the ones it has alone: the node keeps them, holds their output
+/// and answers their actions. `GET /livez`, liveness, answers `200 ok` whenever the process
+/// serves (docs/cluster.md, "What each outage does").
 async fn healthz(State(state): State<AppState>) -> axum::response::Response {
     if state.journal.available() {
         "ok".into_response()

@@ -8,6 +8,7 @@ use skirmish_protocol::{Action, ClientMsg, Clock, GameConfig, GameEvent, RoomCon
 use skirmish_server::testing::TestClient;
 
 pub mod cluster;
+pub mod haproxy;
 pub mod postgres;
 
 pub fn cell(name: &str) -> Cell {

@@ -1,0 +1,163 @@
+//! A cluster riding out its services' outages (issue 39, docs/cluster.md "What each outage
+//! does"): real nodes, a real NATS, a real PostgreSQL and the real HAProxy with the shipped
+//! configuration, all started by the test; the outages are real (PostgreSQL killed and started
+//! again).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::cluster::TestCluster;
+use common::haproxy::Haproxy;
+use common::{NO_CLOCK, gomoku_room_named, place_stone};
+use skirmish_games::gomoku::{self, Rule};
+use skirmish_protocol::{ClientMsg, ErrorCode, GameEvent, ServerMsg};
+use skirmish_server::testing::TestClient;
+
+/// A URL's HTTP status, or 0 when nothing answers.
+async fn status(url: &str) -> u16 {
+    match reqwest::get(url).await {
+        Ok(response) => response.status().as_u16(),
+        Err(_) => 0,
+    }
+}
+
+/// Waits (up to `within`) until `url` answers `wanted`.
+async fn becomes(url: &str, wanted: u16, within: Duration) {
+    let start = Instant::now();
+    while start.elapsed() < within {
+        if status(url).await == wanted {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} never answered {wanted} within {within:?}");
+}
+
+/// Whether gomoku's game ended in what `client` received.
+fn ended(client: &TestClient) -> bool {
+    client.log.iter().any(|m| {
+        matches!(
+            m,
+            ServerMsg::Event {
+                event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                ..
+            }
+        )
+    })
+}
+
+/// Places `point` for `mover` and waits until both players saw the stone.
+async fn play(mover: &mut TestClient, other: &mut TestClient, room: skirmish_protocol::RoomId, point: &str) {
+    mover.send(place_stone(room, point)).await;
+    for client in [mover, other] {
+        client
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::Event {
+                        event: GameEvent::Gomoku(gomoku::Event::Placed { .. }),
+                        ..
+                    }
+                )
+            })
+            .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_outage_keeps_every_websocket_through_the_load_balancer_and_the_match_finishes() {
+    let mut cluster = TestCluster::start(2, &["--grace-ms", "600000"]).await;
+    let lb = Haproxy::start(&cluster.ports).await;
+    becomes(&format!("{}/healthz", lb.http()), 200, Duration::from_secs(15)).await;
+    let (mut black, _) = TestClient::join(&lb.ws(), "Black").await;
+    let (mut white, _) = TestClient::join(&lb.ws(), "White").await;
+    let room = common::create(
+        &mut black,
+        gomoku_room_named("outage", Rule::Freestyle, NO_CLOCK),
+        true,
+    )
+    .await;
+    common::join(&mut white, room).await;
+    play(&mut black, &mut white, room, "h8").await;
+    play(&mut white, &mut black, room, "h9").await;
+
+    // PostgreSQL dies. Both nodes turn not ready, and the load balancer takes no new connection
+    // for them; but it cuts none of those it has.
+    let down = Instant::now();
+    cluster.pg.stop();
+    for i in 0..2 {
+        becomes(
+            &format!("{}/healthz", cluster.http(i)),
+            503,
+            Duration::from_secs(10),
+        )
+        .await;
+        assert_eq!(
+            status(&format!("{}/livez", cluster.http(i))).await,
+            200,
+            "alive all along"
+        );
+    }
+    becomes(&format!("{}/healthz", lb.http()), 503, Duration::from_secs(10)).await;
+    // The player to move is told why the stone is refused, and the board is as it was.
+    let reply = black.request(place_stone(room, "i8")).await;
+    assert!(
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::StorageUnavailable,
+                ..
+            }
+        ),
+        "{reply:?}"
+    );
+    // Ten seconds of outage; both connections are open throughout and answered.
+    while down.elapsed() < Duration::from_secs(10) {
+        for client in [&mut black, &mut white] {
+            let reply = client.request(ClientMsg::ListRooms).await;
+            assert!(matches!(reply, ServerMsg::Rooms { .. }), "{reply:?}");
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+
+    // PostgreSQL is back: the nodes are ready again by themselves, and the match goes on to its
+    // end on the same connections.
+    cluster.pg.resume().await;
+    for i in 0..2 {
+        becomes(
+            &format!("{}/healthz", cluster.http(i)),
+            200,
+            Duration::from_secs(15),
+        )
+        .await;
+    }
+    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
+        play(&mut black, &mut white, room, b).await;
+        play(&mut white, &mut black, room, w).await;
+    }
+    black.send(place_stone(room, "l8")).await;
+    for client in [&mut black, &mut white] {
+        client
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::Event {
+                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                        ..
+                    }
+                )
+            })
+            .await;
+        assert!(ended(client));
+        assert_eq!(client.closed, None, "the connection was never cut");
+    }
+    // Nothing refused was written: the journal holds the two seats, the start and the nine
+    // stones (and the end), never the refused i8 twice.
+    let stones = common::logged(&cluster.database, room).await;
+    assert!(stones >= 12, "the journal holds the match: {stones} entries");
+    // New connections are taken again through the load balancer.
+    becomes(&format!("{}/healthz", lb.http()), 200, Duration::from_secs(10)).await;
+    let (_late, welcome) = TestClient::join(&lb.ws(), "Late").await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }));
+}

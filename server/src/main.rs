@@ -202,6 +202,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         }
         _ => None,
     };
+    let node = cluster.clone();
     let server = tokio::spawn(skirmish_server::run(
         listener,
         web_root,
@@ -236,5 +237,30 @@ async fn serve(args: Args) -> anyhow::Result<()> {
         let _ = pool.await;
     }
     server.await.context("server task")?.context("serving")?;
+    if let (Some(node), Some(url)) = (node, &args.cluster)
+        && node.fenced()
+    {
+        return rejoin(url).await;
+    }
     Ok(())
+}
+
+/// A node that stopped itself because it lost the bus (its journal flushed, its connections
+/// closed, its rooms free to be taken over) waits for the bus, then starts again as this same
+/// program with the same arguments and environment, so the cluster needs no supervisor to come
+/// back from a bus outage (docs/cluster.md, "What each outage does"). A stop signal while it
+/// waits ends it.
+async fn rejoin(url: &str) -> anyhow::Result<()> {
+    info!("this node lost the bus and stopped; it starts again when the bus answers");
+    tokio::select! {
+        () = skirmish_server::cluster::wait_for_bus(url) => {}
+        stopped = stop_signal() => return stopped.context("waiting for a stop signal"),
+    }
+    info!("the bus answers again: this node starts again");
+    let program = std::env::current_exe().context("finding this program")?;
+    // Only returns when the program could not be started.
+    let err = std::os::unix::process::CommandExt::exec(
+        std::process::Command::new(&program).args(std::env::args_os().skip(1)),
+    );
+    Err(err).with_context(|| format!("starting {} again", program.display()))
 }

@@ -111,6 +111,7 @@ pub(super) async fn start(cluster: &Cluster, keeper: Keeper) -> Result<(), Strin
                         tracing::error!(
                             "the bus has been unreachable for half a lease: this node stops, so that another can take its rooms over"
                         );
+                        c.0.fenced.store(true, std::sync::atomic::Ordering::SeqCst);
                         c.0.shutdown.cancel();
                         return;
                     }
@@ -122,14 +123,23 @@ pub(super) async fn start(cluster: &Cluster, keeper: Keeper) -> Result<(), Strin
     tokio::spawn(async move {
         // Every other node's presence is seen (or missed) before anything is taken over.
         tokio::time::sleep(2 * HEARTBEAT).await;
-        orphans(&c, &keeper).await;
+        tokio::select! {
+            () = orphans(&c, &keeper) => {}
+            () = c.0.shutdown.cancelled() => return,
+        }
         let mut tick = tokio::time::interval(HEARTBEAT);
         loop {
             tokio::select! {
                 _ = tick.tick() => {}
                 () = c.0.shutdown.cancelled() => return,
             }
-            take_over(&c, &keeper).await;
+            // A node that stops (or fenced itself) takes nothing over, even when a take-over
+            // it began waits on the bus until the bus is back: dropped there. An entry it
+            // already swapped to itself is its own stale entry, taken back at its next start.
+            tokio::select! {
+                () = take_over(&c, &keeper) => {}
+                () = c.0.shutdown.cancelled() => return,
+            }
         }
     });
     Ok(())

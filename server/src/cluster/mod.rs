@@ -107,6 +107,9 @@ struct Inner {
     notices: tokio::sync::mpsc::UnboundedSender<(Arc<str>, wire::HomeNotice)>,
     lobby: OnceLock<Lobby>,
     shutdown: CancellationToken,
+    /// Set when this node stopped itself because it lost the bus ([`lease`]): it then waits
+    /// for the bus and starts again ([`Cluster::fenced`]).
+    fenced: std::sync::atomic::AtomicBool,
 }
 
 /// The most frames for other nodes' connections waiting to be published (65,536, about 50 MB of
@@ -160,12 +163,21 @@ impl Cluster {
             notices,
             lobby: OnceLock::new(),
             shutdown,
+            fenced: std::sync::atomic::AtomicBool::new(false),
         }));
         directory::watch(&cluster).await.map_err(bus)?;
         tokio::spawn(home::relay(cluster.clone(), relayed));
         tokio::spawn(home::notify(cluster.clone(), notices_rx));
         tokio::spawn(directory::write(cluster.clone()));
         Ok(cluster)
+    }
+
+    /// Whether this node stopped itself because it could not renew its presence for half a
+    /// lease (it lost the bus): its rooms may be taken over by now, so it must not serve them
+    /// again from memory. The program then waits for the bus ([`wait_for_bus`]) and starts
+    /// afresh, as a restarted node (docs/cluster.md, "What each outage does").
+    pub fn fenced(&self) -> bool {
+        self.0.fenced.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// This node's lobby, sharing its rooms, bots and players with the cluster.
@@ -468,5 +480,44 @@ impl Replica for Cluster {
 
     fn outbox(&self, node: Arc<str>, conn: u64, turn_view: bool) -> Outbox {
         Outbox::remote(node, conn, turn_view, self.0.relay.clone())
+    }
+}
+
+/// Waits until the bus at `url` answers again, JetStream included: connects (each try at most
+/// 2 s) and asks for the JetStream account's information, once a second until both succeed.
+/// For a node that fenced itself ([`Cluster::fenced`]) before it starts again.
+pub async fn wait_for_bus(url: &str) {
+    loop {
+        let attempt = async {
+            let client = async_nats::ConnectOptions::new()
+                .name("skirmish-rejoin")
+                .connect(url)
+                .await
+                .map_err(|e| e.to_string())?;
+            // Any answer of JetStream's own (the stream, or "not found" from a bus that lost
+            // its store) says it is up; a request that gets no answer says it is not yet.
+            // (Not `query_account`: NATS 2.9's answer does not parse.)
+            match async_nats::jetstream::new(client)
+                .get_stream("KV_skirmish_nodes")
+                .await
+            {
+                Ok(_) => Ok(()),
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        async_nats::jetstream::context::GetStreamErrorKind::JetStream(_)
+                    ) =>
+                {
+                    Ok(())
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        };
+        match tokio::time::timeout(std::time::Duration::from_secs(2), attempt).await {
+            Ok(Ok(())) => return,
+            Ok(Err(cause)) => tracing::info!(%cause, "the bus is not back yet"),
+            Err(_) => tracing::info!("the bus is not back yet (no answer within 2 s)"),
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
     }
 }

@@ -11,7 +11,7 @@ use super::postgres::Postgres;
 
 /// A running `nats-server -js`; killed and its folder removed when dropped.
 pub struct Nats {
-    child: Child,
+    child: Option<Child>,
     dir: std::path::PathBuf,
     port: u16,
 }
@@ -21,7 +21,19 @@ impl Nats {
     pub async fn start() -> Nats {
         let dir = std::env::temp_dir().join(format!("skirmish-nats-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).expect("a temporary folder");
-        let port = super::free_port();
+        let mut nats = Nats {
+            child: None,
+            dir,
+            port: super::free_port(),
+        };
+        nats.resume().await;
+        nats
+    }
+
+    /// Starts the server (again) on its port with its store, and waits until it takes
+    /// connections; panics after 10 s.
+    pub async fn resume(&mut self) {
+        assert!(self.child.is_none(), "NATS is already running");
         // Debian puts it in /usr/sbin, which a user's PATH (under sudo) may not hold.
         let program = std::env::var("SKIRMISH_NATS_SERVER").unwrap_or_else(|_| {
             let debian = "/usr/sbin/nats-server";
@@ -33,21 +45,33 @@ impl Nats {
             .to_owned()
         });
         let mut child = Command::new(program)
-            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
-            .arg(&dir)
+            .args(["-js", "-a", "127.0.0.1", "-p", &self.port.to_string(), "-sd"])
+            .arg(&self.dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("nats-server runs (apt-get install nats-server; scripts/test.sh)");
         for _ in 0..200 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                return Nats { child, dir, port };
+            if tokio::net::TcpStream::connect(("127.0.0.1", self.port))
+                .await
+                .is_ok()
+            {
+                self.child = Some(child);
+                return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         let _ = child.kill();
         let _ = child.wait();
         panic!("nats-server never listened");
+    }
+
+    /// Kills the server (SIGKILL, as a crash would); its store stays for [`Nats::resume`].
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 
     /// Its URL.
@@ -58,8 +82,7 @@ impl Nats {
 
 impl Drop for Nats {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -159,6 +159,11 @@ async fn room_survives_its_node(graceful: bool) {
     let room = create(&mut ann, room_config(Variant::Classic, 2, 3, NO_CLOCK), true).await;
     listed(&mut ben, room).await;
     join(&mut ben, room).await;
+    // Sue watches from node 3, which is not the room's.
+    let (mut sue, _) = TestClient::join(&cluster.ws(2), "Sue").await;
+    listed(&mut sue, room).await;
+    let reply = sue.request(ClientMsg::Spectate { room }).await;
+    assert!(matches!(reply, ServerMsg::Done { .. }), "{reply:?}");
     your_turn(&mut ann).await;
     ann.send(deploy(room, vec![plane("C1", Facing::Up)])).await;
     event(
@@ -172,6 +177,7 @@ async fn room_survives_its_node(graceful: bool) {
         |e| matches!(e, plane::Event::Ready { seat, .. } if seat.index() == 1),
     )
     .await;
+    let snapshots_before = sue.log.iter().filter(|m| matches!(m, ServerMsg::Room(_))).count();
     if graceful {
         assert!(cluster.terminate(0), "node 1 stops cleanly");
     } else {
@@ -196,6 +202,18 @@ async fn room_survives_its_node(graceful: bool) {
         .expect("Ben plays on")
         .unwrap();
     assert_eq!(ann_outcome, ben_outcome);
+    // The spectator was given the room again where it went: a fresh snapshot, then the match
+    // to its end, on the same connection.
+    let watched = tokio::time::timeout(
+        Duration::from_secs(30),
+        sue.recv_until(|m| match_ended(m).is_some()),
+    )
+    .await
+    .expect("the spectator sees the match end");
+    assert_eq!(match_ended(&watched), Some(ann_outcome));
+    let snapshots = sue.log.iter().filter(|m| matches!(m, ServerMsg::Room(_))).count();
+    assert!(snapshots > snapshots_before, "a snapshot after the take-over");
+    assert_eq!(sue.closed, None);
     // Ann's own plane, deployed before the take-over, is the one the room kept.
     let reveals: Vec<_> = ann
         .texts

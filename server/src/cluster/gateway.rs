@@ -40,7 +40,7 @@ pub(super) fn forward(cluster: Cluster, id: RoomId) -> RoomHandle {
                 cache.rooms.get(&id).map(|r| Arc::clone(&r.node))
             };
             // A match is abandoned by its own node's runner, never over the bus.
-            let Some((wire, replier)) = to_wire(&cluster, *command) else {
+            let Some((wire, replier)) = to_wire(&cluster, id, *command) else {
                 continue;
             };
             let Some(owner) = owner else {
@@ -124,7 +124,7 @@ fn member_of(cluster: &Cluster, member: &Member) -> WireMember {
 
 /// The command as the room's node takes it over the bus, and what answers its sender; `None` for
 /// a command only a room's own node gives ([`Command::Abandon`]).
-fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)> {
+fn to_wire(cluster: &Cluster, id: RoomId, command: Command) -> Option<(WireCommand, Replier)> {
     Some(match command {
         Command::Join {
             member,
@@ -139,20 +139,29 @@ fn to_wire(cluster: &Cluster, command: Command) -> Option<(WireCommand, Replier)
             },
             Replier::Seat(reply),
         ),
-        Command::Spectate { member, reply } => (
-            WireCommand::Spectate {
-                member: member_of(cluster, &member),
-            },
-            Replier::Unit(reply),
-        ),
+        Command::Spectate { member, reply } => {
+            cluster.spectating(id, &member);
+            (
+                WireCommand::Spectate {
+                    member: member_of(cluster, &member),
+                },
+                Replier::Unit(reply),
+            )
+        }
         Command::Attach { member } => (
             WireCommand::Attach {
                 member: member_of(cluster, &member),
             },
             Replier::None,
         ),
-        Command::Detach { player, conn } => (WireCommand::Detach { player, conn }, Replier::None),
-        Command::Leave { player, reply } => (WireCommand::Leave { player }, Replier::Unit(reply)),
+        Command::Detach { player, conn } => {
+            cluster.stopped_spectating(id, player, Some(conn));
+            (WireCommand::Detach { player, conn }, Replier::None)
+        }
+        Command::Leave { player, reply } => {
+            cluster.stopped_spectating(id, player, None);
+            (WireCommand::Leave { player }, Replier::Unit(reply))
+        }
         Command::AddBot {
             by,
             seat,

@@ -148,4 +148,11 @@ pub(super) async fn reattach(cluster: &Cluster, room: skirmish_protocol::RoomId)
     for member in lobby.members_connected_here(room) {
         handle.attach(member).await;
     }
+    // Spectators watch again: each gets the new owner's snapshot, and the events after it.
+    for member in cluster.spectators_of(room) {
+        let player = member.id;
+        if let Err(cause) = handle.spectate(member).await {
+            tracing::info!(%room, %player, %cause, "a spectator of a room that moved could not watch it again");
+        }
+    }
 }

@@ -107,9 +107,21 @@ struct Inner {
     notices: tokio::sync::mpsc::UnboundedSender<(Arc<str>, wire::HomeNotice)>,
     lobby: OnceLock<Lobby>,
     shutdown: CancellationToken,
+    /// This node's connections watching rooms of other nodes, by room: given to the room
+    /// again when it changes owner ([`home::reattach`]). Weak, swept with the connections, and
+    /// dropped when the spectator detaches.
+    spectators: Mutex<HashMap<RoomId, Vec<Spectator>>>,
     /// Set when this node stopped itself because it lost the bus ([`lease`]): it then waits
     /// for the bus and starts again ([`Cluster::fenced`]).
     fenced: std::sync::atomic::AtomicBool,
+}
+
+/// A connection of this node watching a room of another node.
+#[derive(Debug)]
+struct Spectator {
+    player: PlayerId,
+    name: String,
+    outbox: crate::outbox::WeakOutbox,
 }
 
 /// The most frames for other nodes' connections waiting to be published (65,536, about 50 MB of
@@ -164,6 +176,7 @@ impl Cluster {
             lobby: OnceLock::new(),
             shutdown,
             fenced: std::sync::atomic::AtomicBool::new(false),
+            spectators: Mutex::default(),
         }));
         directory::watch(&cluster).await.map_err(bus)?;
         tokio::spawn(home::relay(cluster.clone(), relayed));
@@ -249,6 +262,56 @@ impl Cluster {
             .lock()
             .expect("not poisoned")
             .retain(|_, outbox| outbox.upgrade().is_some());
+        let mut spectators = self.0.spectators.lock().expect("not poisoned");
+        for watching in spectators.values_mut() {
+            watching.retain(|s| s.outbox.upgrade().is_some());
+        }
+        spectators.retain(|_, watching| !watching.is_empty());
+    }
+
+    /// Notes that `member`, a connection of this node, watches room `room` of another node.
+    fn spectating(&self, room: RoomId, member: &crate::room_handle::Member) {
+        if member.outbox.node().is_some() {
+            return;
+        }
+        let mut spectators = self.0.spectators.lock().expect("not poisoned");
+        let watching = spectators.entry(room).or_default();
+        watching.retain(|s| s.outbox.upgrade().is_some() && s.player != member.id);
+        watching.push(Spectator {
+            player: member.id,
+            name: member.name.clone(),
+            outbox: member.outbox.downgrade(),
+        });
+    }
+
+    /// Notes that `player`'s connection `conn` no longer watches room `room`.
+    fn stopped_spectating(&self, room: RoomId, player: PlayerId, conn: Option<u64>) {
+        let mut spectators = self.0.spectators.lock().expect("not poisoned");
+        if let Some(watching) = spectators.get_mut(&room) {
+            watching.retain(|s| {
+                s.player != player || conn.is_some_and(|c| s.outbox.upgrade().is_some_and(|o| o.conn() != c))
+            });
+            if watching.is_empty() {
+                spectators.remove(&room);
+            }
+        }
+    }
+
+    /// The connections of this node that watch room `room`, still open.
+    fn spectators_of(&self, room: RoomId) -> Vec<crate::room_handle::Member> {
+        let spectators = self.0.spectators.lock().expect("not poisoned");
+        spectators
+            .get(&room)
+            .into_iter()
+            .flatten()
+            .filter_map(|s| {
+                Some(crate::room_handle::Member {
+                    id: s.player,
+                    name: s.name.clone(),
+                    outbox: s.outbox.upgrade()?,
+                })
+            })
+            .collect()
     }
 
     /// The connection `conn` of this node, while it lives.

@@ -90,6 +90,14 @@ pub trait Replica: Send + Sync + std::fmt::Debug {
     fn room_listed(&self, summary: &RoomSummary);
     /// A room of this node left the lobby.
     fn room_unlisted(&self, id: RoomId);
+    /// Resolves once room `id` of this node (listed already) is in the shared directory, so
+    /// that every node finds it when a player it seated acts there (`true`), or after
+    /// `within` without it (`false`: the bus is failing).
+    fn room_known(
+        &self,
+        id: RoomId,
+        within: std::time::Duration,
+    ) -> futures_util::future::BoxFuture<'static, bool>;
     /// The rooms of the other nodes.
     fn rooms(&self) -> Vec<RoomSummary>;
     /// A handle to room `id` of another node: its commands go over the bus.

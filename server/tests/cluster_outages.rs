@@ -253,3 +253,64 @@ async fn a_bus_outage_stops_the_nodes_which_come_back_by_themselves_and_every_se
             .await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_robin_with_bots_on_every_node_books_no_forfeit_for_a_server_refusal() {
+    use skirmish_protocol::tournament::{MatchState, TournamentState};
+    // The directory's writes held back 300 ms, as on a loaded bus: a match room's entry then
+    // reaches the other nodes well after its bots would be told their seats.
+    let cluster = TestCluster::start_with_env(3, &[], &[("SKIRMISH_FAULT_DIRECTORY_DELAY_MS", "300")]).await;
+    let store = skirmish_server::store::Store::connect(&cluster.database)
+        .await
+        .expect("the database");
+    // Four entrants: one on the tournament's node, three on the two others.
+    let stop = tokio_util::sync::CancellationToken::new();
+    for (name, node) in [("alpha", 0), ("bravo", 1), ("charlie", 2), ("delta", 1)] {
+        let issued = skirmish_server::accounts::register(&store, name)
+            .await
+            .expect("registered");
+        let mut options = skirmish_bots::client::BotOptions::new(cluster.ws(node), name.to_owned());
+        options.token = Some(issued.token);
+        options.set_strategies(&["random".to_owned()]);
+        tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    }
+    let created = common::create_tournament(
+        &cluster.http(0),
+        serde_json::json!({
+            "game": {"game": "gomoku", "size": 15},
+            "entrants": [
+                {"bot": "alpha", "strategy": "random"},
+                {"bot": "bravo", "strategy": "random"},
+                {"bot": "charlie", "strategy": "random"},
+                {"bot": "delta", "strategy": "random"}
+            ],
+            "games_per_pairing": 5,
+            "parallel": 8,
+            "clock": {"deploy_ms": 5000, "move_ms": 5000},
+            "seed": 11,
+        }),
+    )
+    .await;
+    let id = created.summary.id.to_string();
+    assert_eq!(created.summary.total, 60);
+    let last = tokio::time::timeout(
+        Duration::from_secs(240),
+        common::tournament_over(&cluster.http(0), &id),
+    )
+    .await
+    .expect("the round robin finishes");
+    assert_eq!(last.summary.state, TournamentState::Finished);
+    assert_eq!(last.summary.finished, 60);
+    for m in &last.schedule {
+        assert_eq!(m.state, MatchState::Finished);
+        let result = m.result.as_ref().expect("a result");
+        // `random` answers at once: any forfeit here would be the server's refusal (a bot told
+        // `no_such_room` never moves and loses on time).
+        assert!(
+            result.forfeit.is_none(),
+            "match {} ended by forfeit: {result:?}",
+            m.index
+        );
+    }
+    stop.cancel();
+}

@@ -141,10 +141,28 @@ impl Pending {
 /// Writes the queued directory writes, for ever (a write that fails is tried again a second
 /// later, unless a newer one for its key came meanwhile).
 pub(super) async fn write(cluster: Cluster) {
+    let held_back = write_delay_fault();
     loop {
         cluster.0.pending.ready.notified().await;
+        if let Some(delay) = held_back {
+            tokio::time::sleep(delay).await;
+        }
         write_pending(&cluster).await;
     }
+}
+
+/// Debug builds only, for the tests of what a slow directory must not break
+/// (`server/tests/cluster_outages.rs`): `SKIRMISH_FAULT_DIRECTORY_DELAY_MS` holds every batch
+/// of directory writes back that long, as a loaded bus would. A release build never reads it.
+fn write_delay_fault() -> Option<std::time::Duration> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    let ms: u64 = std::env::var("SKIRMISH_FAULT_DIRECTORY_DELAY_MS")
+        .ok()?
+        .parse()
+        .ok()?;
+    Some(std::time::Duration::from_millis(ms))
 }
 
 async fn write_pending(cluster: &Cluster) {

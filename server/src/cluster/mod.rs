@@ -442,6 +442,31 @@ impl Replica for Cluster {
             .put(directory::Bucket::Rooms, summary.id.to_string(), &entry);
     }
 
+    fn room_known(
+        &self,
+        id: RoomId,
+        within: std::time::Duration,
+    ) -> futures_util::future::BoxFuture<'static, bool> {
+        let rooms = self.0.buckets.rooms.clone();
+        Box::pin(async move {
+            let key = id.to_string();
+            let start = std::time::Instant::now();
+            loop {
+                if let Ok(Ok(Some(entry))) =
+                    tokio::time::timeout(std::time::Duration::from_secs(1), rooms.entry(&key)).await
+                    && entry.operation == async_nats::jetstream::kv::Operation::Put
+                {
+                    return true;
+                }
+                if start.elapsed() >= within {
+                    tracing::warn!(room = %id, "the room is not in the directory yet; its players are seated anyway");
+                    return false;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        })
+    }
+
     fn room_unlisted(&self, id: RoomId) {
         self.0.cache.lock().expect("not poisoned").rooms.remove(&id);
         self.0.pending.delete(directory::Bucket::Rooms, id.to_string());

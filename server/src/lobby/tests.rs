@@ -36,6 +36,13 @@ impl Replica for Probe {
     fn room_unlisted(&self, _: RoomId) {
         self.heard("room gone".to_owned());
     }
+    fn room_known(
+        &self,
+        _: RoomId,
+        _: std::time::Duration,
+    ) -> futures_util::future::BoxFuture<'static, bool> {
+        Box::pin(async { true })
+    }
     fn rooms(&self) -> Vec<RoomSummary> {
         Vec::new()
     }

@@ -98,13 +98,35 @@ pub fn spawn_match(
     room.open_log(journal);
     let handle = RoomHandle { id: room.id, tx };
     lobby.add_room(handle.clone(), room.summary());
-    for (seat, pick) in room.seats.seats().zip(setup.bots) {
-        room.seat_bot(seat, pick, None);
-    }
-    room.start_if_full();
-    run_match(room, inbox, &handle, setup.cancel, shutdown);
+    // In a cluster, a bot connected to another node is seated only once the room is in the
+    // shared directory: its node must find the room when the bot acts there, or the bot would
+    // be refused `no_such_room` and lose on time for the server's fault (docs/cluster.md).
+    let known = lobby
+        .replica()
+        .filter(|_| setup.bots.iter().any(|b| b.outbox.node().is_some()))
+        .map(|replica| replica.room_known(room.id, DIRECTORY_WAIT));
+    let bots = setup.bots;
+    run_match(
+        room,
+        inbox,
+        &handle,
+        setup.cancel,
+        shutdown,
+        Box::new(move |room: &mut Room| {
+            for (seat, pick) in room.seats.seats().zip(bots) {
+                room.seat_bot(seat, pick, None);
+            }
+            room.start_if_full();
+        }),
+        known,
+    );
     Ok((handle, answer))
 }
+
+/// How long a match room made in a cluster waits for its directory entry before seating bots
+/// of other nodes anyway (5 s: the directory's writer puts it within milliseconds while the bus
+/// answers).
+const DIRECTORY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// Rebuilds a tournament match from its stored log (after a restart) and goes on with it, as
 /// [`restore`](super::restore) does for a room: its bots get their seats back by resuming with their tokens
@@ -132,7 +154,15 @@ pub fn restore_match(
     let handle = RoomHandle { id: room.id, tx };
     if room.status != RoomStatus::Finished {
         lobby.add_room(handle.clone(), room.summary());
-        run_match(room, inbox, &handle, setup.cancel, shutdown);
+        run_match(
+            room,
+            inbox,
+            &handle,
+            setup.cancel,
+            shutdown,
+            Box::new(|_: &mut Room| {}),
+            None,
+        );
     }
     Ok((handle, answer))
 }
@@ -147,6 +177,8 @@ fn run_match(
     handle: &RoomHandle,
     cancel: CancellationToken,
     shutdown: CancellationToken,
+    first: Box<dyn FnOnce(&mut Room) + Send>,
+    known: Option<futures_util::future::BoxFuture<'static, bool>>,
 ) {
     {
         let handle = handle.clone();
@@ -160,8 +192,14 @@ fn run_match(
         });
     }
     tokio::spawn(
-        Box::new(room)
-            .run(inbox, shutdown)
-            .instrument(info_span!("room", room = %handle.id)),
+        async move {
+            if let Some(known) = known {
+                known.await;
+            }
+            let mut room = Box::new(room);
+            first(&mut room);
+            room.run(inbox, shutdown).await;
+        }
+        .instrument(info_span!("room", room = %handle.id)),
     );
 }

@@ -100,11 +100,17 @@ pub struct TestCluster {
     pub nodes: Vec<Option<ServerProcess>>,
     pub ports: Vec<u16>,
     extra: Vec<String>,
+    env: Vec<(String, String)>,
 }
 
 impl TestCluster {
     /// Starts the bus, the database and `n` nodes (`node1`...), each with the `extra` arguments.
     pub async fn start(n: usize, extra: &[&str]) -> TestCluster {
+        TestCluster::start_with_env(n, extra, &[]).await
+    }
+
+    /// [`TestCluster::start`], with the variables `env` set for every node.
+    pub async fn start_with_env(n: usize, extra: &[&str], env: &[(&str, &str)]) -> TestCluster {
         let turn = ONE_AT_A_TIME.lock().await;
         let nats = Nats::start().await;
         let pg = Postgres::start().await;
@@ -117,6 +123,10 @@ impl TestCluster {
             nodes: Vec::new(),
             ports: (0..n).map(|_| super::free_port()).collect(),
             extra: extra.iter().map(|s| (*s).to_owned()).collect(),
+            env: env
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
         };
         for i in 0..n {
             let node = cluster.spawn(i).await;
@@ -130,7 +140,8 @@ impl TestCluster {
         let url = self.nats.url();
         let mut args: Vec<&str> = vec!["--cluster", &url, "--node-id", &node];
         args.extend(self.extra.iter().map(String::as_str));
-        ServerProcess::start(self.ports[i], &self.database, &args).await
+        let env: Vec<(&str, &str)> = self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        ServerProcess::start_with_env(self.ports[i], &self.database, &args, &env).await
     }
 
     /// Node `i`'s WebSocket URL.

@@ -304,7 +304,19 @@ impl ServerProcess {
     /// Starts the program on `port` with `database` (a SQLite file's path or a PostgreSQL URL)
     /// and the `extra` arguments, and waits until it answers `/healthz`.
     pub async fn start(port: u16, database: impl AsRef<std::ffi::OsStr>, extra: &[&str]) -> ServerProcess {
+        ServerProcess::start_with_env(port, database, extra, &[]).await
+    }
+
+    /// [`ServerProcess::start`], with the variables `env` set for the program (a debug build's
+    /// fault injections, say).
+    pub async fn start_with_env(
+        port: u16,
+        database: impl AsRef<std::ffi::OsStr>,
+        extra: &[&str],
+        env: &[(&str, &str)],
+    ) -> ServerProcess {
         let child = std::process::Command::new(env!("CARGO_BIN_EXE_skirmish-server"))
+            .envs(env.iter().copied())
             .args([
                 "--port",
                 &port.to_string(),

@@ -314,3 +314,44 @@ async fn a_round_robin_with_bots_on_every_node_books_no_forfeit_for_a_server_ref
     }
     stop.cancel();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_restarted_while_its_players_are_away_gives_each_their_seat_through_any_node() {
+    let mut cluster = TestCluster::start(3, &["--grace-ms", "600000"]).await;
+    let (mut black, welcome) = TestClient::join(&cluster.ws(0), "Black").await;
+    let black_token = token_of(&welcome);
+    let (mut white, welcome) = TestClient::join(&cluster.ws(1), "White").await;
+    let white_token = token_of(&welcome);
+    let room = common::create(&mut black, gomoku_room_named("away", Rule::Freestyle, NO_CLOCK), true).await;
+    common::join(&mut white, room).await;
+    play(&mut black, &mut white, room, "h8").await;
+    play(&mut white, &mut black, room, "h9").await;
+    // Both go away; then node 1, which owned the room and held Black, is stopped and started
+    // again: its memory of players and rooms is gone.
+    drop((black, white));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(cluster.terminate(0), "node 1 stops cleanly");
+    cluster.restart(0).await;
+    // Black comes back through node 3 (by the directory's token entry), White through the
+    // restarted node 1 (which never saw White's token itself).
+    let mut black = resumes(&cluster.ws(2), "Black", &black_token, room).await;
+    let mut white = resumes(&cluster.ws(0), "White", &white_token, room).await;
+    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
+        play(&mut black, &mut white, room, b).await;
+        play(&mut white, &mut black, room, w).await;
+    }
+    black.send(place_stone(room, "l8")).await;
+    for client in [&mut black, &mut white] {
+        client
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::Event {
+                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                        ..
+                    }
+                )
+            })
+            .await;
+    }
+}

@@ -7,9 +7,17 @@
 #   scripts/cluster.sh stop [--dir DIR] [--clean]      stop everything `start` started (nodes first,
 #                                                      with SIGTERM: they hand their rooms over);
 #                                                      --clean also removes DIR
-#   scripts/cluster.sh kill-node K [--dir DIR]         kill -9 node K (and its bot pool): a crash
+#   scripts/cluster.sh kill-node K [--dir DIR]         kill -9 node K and its bot pool (the pool is
+#                                                      in a process group of its own): a crash
 #   scripts/cluster.sh restart-node K [--dir DIR]      stop node K with SIGTERM (if it runs) and
 #                                                      start it again, same port and node id
+#   scripts/cluster.sh restart-bus [--dir DIR]         stop nats-server (if it runs) and start it
+#                                                      again on its port with its store (DIR/nats)
+#   scripts/cluster.sh restart-database [--dir DIR]    the same for PostgreSQL (DIR/postgres)
+#
+# A node that loses the bus stops itself and starts again by itself once the bus answers (no
+# supervisor needed); a node whose database fails keeps its connections and is back by itself
+# (docs/cluster.md, "What each outage does").
 #
 # What `start` runs, each process's pid in DIR/pids, its log in DIR/logs:
 #   - nats-server with JetStream (the bus and the directory), its store in DIR/nats;
@@ -30,7 +38,10 @@
 #   CLUSTER_BOTS                 built-in bot connections of node1 (default 2; the other nodes have
 #                                none: a bot connected to any node can be seated anywhere)
 #   CLUSTER_NODE_ARGS            more options for every node, e.g. "--grace-ms 5000"; every
-#                                SKIRMISH_* variable of the environment reaches the nodes too
+#                                SKIRMISH_* variable of the environment reaches the nodes too, so
+#                                export the admin key and other settings BEFORE `start`
+#                                (SKIRMISH_ADMIN_KEY=... scripts/cluster.sh start); they are read
+#                                again by restart-node from the environment of that command
 #   SKIRMISH_LB_*                HAProxy's per-client limits (deploy/haproxy.cfg)
 # A server without `--cluster` (before issue 20's nodes) is started without it: independent
 # servers on one PostgreSQL behind HAProxy, and `start` says so.
@@ -439,7 +450,12 @@ cmd_kill_node() {
     check_node_number
     local pid
     pid="$(pid_of "node$node_arg")" || die "node$node_arg is not running"
-    # The node's whole session (the server and its bot pool), as a crash of its machine would.
+    # The node and its bot pool, as a crash of its machine would: the pool runs in a process
+    # group of its own (the server stops it on a clean stop), so it is killed by its own group.
+    local child
+    for child in $(pgrep -P "$pid" || true); do
+        kill -KILL -- "-$child" 2>/dev/null || kill -KILL "$child" 2>/dev/null || true
+    done
     kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid"
     rm -f "$pids/node$node_arg.pid"
     say "node$node_arg (pid $pid) killed with SIGKILL"
@@ -454,12 +470,31 @@ cmd_restart_node() {
     say "node$node_arg up again on http://127.0.0.1:$(node_port "$node_arg")/"
 }
 
+cmd_restart_bus() {
+    load_settings
+    stop_process nats TERM 10
+    start_nats
+    say "nats-server up again on $CLUSTER_BUS, its store in $dir/nats"
+}
+
+cmd_restart_database() {
+    load_settings
+    if [ -f "$dir/postgres/data/postmaster.pid" ]; then
+        as_pg pg_ctl -D "$dir/postgres/data" -m fast -w -t 30 stop >/dev/null || stop_process postgres QUIT 5
+    fi
+    rm -f "$pids/postgres.pid"
+    start_postgres
+    say "PostgreSQL up again on $CLUSTER_DATABASE, its data in $dir/postgres"
+}
+
 case "$command" in
     start) cmd_start ;;
     stop) cmd_stop ;;
     status) cmd_status ;;
     kill-node) cmd_kill_node ;;
     restart-node) cmd_restart_node ;;
+    restart-bus) cmd_restart_bus ;;
+    restart-database) cmd_restart_database ;;
     -h | --help | help) usage ;;
     *) die "unknown command $command (start, stop, status, kill-node K, restart-node K)" ;;
 esac

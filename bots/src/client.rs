@@ -351,6 +351,7 @@ fn on_message(
                         room,
                         seat: Some(seat),
                         action,
+                        info: None,
                     },
                     // The outside engine failed: the seat forfeits for that cause, which the
                     // standings count apart from losses on the board.

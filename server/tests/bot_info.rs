@@ -263,7 +263,13 @@ async fn infos_stay_sealed_through_the_match_and_a_sigkill_and_show_in_the_repla
 async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_table() {
     let server = TestServer::start().await;
     let stop = tokio_util::sync::CancellationToken::new();
-    for (name, strategy) in [("thinker", "bayes"), ("quick", "random")] {
+    let bots = [
+        ("ann", "bayes"),
+        ("bob", "bayes"),
+        ("cy", "random"),
+        ("di", "random"),
+    ];
+    for (name, strategy) in bots {
         let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), name.to_owned());
         options.token = Some(server.account(name).await);
         options.set_strategies(&[strategy.to_owned()]);
@@ -273,18 +279,20 @@ async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_tab
     let id = common::create_tournament(
         &base,
         serde_json::json!({
-            "game": {"game": "plane", "variant": "classic", "players": 2, "format": {"rounds": 1}},
-            "entrants": [{"bot": "thinker", "strategy": "bayes"}, {"bot": "quick", "strategy": "random"}],
-            "games_per_pairing": 2,
+            "game": {"game": "plane", "variant": "double", "players": 2, "format": {"rounds": 3}},
+            "entrants": bots.map(|(bot, strategy)| serde_json::json!({"bot": bot, "strategy": strategy})),
+            // Four entrants: each deal at two tables with no entrant in common.
+            "parallel": 4,
         }),
     )
     .await
     .summary
     .id
     .to_string();
-    // While a deal is played at one table, its other table's record is refused, finished or
-    // not: caught at least once while the tables of a deal end at different times.
-    let mut refused_finished = 0;
+    // While a deal is played at one table, a finished table's record of it is refused: caught
+    // when the tables of a deal end at different times (a `bayes` bot thinks up to 300 ms a
+    // shot, `random` at once).
+    let mut refused = std::collections::HashSet::new();
     let start = Instant::now();
     let finished: TournamentStatus = loop {
         let status = common::tournament_status(&base, &id).await;
@@ -312,7 +320,7 @@ async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_tab
                         "{body}"
                     );
                     assert!(body.get("infos").is_none());
-                    refused_finished += 1;
+                    refused.insert(m.id);
                 }
             }
         }
@@ -324,18 +332,34 @@ async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_tab
     };
     assert_eq!(finished.summary.state, TournamentState::Finished);
     assert!(
-        refused_finished > 0,
-        "a finished match of an open deal was asked for"
+        !refused.is_empty(),
+        "a finished match of an open deal was asked for: {finished:#?}"
     );
-    // Over everywhere: every record shows the bayes bot's odds on its opponent's board.
+    // Over everywhere: every record with a `bayes` bot shows its odds on its opponent's board,
+    // those refused before too.
+    let mut refused_with_infos = 0;
     for m in &finished.schedule {
         let (code, body) = get(&server.http_url(&format!("/api/matches/{}", m.id))).await;
         assert_eq!(code, 200, "{body}");
         let infos: Vec<MoveInfo> = serde_json::from_value(body["infos"].clone()).expect("infos read");
-        assert!(!infos.is_empty(), "the thinker's infos are kept");
+        let thinkers = m
+            .seats
+            .iter()
+            .filter(|e| ["ann", "bob"].contains(&finished.summary.entrants[**e].bot.as_str()))
+            .count();
+        assert_eq!(
+            infos.is_empty(),
+            thinkers == 0,
+            "a bayes bot's infos are kept, a random bot sends none"
+        );
+        if refused.contains(&m.id) && !infos.is_empty() {
+            refused_with_infos += 1;
+        }
         let events: Vec<GameEvent> = serde_json::from_value(body["events"].clone()).expect("events read");
         for info in &infos {
-            assert_eq!(info.seat, infos[0].seat, "only the thinker sends infos");
+            if thinkers == 1 {
+                assert_eq!(info.seat, infos[0].seat, "only the bayes bot sends infos");
+            }
             let Some(Belief::Plane { boards }) = &info.info.belief else {
                 panic!("plane odds: {info:?}")
             };
@@ -350,6 +374,10 @@ async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_tab
             ));
         }
     }
+    assert!(
+        refused_with_infos > 0,
+        "a record with infos was refused while its deal was in play"
+    );
     stop.cancel();
     server.stop().await;
 }

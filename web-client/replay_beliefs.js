@@ -125,7 +125,7 @@ export function evalChart(container, record, who, width, step) {
     width,
     height: 180,
     title: t('replay.thought.chart'),
-    scales: { y: { range: [-100, 100] } },
+    scales: { x: { time: false }, y: { range: [-100, 100] } },
     axes: [{ label: t('replay.thought.chart_x') }, { label: t('replay.thought.chart_y') }],
     series: [{ label: t('replay.thought.chart_x') },
       ...seats.map((seat, i) => ({ label: who(seat), stroke: colours[i % colours.length], width: 2, spanGaps: true, points: { show: true } }))],

@@ -257,7 +257,7 @@ impl Store {
 
     /// The infos kept with finished match `id` (a casual room's or a tournament match's): what
     /// its bots thought at each act, in order; empty when none were sent or kept. The caller
-    /// decides whether the match may be shown ([`crate::replays_api`]: not while its deal is in
+    /// decides whether the match may be shown (the replay API: not while its deal is in
     /// play).
     ///
     /// # Errors

@@ -84,7 +84,7 @@ pub struct BoardOdds {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RankGuess {
-    /// Where the piece stands (after the action).
+    /// Where the piece stands when the bot chose its action.
     pub post: Post,
     /// The rank the bot thinks most likely.
     pub rank: Rank,

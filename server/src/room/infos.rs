@@ -3,7 +3,7 @@
 //!
 //! Bounded per match: each seat's infos take at most its share of [`MAX_MATCH_INFO_BYTES`]
 //! (256 KiB / seats, as compact JSON); an act whose info would go past its seat's share is
-//! played and its info not kept. A casual match's infos count against its replay's
+//! played and its info neither written to the room's log nor kept. A casual match's infos count against its replay's
 //! [`MAX_REPLAY_EVENT_BYTES`] with its events: the events are kept first, and the infos only as
 //! far as what is left (the earliest first).
 
@@ -39,26 +39,28 @@ impl Room {
         u32::try_from(len).unwrap_or(u32::MAX)
     }
 
+    /// Whether an info of `bytes` from `seat` fits in what is left of the seat's share of
+    /// [`MAX_MATCH_INFO_BYTES`]. One that does not is neither written to the log nor kept, so
+    /// that a bot sending 4 KiB with every move stores no more than its share.
+    pub(super) fn info_fits(&self, seat: Seat, bytes: usize) -> bool {
+        let share = MAX_MATCH_INFO_BYTES / self.seats.len().max(1);
+        let spent = self.thoughts.bytes.get(seat.index()).copied().unwrap_or(0);
+        spent + bytes <= share
+    }
+
     /// Keeps `info` (checked already: `bytes` long) from `seat`'s act whose events are about to
     /// be dispatched, unless the seat's share of [`MAX_MATCH_INFO_BYTES`] is spent.
     pub(super) fn note_info(&mut self, seat: Seat, info: BotInfo, bytes: usize) {
+        if !self.info_fits(seat, bytes) {
+            tracing::debug!(seat = seat.0, bytes, "info past the seat's share, not kept");
+            return;
+        }
         let at = self.record_len();
-        let share = MAX_MATCH_INFO_BYTES / self.seats.len().max(1);
         let thoughts = &mut self.thoughts;
         if thoughts.bytes.len() <= seat.index() {
             thoughts.bytes.resize(seat.index() + 1, 0);
         }
-        let spent = &mut thoughts.bytes[seat.index()];
-        if *spent + bytes > share {
-            tracing::debug!(
-                seat = seat.0,
-                bytes,
-                spent = *spent,
-                "info past the seat's share, not kept"
-            );
-            return;
-        }
-        *spent += bytes;
+        thoughts.bytes[seat.index()] += bytes;
         thoughts.infos.push(MoveInfo { seat, at, info });
     }
 

@@ -504,6 +504,10 @@ impl Room {
             })?),
             None => None,
         };
+        // Past the seat's share of a match's infos: the act is played, its info dropped.
+        let info = info
+            .zip(info_bytes)
+            .filter(|(_, bytes)| self.info_fits(seat, *bytes));
         let offer = self.table.offer_of(&action);
         if offer.is_some() && self.kind.tournament().is_some() {
             return Err(ServerError::CasualOnly);
@@ -519,9 +523,9 @@ impl Room {
             seat,
             action,
             spent_ms,
-            info: info.clone(),
+            info: info.as_ref().map(|(info, _)| info.clone()),
         });
-        if let (Some(info), Some(bytes)) = (info, info_bytes) {
+        if let Some((info, bytes)) = info {
             self.note_info(seat, *info, bytes);
         }
         self.dispatch(applied);

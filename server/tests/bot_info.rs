@@ -381,3 +381,70 @@ async fn a_duplicate_matchs_infos_are_sealed_until_its_deal_is_over_at_every_tab
     stop.cancel();
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_keeps_infos_up_to_its_share_of_the_match_and_plays_on_past_it() {
+    let server = TestServer::start().await;
+    let url = server.ws_url();
+    let (mut black, _) = TestClient::join(&url, "Black").await;
+    let (mut white, _) = TestClient::join(&url, "White").await;
+    let config = common::gomoku_room_named("beliefs", gomoku::Rule::Standard, NO_CLOCK);
+    let room = create(&mut black, config, true).await;
+    join(&mut white, room).await;
+    // Stones in a pattern with no five for either side: black where (x + 2y) mod 4 < 2 (runs of
+    // at most two in every direction), white elsewhere, filled from the bottom row up.
+    let name = |x: u8, y: u8| format!("{}{}", char::from(b'a' + x), y + 1);
+    let (mut blacks, mut whites) = (Vec::new(), Vec::new());
+    for y in 0..15u8 {
+        for x in 0..15u8 {
+            if (u32::from(x) + 2 * u32::from(y)) % 4 < 2 {
+                blacks.push(name(x, y));
+            } else {
+                whites.push(name(x, y));
+            }
+        }
+    }
+    // About 3.9 KiB an info: the seat's share (256 KiB / 2) holds 33 of them.
+    let big = |n: usize| BotInfo {
+        score: Some(i64::try_from(n).unwrap()),
+        pv: vec!["p".repeat(100); 38],
+        ..BotInfo::default()
+    };
+    let bytes = serde_json::to_string(&big(10)).unwrap().len();
+    assert!(
+        bytes <= skirmish_protocol::MAX_INFO_BYTES && bytes > 3800,
+        "{bytes}"
+    );
+    let moves = 40;
+    for n in 0..moves {
+        black.send(stone(room, &blacks[n], Some(big(n)))).await;
+        let number = u32::try_from(2 * n + 1).unwrap();
+        white.recv_until(|m| placed(m, number)).await;
+        white.send(stone(room, &whites[n], None)).await;
+        black.recv_until(|m| placed(m, number + 1)).await;
+    }
+    black
+        .send(ClientMsg::Act {
+            room,
+            seat: None,
+            action: skirmish_protocol::Action::Gomoku(gomoku::Action::Resign { reason: None }),
+            info: None,
+        })
+        .await;
+    white.recv_until(ended).await;
+    let (status, body) = get(&server.http_url(&format!("/api/matches/{room}"))).await;
+    assert_eq!(status, 200, "{body}");
+    let infos: Vec<MoveInfo> = serde_json::from_value(body["infos"].clone()).expect("infos read");
+    let share = skirmish_server::room::MAX_MATCH_INFO_BYTES / 2;
+    let kept: usize = infos
+        .iter()
+        .map(|m| serde_json::to_string(&m.info).unwrap().len())
+        .sum();
+    assert!(kept <= share, "{kept} bytes kept of a {share}-byte share");
+    assert_eq!(infos.len(), share / bytes, "as many as fit, the first ones");
+    assert!(infos.len() < moves, "the rest were played without their infos");
+    for (n, m) in infos.iter().enumerate() {
+        assert_eq!(m.info.score, Some(i64::try_from(n).unwrap()));
+    }
+    server.stop().await;
+}

@@ -6,7 +6,8 @@
 // draws it: plane battle boards with their deployments and shots, the gomoku board with numbered
 // stones, the junqi board (every rank when everything is shown). Controls: first, previous,
 // play/pause, next, last, a slider; the arrow keys step, Home and End jump; the address names the
-// step shown (#42). Every string through the catalogs (keys under replay.). Plain ES module, no build.
+// step shown (#42). What the bots thought (the record's infos) is shown beside each step
+// (replay_beliefs.js). Every string through the catalogs (keys under replay.). Plain ES module, no build.
 import { t, translateStatic, mountSwitch, rulesHref, refusal } from './i18n.js';
 import { h, getJson, idFromPath, entrantName, seatLabel, resultText } from './dom.js';
 import { ordinal, configText } from './state.js';
@@ -14,6 +15,7 @@ import * as P from './plane.js';
 import * as G from './gomoku.js';
 import * as J from './junqi.js';
 import { GAMES as PAGE_MODULES } from './games.js';
+import * as B from './replay_beliefs.js';
 
 /** Milliseconds per step while playing. */
 const PLAY_MS = 500;
@@ -461,10 +463,14 @@ function render() {
         h('span', { id: 'step-label', class: 'step' })),
       h('p', { id: 'event-text', class: 'event-text', 'aria-live': 'polite' })),
     h('div', { id: 'replay-view', class: 'replay-view' }),
+    h('div', { id: 'thoughts-wrap' }),
+    B.evalCard(rec),
     h('div', { class: 'card' },
       h('h2', { id: 'events-title' }, t('replay.events', { count: n })),
       h('ol', { id: 'events', class: 'events', 'aria-labelledby': 'events-title' },
         R.steps.slice(1).map((s, i) => h('li', { 'data-step': i + 1, 'data-kind': s.kind, onclick: () => { stop(); go(i + 1); } }, s.text))))));
+  const chartCard = document.getElementById('eval-card');
+  R.moveEvalLine = chartCard ? B.evalChart(chartCard, rec, who, Math.max(240, chartCard.clientWidth - 32), R.at) : null;
   renderStep();
 }
 
@@ -492,6 +498,10 @@ function renderStep() {
   const game = GAMES[R.record.game.game];
   const view = document.getElementById('replay-view');
   view.replaceChildren(...(game ? game.view(structuredClone(step.state)) : []));
+  // What the bots thought up to this step (the record's infos, sealed until the match was over).
+  B.markBoard(view, R.record, R.at);
+  document.getElementById('thoughts-wrap').replaceChildren(B.thoughtsCard(R.record, R.at, who));
+  if (R.moveEvalLine) R.moveEvalLine(R.at);
   const list = document.getElementById('events');
   list.querySelectorAll('li').forEach((li) => {
     const k = Number(li.dataset.step);

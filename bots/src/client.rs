@@ -15,8 +15,8 @@ use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use skirmish_games::Seat;
 use skirmish_protocol::{
-    AccessKey, AccountToken, BotOffer, CLOSE_REPLACED, ClientFrame, ClientMsg, ForfeitCause, GameKind,
-    GameView, PROTOCOL_VERSION, ResumeToken, RoomId, ServerMsg,
+    AccessKey, AccountToken, BotInfo, BotOffer, CLOSE_REPLACED, ClientFrame, ClientMsg, ForfeitCause,
+    GameKind, GameView, PROTOCOL_VERSION, ResumeToken, RoomId, ServerMsg,
 };
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -347,14 +347,16 @@ fn on_message(
             let options = Arc::clone(options);
             tokio::task::spawn_blocking(move || {
                 let msg = match decide(&options, &seat_strategy, &view, seat, deadline_ms) {
-                    Some(Decision::Act(action)) => ClientMsg::Act {
+                    // What the strategy thought rides with its action, for the replay.
+                    Some((Decision::Act(action), info)) => ClientMsg::Act {
                         room,
                         seat: Some(seat),
                         action,
+                        info: info.map(Box::new),
                     },
                     // The outside engine failed: the seat forfeits for that cause, which the
                     // standings count apart from losses on the board.
-                    Some(Decision::EngineFailed(detail)) => ClientMsg::Forfeit {
+                    Some((Decision::EngineFailed(detail), _)) => ClientMsg::Forfeit {
                         room,
                         seat: Some(seat),
                         cause: ForfeitCause::EngineFailure,
@@ -417,7 +419,7 @@ fn decide(
     view: &GameView,
     seat: Seat,
     deadline_ms: Option<u64>,
-) -> Option<Decision> {
+) -> Option<(Decision, Option<BotInfo>)> {
     let mut rng = rand::rng();
     let mut slot = player.lock().expect("a strategy does not panic");
     if let SeatPlayer::Named(name) = &slot.player {
@@ -427,7 +429,8 @@ fn decide(
     let SeatPlayer::Playing(playing) = &mut slot.player else {
         return None;
     };
-    playing.decide(view, seat, budget, &mut rng)
+    let decision = playing.decide(view, seat, budget, &mut rng)?;
+    Some((decision, playing.info()))
 }
 
 impl BotOptions {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use rand::RngCore;
 use skirmish_games::Seat;
-use skirmish_protocol::{Action, GameEvent, GameKind, GameView};
+use skirmish_protocol::{Action, BotInfo, GameEvent, GameKind, GameView};
 
 use crate::Budget;
 use crate::audit::GameAudit;
@@ -35,6 +35,13 @@ pub trait Player: Send {
         budget: Budget,
         rng: &mut dyn RngCore,
     ) -> Option<Decision>;
+
+    /// What the player thought when it made the decision [`Player::decide`] just returned, taken
+    /// (a second call gives `None`): sent with the action as the `act`'s `info`, kept sealed by
+    /// the server and shown in the match's replay. `None` by default.
+    fn info(&mut self) -> Option<BotInfo> {
+        None
+    }
 
     /// The match ended with `event` (an outside engine is told how). Nothing by default.
     fn finish(&mut self, seat: Seat, event: &GameEvent) {

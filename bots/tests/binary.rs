@@ -224,6 +224,7 @@ async fn a_bot_program_started_again_with_its_resume_folder_takes_its_seat_back(
             room,
             seat: None,
             action: Action::Plane(deploy),
+            info: None,
         })
         .await;
     let cells: Vec<plane::Cell> = ('A'..='I')
@@ -250,6 +251,7 @@ async fn a_bot_program_started_again_with_its_resume_folder_takes_its_seat_back(
                             target: Seat(1),
                             cell,
                         }),
+                        info: None,
                     })
                     .await;
             }

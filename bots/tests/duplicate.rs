@@ -233,6 +233,7 @@ async fn shooter(
                                 room,
                                 seat: Some(seat),
                                 action,
+                                info: None,
                             },
                         });
                     }

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
 // repeats word for word (`schema/server.json`), so the links stay short rather than `crate::` paths.
 #[allow(unused_imports)]
-use crate::{BotOffer, CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT_CHARS, MAX_FRAME_BYTES};
+use crate::{BotOffer, CHAT_BURST, CHAT_WINDOW_MS, MAX_CHAT_CHARS, MAX_FRAME_BYTES, MAX_INFO_BYTES};
 
 /// Writes [`ErrorCode`] from one line per code, `Variant => "text"` under its doc: the enum,
 /// [`ErrorCode::ALL`] and [`ErrorCode::as_str`] (whose text a test checks against serde's).
@@ -156,6 +156,12 @@ error_codes! {
     AdminDisabled => "admin_disabled",
     /// HTTP only: the server's storage failed to read or write.
     Storage => "storage",
+    /// An `act` whose `info` is over [`MAX_INFO_BYTES`] as compact JSON: the act is refused
+    /// whole, changing nothing.
+    InfoTooLarge => "info_too_large",
+    /// An `act` whose `info` is ill-formed (a probability over 1000, an evaluation beyond ±1000,
+    /// a belief of another game than the room's): the act is refused whole, changing nothing.
+    BadInfo => "bad_info",
     /// HTTP only: the room's match is still being played (or waits for its players): its
     /// replay exists once the match is over.
     MatchInPlay => "match_in_play",

@@ -16,6 +16,7 @@ mod error_code;
 mod frame;
 mod games;
 mod ids;
+pub mod info;
 mod messages;
 mod room;
 pub mod tournament;
@@ -23,6 +24,7 @@ pub mod tournament;
 pub use commitment::{Commitment, Reveal};
 pub use error_code::ErrorCode;
 pub use ids::{AccessKey, AccountToken, MatchId, ParseIdError, PlayerId, ResumeToken, RoomId, TournamentId};
+pub use info::{BotInfo, MAX_INFO_BYTES, MoveInfo};
 pub use skirmish_games::referee::Offer;
 pub use skirmish_games::{Seat, Viewer, gomoku, junqi, plane, tic_tac_toe};
 

@@ -10,6 +10,7 @@ use crate::Seat;
 use crate::commitment::{Commitment, Reveal};
 use crate::games::{Action, GameEvent, GameKind, GameView};
 use crate::ids::{AccessKey, AccountToken, PlayerId, ResumeToken, RoomId};
+use crate::info::BotInfo;
 use crate::room::{BotLevel, ChatLine, RoomConfig, RoomSnapshot, RoomSummary};
 
 // Named only by intra-doc links in the doc comments below, whose text the committed JSON schema
@@ -157,6 +158,14 @@ pub enum ClientMsg {
         seat: Option<Seat>,
         /// The action.
         action: Action,
+        /// What the bot thought when it chose the action ([`BotInfo`]): at most
+        /// [`MAX_INFO_BYTES`](crate::MAX_INFO_BYTES) as compact JSON, kept sealed with the
+        /// match's record and sent to no one during the match (not the opponents, spectators,
+        /// nor the sender); the replay shows it once the match, and a duplicate tournament
+        /// match's deal at every table, is over. An act whose `info` is too large
+        /// (`info_too_large`) or ill-formed (`bad_info`) is refused whole, changing nothing.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        info: Option<Box<BotInfo>>,
     },
     /// Offers the other side a draw, or asks to take back one's last move (悔棋), in a casual room
     /// where this client holds a seat in the match; the other side answers with `answer`. Only

@@ -46,6 +46,7 @@ fn a_fire_action_reads_as_documented() {
                     target: Seat(1),
                     cell: Cell::new(4, 4)
                 }),
+                info: None,
             },
         }
     );

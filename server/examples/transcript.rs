@@ -23,6 +23,7 @@ fn fire(room: RoomId, target: u8, cell: &str) -> ClientMsg {
             target: Seat(target),
             cell,
         }),
+        info: None,
     }
 }
 
@@ -31,6 +32,7 @@ fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
         room,
         seat: None,
         action: Action::Plane(plane::Action::Deploy { planes }),
+        info: None,
     }
 }
 

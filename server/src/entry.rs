@@ -1,7 +1,7 @@
 //! One entry of a room's log ([`crate::journal`]): a room's input, as the room's actor took it.
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, BotLevel, PlayerId, Seat};
+use skirmish_protocol::{Action, BotInfo, BotLevel, PlayerId, Seat};
 
 /// One thing that happened to a room, in the order it happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -47,6 +47,10 @@ pub enum Entry {
         action: Action,
         /// Milliseconds the seat's game clock was charged for the turn.
         spent_ms: u64,
+        /// What the bot thought, as its `act` carried it (checked then), sealed until the
+        /// match's record is kept.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        info: Option<Box<BotInfo>>,
     },
     /// `seat`'s turn ran out and the referee acted for it (docs/rules.md: a random legal deployment or
     /// shot, or a loss on time).

@@ -142,6 +142,12 @@ pub enum ServerError {
         "this match's deal is still being played at another table; it can be watched once the deal is over everywhere"
     )]
     DealInPlay,
+    /// An `act`'s `info` over [`skirmish_protocol::MAX_INFO_BYTES`]: this many bytes.
+    #[error("the act's info takes {0} bytes as compact JSON; at most {max} are kept", max = skirmish_protocol::MAX_INFO_BYTES)]
+    InfoTooLarge(usize),
+    /// An `act`'s `info` that is ill-formed: what is wrong.
+    #[error("the act's info is refused: {0}")]
+    BadInfo(String),
     /// A refusal from a room on another node of the cluster, as that node said it: its stable
     /// code and message.
     #[error("{message}")]
@@ -192,6 +198,8 @@ impl ServerError {
             ServerError::ChatTooFast => ErrorCode::ChatTooFast,
             ServerError::StorageUnavailable => ErrorCode::StorageUnavailable,
             ServerError::DealInPlay => ErrorCode::DealInPlay,
+            ServerError::InfoTooLarge(_) => ErrorCode::InfoTooLarge,
+            ServerError::BadInfo(_) => ErrorCode::BadInfo,
             ServerError::Relayed { code, .. } => code.clone(),
         }
     }

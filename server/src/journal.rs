@@ -218,6 +218,12 @@ impl Journal {
         self.send(JournalWrite::Keep { kept: Box::new(kept) })
     }
 
+    /// Keeps a finished match's infos ([`skirmish_protocol::MoveInfo`]: what its bots thought),
+    /// read with its record by the replay API. Returns the write's number.
+    pub fn keep_infos(&self, room: RoomId, infos: Vec<skirmish_protocol::MoveInfo>) -> u64 {
+        self.send(JournalWrite::Infos { room, infos })
+    }
+
     fn send(&self, write: JournalWrite) -> u64 {
         let mut queue = self.queue.lock().expect("not poisoned");
         let n = queue.next;

@@ -6,7 +6,9 @@
 //!   own audience function, the one that decides the live stream ([`GameEvent::audience`]).
 //!   Without it, every event: the match is over, so nothing is hidden any more. A tournament
 //!   match is refused with `deal_in_play` (409) while its deal is still being played at another
-//!   table, whichever view is asked.
+//!   table, whichever view is asked. The record carries `infos`: what the bots thought at each
+//!   act that sent an `info` ([`MoveInfo`]), sealed like the record (never sent during the
+//!   match; a duplicate match's only once its deal is over at every table).
 //! - `POST /api/my/games` with `{"tokens": ["<resume token>", ...]}` (1 to [`MY_TOKENS`]: the
 //!   tokens `welcome` gave this browser, the current one and those it had before the server
 //!   forgot it): the finished casual matches those players sat in, newest first, at most
@@ -26,7 +28,7 @@ use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use skirmish_games::{Seat, Viewer};
 use skirmish_protocol::tournament::MatchId;
-use skirmish_protocol::{ErrorCode, GameEvent, ResumeToken, RoomId, RoomStatus};
+use skirmish_protocol::{ErrorCode, GameEvent, MoveInfo, ResumeToken, RoomId, RoomStatus};
 
 use crate::AppState;
 use crate::http_error::HttpError;
@@ -55,6 +57,9 @@ struct Served<T> {
     record: T,
     /// The seat whose view the events are; `null` for everything.
     view: Option<Seat>,
+    /// What the bots thought at each act whose `act` carried an `info`, in order, each placed by
+    /// the index in `events` (as served: in the view asked) where its act's events start.
+    infos: Vec<MoveInfo>,
 }
 
 /// A casual match's record: its summary and its events.
@@ -106,11 +111,23 @@ fn view_of(query: &ViewQuery, seats: usize) -> Result<Option<Seat>, HttpError> {
     }
 }
 
-/// Keeps the events `view` saw (all for `None`), by the engine's audience of each.
-fn seen_by(events: &mut Vec<GameEvent>, view: Option<Seat>) {
-    if let Some(seat) = view {
-        events.retain(|e| e.audience().includes(Viewer::Seat(seat)));
+/// Keeps the events `view` saw (all for `None`), by the engine's audience of each, and places
+/// each info at the first event its act caused that the view kept (an info whose act's events
+/// the view saw none of is placed at the next one it saw).
+fn seen_by(events: &mut Vec<GameEvent>, infos: &mut [MoveInfo], view: Option<Seat>) {
+    let Some(seat) = view else { return };
+    // `kept_before[i]`: how many of the first `i` events the view keeps.
+    let mut kept_before = Vec::with_capacity(events.len() + 1);
+    kept_before.push(0u32);
+    for event in events.iter() {
+        let seen = u32::from(event.audience().includes(Viewer::Seat(seat)));
+        kept_before.push(kept_before.last().copied().unwrap_or(0) + seen);
     }
+    for info in infos.iter_mut() {
+        let at = usize::try_from(info.at).unwrap_or(usize::MAX).min(events.len());
+        info.at = kept_before[at];
+    }
+    events.retain(|e| e.audience().includes(Viewer::Seat(seat)));
 }
 
 async fn replay(
@@ -121,24 +138,30 @@ async fn replay(
     let Ok(match_id) = id.parse::<MatchId>() else {
         return Err(no_such_match(&id));
     };
+    // Sealed while the deal is in play anywhere: `match_record` refuses it then, and the infos
+    // are read only once it has answered.
     if let Some(mut record) = state.tournaments.match_record(match_id).await? {
         let view = view_of(&query, record.game.seats())?;
-        seen_by(&mut record.events, view);
+        let mut infos = state.store.bot_infos(RoomId(match_id.0)).await.map_err(storage)?;
+        seen_by(&mut record.events, &mut infos, view);
         return Ok(Json(Served {
             kind: "tournament",
             record,
             view,
+            infos,
         })
         .into_response());
     }
     let room: RoomId = id.parse().map_err(|_| no_such_match(&id))?;
     if let Some((summary, mut events)) = state.store.replay(room).await.map_err(storage)? {
         let view = view_of(&query, summary.game.seats())?;
-        seen_by(&mut events, view);
+        let mut infos = state.store.bot_infos(room).await.map_err(storage)?;
+        seen_by(&mut events, &mut infos, view);
         return Ok(Json(Served {
             kind: "casual",
             record: CasualRecord { summary, events },
             view,
+            infos,
         })
         .into_response());
     }

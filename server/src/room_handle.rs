@@ -3,7 +3,7 @@
 //! actor so that the lobby, which lists handles, does not depend on the actor, which uses the lobby.
 
 use serde::{Deserialize, Serialize};
-use skirmish_protocol::{Action, BotLevel, ForfeitCause, Offer, PlayerId, RoomId, Seat};
+use skirmish_protocol::{Action, BotInfo, BotLevel, ForfeitCause, Offer, PlayerId, RoomId, Seat};
 use std::time::Instant;
 
 use prometheus_client::metrics::histogram::Histogram;
@@ -17,8 +17,9 @@ use crate::outbox::Outbox;
 /// made or answered (`offer`, `answer`), which the room turns into the game's action for it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Play {
-    /// A game's action.
-    Act(Action),
+    /// A game's action, with what the bot thought when it chose it (`act`'s `info`, kept sealed
+    /// with the match's record).
+    Act(Action, Option<Box<BotInfo>>),
     /// An offer made (`answer` `None`) or answered (`Some(accept)`).
     Offer {
         /// What is offered.

@@ -369,13 +369,18 @@ impl Session {
                 self.outbox.send(ServerMsg::Pong { req });
             }
             ClientMsg::CreateRoom { config, sit } => self.create_room(config, sit, req).await?,
-            ClientMsg::Act { room, seat, action } => {
+            ClientMsg::Act {
+                room,
+                seat,
+                action,
+                info,
+            } => {
                 // Handed over without waiting: the room answers on the outbox, and only a refusal.
                 self.room(room)
                     .await?
                     .act(
                         self.player,
-                        (seat, Play::Act(action)),
+                        (seat, Play::Act(action, info)),
                         (req, &self.outbox),
                         received,
                         self.state.metrics.move_histogram(),

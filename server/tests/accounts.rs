@@ -410,6 +410,7 @@ fn place(room: skirmish_protocol::RoomId, x: u8, y: u8) -> ClientMsg {
         action: Action::Gomoku(gomoku::Action::Place {
             point: gomoku::Point { x, y },
         }),
+        info: None,
     }
 }
 

@@ -5,6 +5,8 @@
 //! Set `SKIRMISH_SCREENSHOTS=<absolute folder>` to save every screenshot the tests take; README and
 //! docs/playing.md ("Screens") show a selection under the same file names.
 
+#[path = "browser/bot_info.rs"]
+mod bot_info;
 #[path = "browser/chat.rs"]
 mod chat;
 #[path = "browser/desktop.rs"]

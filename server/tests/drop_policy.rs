@@ -141,6 +141,7 @@ async fn a_bot_takes_a_dropped_players_seat_over_when_the_grace_period_ends() {
             action: Action::Gomoku(gomoku::Action::Place {
                 point: "B2".parse().expect("a point"),
             }),
+            info: None,
         })
         .await;
     assert!(

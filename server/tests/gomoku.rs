@@ -139,6 +139,7 @@ async fn bad_moves_get_stable_codes_and_change_nothing() {
                 target: Seat(1),
                 cell: "A1".parse().unwrap(),
             }),
+            info: None,
         })
         .await;
     assert_eq!(error_code(&wrong_game), ErrorCode::WrongGame);

@@ -437,11 +437,13 @@ async fn plane_battle_junqi_and_tournament_matches_refuse_offers_with_their_code
             room,
             seat: Some(seat),
             action: Action::Gomoku(gomoku::Action::AskTakeback),
+            info: None,
         },
         ClientMsg::Act {
             room,
             seat: Some(seat),
             action: Action::Gomoku(gomoku::Action::OfferDraw),
+            info: None,
         },
     ] {
         assert_eq!(refused(&mut entrant, msg).await, ErrorCode::CasualOnly);

@@ -17,6 +17,7 @@ fn place(room: RoomId, x: u8, y: u8) -> ClientMsg {
         action: Action::Gomoku(gomoku::Action::Place {
             point: gomoku::Point { x, y },
         }),
+        info: None,
     }
 }
 

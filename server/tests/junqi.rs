@@ -28,6 +28,7 @@ fn act(room: RoomId, action: junqi::Action) -> ClientMsg {
         room,
         seat: None,
         action: Action::Junqi(action),
+        info: None,
     }
 }
 

@@ -58,6 +58,7 @@ async fn metrics_follow_what_happens() {
             action: Action::Gomoku(gomoku::Action::Place {
                 point: "h8".parse().unwrap(),
             }),
+            info: None,
         })
         .await;
     your_turn(&mut bob).await;

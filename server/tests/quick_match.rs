@@ -118,6 +118,7 @@ async fn play_tic_tac_toe(client: &mut TestClient, room: RoomId, seat: Seat) -> 
                         room,
                         seat: None,
                         action: Action::TicTacToe(tic_tac_toe::Action::Place { cell }),
+                        info: None,
                     })
                     .await;
             }

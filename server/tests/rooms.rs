@@ -203,6 +203,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             target: Seat(0),
             cell: cell("B2"),
         }),
+        info: None,
     };
     assert_eq!(error_code(&alice.request(for_bob).await), ErrorCode::NotSeated);
     assert_eq!(

@@ -146,6 +146,7 @@ impl Player {
                         room,
                         seat: None,
                         action: Action::Plane(action),
+                        info: None,
                     })
                     .await;
             }

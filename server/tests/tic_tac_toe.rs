@@ -28,6 +28,7 @@ fn place(room: RoomId, cell: u8) -> ClientMsg {
         room,
         seat: None,
         action: Action::TicTacToe(tic_tac_toe::Action::Place { cell }),
+        info: None,
     }
 }
 
@@ -123,6 +124,7 @@ async fn bad_marks_get_stable_codes_and_change_nothing() {
         action: Action::Gomoku(skirmish_games::gomoku::Action::Place {
             point: "h8".parse().unwrap(),
         }),
+        info: None,
     };
     assert_eq!(code(&bob.request(gomoku).await), ErrorCode::WrongGame);
     // Nothing changed: the board holds one mark, and it is still O's turn.

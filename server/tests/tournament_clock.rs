@@ -121,6 +121,7 @@ async fn play_stones(client: &mut TestClient, stones: usize, next: &mut usize) {
                     room,
                     seat: Some(seat),
                     action: Action::Gomoku(gomoku::Action::Place { point }),
+                    info: None,
                 })
                 .await;
             placed += 1;

@@ -325,6 +325,7 @@ async fn play(
                         room: id,
                         seat: None,
                         action,
+                        info: None,
                     });
                     if shared.think.is_zero() {
                         pending[i] = Some(Instant::now());

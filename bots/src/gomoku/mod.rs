@@ -41,6 +41,13 @@ pub trait GomokuStrategy: Send {
     fn stats(&self) -> Option<SearchStats> {
         None
     }
+
+    /// What the strategy thought when it chose the action its last [`GomokuStrategy::act`]
+    /// returned, taken (a second call gives `None`): sent with the action as the `act`'s
+    /// `info`, kept sealed by the server and shown in the match's replay. `None` by default.
+    fn info(&mut self) -> Option<skirmish_protocol::BotInfo> {
+        None
+    }
 }
 
 /// What one decision of a searching strategy cost.

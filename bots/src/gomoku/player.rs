@@ -4,7 +4,7 @@
 use rand::RngCore;
 use skirmish_games::gomoku::Action;
 use skirmish_games::{Seat, Viewer};
-use skirmish_protocol::GameView;
+use skirmish_protocol::{BotInfo, GameView};
 
 use super::GomokuStrategy;
 use crate::Budget;
@@ -33,5 +33,9 @@ impl Player for GomokuPlayer {
             Action::Resign { reason } if self.0.engine_failed() => Decision::EngineFailed(reason),
             action => Decision::Act(skirmish_protocol::Action::Gomoku(action)),
         })
+    }
+
+    fn info(&mut self) -> Option<BotInfo> {
+        self.0.info()
     }
 }

@@ -19,6 +19,9 @@ use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::junqi::{Action, Layout, Move, Played, Position, Post, Rank, View};
 
+use skirmish_protocol::BotInfo;
+use skirmish_protocol::info::{Belief as Picture, RankGuess};
+
 use super::belief::Belief;
 use super::flag_safety;
 use super::seed_rules::piece_value;
@@ -44,6 +47,8 @@ pub struct BeliefSearch {
     /// Whether the evaluation leaves out issue 19's terms (shown flags, mobile pieces): the
     /// version before them, kept as the sparring partner `belief-search-before-19`.
     before_19: bool,
+    /// What the last decision thought ([`JunqiStrategy::info`]), until taken.
+    last: Option<BotInfo>,
 }
 
 impl BeliefSearch {
@@ -56,6 +61,7 @@ impl BeliefSearch {
         BeliefSearch {
             samples: None,
             before_19: false,
+            last: None,
         }
     }
 
@@ -73,6 +79,7 @@ impl BeliefSearch {
         BeliefSearch {
             samples: Some(samples.max(1)),
             before_19: false,
+            last: None,
         }
     }
 }
@@ -217,6 +224,7 @@ impl JunqiStrategy for BeliefSearch {
 
     fn act(&mut self, view: &View, budget: Budget, rng: &mut dyn RngCore) -> Action {
         let start = Instant::now();
+        self.last = None;
         let Some(me) = seat_of(view) else {
             return resign("a spectator cannot move");
         };
@@ -243,6 +251,9 @@ impl JunqiStrategy for BeliefSearch {
         let mut scores = vec![0f64; moves.len()];
         let mut replies = Vec::with_capacity(64);
         let mut drawn = 0;
+        // How often each enemy piece (by index into `belief.pieces`) had each rank
+        // (`Rank::ALL`'s order) in the samples scored: the beliefs the info reports.
+        let mut seen = vec![[0u32; 12]; belief.pieces.len()];
         loop {
             let enough = match self.samples {
                 Some(n) => drawn >= n,
@@ -275,6 +286,11 @@ impl JunqiStrategy for BeliefSearch {
             for (total, score) in totals.iter_mut().zip(&scores) {
                 *total += *score;
             }
+            for (counts, rank) in seen.iter_mut().zip(sample.iter()) {
+                if let Some(k) = Rank::ALL.iter().position(|r| r == rank) {
+                    counts[k] += 1;
+                }
+            }
             drawn += 1;
         }
         // Ties (every sample alike) go to a random one of the best.
@@ -286,10 +302,65 @@ impl JunqiStrategy for BeliefSearch {
             .map(|(m, _)| *m)
             .collect();
         let mv = tied[usize::try_from(rng.next_u32()).expect("u32 fits usize") % tied.len()];
+        self.last = Some(rank_guesses(&belief, &seen, drawn, moves.len(), best, mv));
         Action::Move {
             from: mv.from,
             to: mv.to,
         }
+    }
+
+    fn info(&mut self) -> Option<BotInfo> {
+        self.last.take()
+    }
+}
+
+/// The info of a decision ([`BotInfo`]): for each enemy piece on the board, the rank it had
+/// most often in the `drawn` samples (`seen`: counts per piece in [`Rank::ALL`]'s order) and how
+/// often; the chosen move `mv` with its mean score `best_total / drawn` (evaluation units, a
+/// win [`WIN`]); `drawn × moves` moves scored, two plies deep.
+fn rank_guesses(
+    belief: &Belief,
+    seen: &[[u32; 12]],
+    drawn: usize,
+    moves: usize,
+    best_total: f64,
+    mv: Move,
+) -> BotInfo {
+    let samples = u32::try_from(drawn).unwrap_or(u32::MAX);
+    let pieces = belief
+        .pieces
+        .iter()
+        .zip(seen)
+        .filter_map(|(piece, counts)| {
+            let post = piece.post?;
+            let (k, &count) = counts
+                .iter()
+                .enumerate()
+                .max_by_key(|&(k, c)| (*c, std::cmp::Reverse(k)))?;
+            if samples == 0 || count == 0 {
+                // No sample scored: the first rank the piece can still be, unweighed.
+                let rank = piece.ranks.ranks().next()?;
+                return Some(RankGuess {
+                    post,
+                    rank,
+                    chance: 0,
+                });
+            }
+            let chance = (u64::from(count) * 1000 + u64::from(samples) / 2) / u64::from(samples);
+            Some(RankGuess {
+                post,
+                rank: Rank::ALL[k],
+                chance: u16::try_from(chance.min(1000)).unwrap_or(1000),
+            })
+        })
+        .collect();
+    let score = (drawn > 0).then(|| (best_total / drawn as f64).round() as i64);
+    BotInfo {
+        score,
+        depth: Some(2),
+        nodes: Some((drawn * moves) as u64),
+        pv: vec![format!("{}-{}", mv.from, mv.to)],
+        belief: Some(Picture::Junqi { pieces }),
     }
 }
 

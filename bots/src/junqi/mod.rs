@@ -70,6 +70,13 @@ pub trait JunqiStrategy: Send {
     fn finish(&mut self, seat: Seat, outcome: &Outcome) {
         let _ = (seat, outcome);
     }
+
+    /// What the strategy thought when it chose the action its last [`JunqiStrategy::act`]
+    /// returned, taken (a second call gives `None`): sent with the action as the `act`'s
+    /// `info`, kept sealed by the server and shown in the match's replay. `None` by default.
+    fn info(&mut self) -> Option<skirmish_protocol::BotInfo> {
+        None
+    }
 }
 
 /// Strategy names, strongest first.

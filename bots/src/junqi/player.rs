@@ -4,7 +4,7 @@
 use rand::RngCore;
 use skirmish_games::junqi::{Action, Event, MAX_REASON_BYTES, Phase};
 use skirmish_games::{Seat, Viewer};
-use skirmish_protocol::{GameEvent, GameView};
+use skirmish_protocol::{BotInfo, GameEvent, GameView};
 
 use super::JunqiStrategy;
 use crate::Budget;
@@ -48,6 +48,10 @@ impl Player for JunqiPlayer {
             _ => return None,
         };
         Some(Decision::Act(skirmish_protocol::Action::Junqi(action)))
+    }
+
+    fn info(&mut self) -> Option<BotInfo> {
+        self.0.info()
     }
 
     fn finish(&mut self, seat: Seat, event: &GameEvent) {

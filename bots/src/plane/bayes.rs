@@ -34,6 +34,8 @@ use skirmish_games::plane::{BoardView, Cell, Placement, Variant, View, random_de
 
 use std::sync::Arc;
 
+use skirmish_protocol::BotInfo;
+
 use super::belief::{Knowledge, Universe};
 use super::opening::Book;
 use super::optimal::Solver;
@@ -345,5 +347,10 @@ impl PlaneStrategy for Bayes {
         };
         let (seat, state) = states.swap_remove(index);
         (seat, self.cell_on(&state, rng))
+    }
+
+    /// The filter's odds on every target board, under the uniform prior it plays by.
+    fn info(&mut self, view: &View) -> Option<BotInfo> {
+        Some(super::odds::board_odds(view, &|_| None))
     }
 }

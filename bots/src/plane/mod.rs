@@ -19,6 +19,7 @@ mod deploy;
 mod deployset;
 pub mod exhaustive;
 pub mod habits;
+pub mod odds;
 pub mod opening;
 pub mod optimal;
 mod player;
@@ -34,6 +35,7 @@ use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::Viewer;
 use skirmish_games::plane::{BoardView, Cell, Placement, View};
+use skirmish_protocol::BotInfo;
 
 pub use audit::PlaneAudit;
 pub use bayes::Bayes;
@@ -47,6 +49,14 @@ pub trait PlaneStrategy: Send {
     fn deploy(&mut self, view: &View, rng: &mut dyn RngCore) -> Vec<Placement>;
     /// The shot to fire now (view.phase is Attack with this seat as attacker): (target seat, cell). Must be legal.
     fn fire(&mut self, view: &View, rng: &mut dyn RngCore) -> (Seat, Cell);
+
+    /// What the strategy thought when it chose the shot [`PlaneStrategy::fire`] just returned
+    /// for `view` (the same view), sent with the shot as the `act`'s `info` and kept sealed
+    /// for the replay. `None` by default: nothing is sent.
+    fn info(&mut self, view: &View) -> Option<BotInfo> {
+        let _ = view;
+        None
+    }
 }
 
 /// Strategy names, strongest first: "points", "bayes", "seed-cv", "random".

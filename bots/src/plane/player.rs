@@ -4,17 +4,17 @@
 use rand::RngCore;
 use skirmish_games::plane::{Action, PhaseView};
 use skirmish_games::{Seat, Viewer};
-use skirmish_protocol::GameView;
+use skirmish_protocol::{BotInfo, GameView};
 
 use super::PlaneStrategy;
 use crate::Budget;
 use crate::player::{Decision, Player};
 
-struct PlanePlayer(Box<dyn PlaneStrategy>);
+struct PlanePlayer(Box<dyn PlaneStrategy>, Option<BotInfo>);
 
 /// `strategy` as a seat's player.
 pub fn player(strategy: Box<dyn PlaneStrategy>) -> Box<dyn Player> {
-    Box::new(PlanePlayer(strategy))
+    Box::new(PlanePlayer(strategy, None))
 }
 
 impl Player for PlanePlayer {
@@ -35,10 +35,15 @@ impl Player for PlanePlayer {
             },
             PhaseView::Attack { attacker } if *attacker == seat => {
                 let (target, cell) = self.0.fire(view, rng);
+                self.1 = self.0.info(view);
                 Action::Fire { target, cell }
             }
             _ => return None,
         };
         Some(Decision::Act(skirmish_protocol::Action::Plane(action)))
+    }
+
+    fn info(&mut self) -> Option<BotInfo> {
+        self.1.take()
     }
 }

@@ -45,6 +45,8 @@ use rand::RngCore;
 use skirmish_games::Seat;
 use skirmish_games::plane::{Cell, Placement, Variant, View, random_deployment};
 
+use skirmish_protocol::BotInfo;
+
 use super::PlaneStrategy;
 use super::bayes::Bayes;
 use super::belief::{Knowledge, Universe};
@@ -156,6 +158,14 @@ impl PlaneStrategy for Points {
             target,
             self.bayes.cell_at_weighted(view, target, prior(target), rng),
         )
+    }
+
+    /// The filter's odds on every target board, each under the learned habits of its owner
+    /// (the prior this strategy fires by; uniform for a seat not yet learned).
+    fn info(&mut self, view: &View) -> Option<BotInfo> {
+        let weights = habits::weights_by_seat(view);
+        let prior = |seat: Seat| weights.get(seat.index()).and_then(|w| w.as_deref());
+        Some(super::odds::board_odds(view, &prior))
     }
 }
 

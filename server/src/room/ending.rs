@@ -143,6 +143,7 @@ impl Room {
         }
         info!("match finished");
         if let Some(journal) = self.journal.clone() {
+            self.keep_infos(&journal);
             self.keep(&journal);
             self.written = journal.close(self.id);
         }

@@ -20,6 +20,18 @@ pub(super) struct Keeping {
     people: Vec<(Seat, PlayerId)>,
 }
 
+impl Keeping {
+    /// How many events the record has.
+    pub(super) fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// The bytes the record's events take as the store writes them (compact JSON).
+    pub(super) fn events_bytes(&self) -> usize {
+        serde_json::to_string(&self.events).map_or(usize::MAX, |t| t.len())
+    }
+}
+
 impl Room {
     /// The match started: a casual room starts its record with the people seated now.
     pub(super) fn start_keeping(&mut self) {

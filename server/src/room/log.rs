@@ -124,6 +124,7 @@ impl Room {
         if room.status == RoomStatus::Finished {
             // A log that ends the match: its record was not written before the stop (it is
             // written in the batch that closes the room), so it is kept now.
+            room.keep_infos(&journal);
             room.keep(&journal);
             journal.close(room.id);
             return Ok((room, channel));
@@ -202,6 +203,7 @@ impl Room {
                 seat,
                 action,
                 spent_ms,
+                info,
             } => {
                 check(seat)?;
                 // An offer or its answer is no move: it ends no turn (`Room::act`).
@@ -209,6 +211,11 @@ impl Room {
                 let applied = self.table.apply(seat, action).map_err(|e| e.to_string())?;
                 if !offer {
                     self.seats[seat].clock.charge_ms(spent_ms);
+                }
+                // Checked when it was played; measured again for the seat's share.
+                if let Some(info) = info {
+                    let bytes = serde_json::to_string(&info).map_or(usize::MAX, |t| t.len());
+                    self.note_info(seat, *info, bytes);
                 }
                 self.dispatch(applied);
             }

@@ -26,6 +26,7 @@ use std::time::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha12Rng;
 use skirmish_games::{Audience, PerSeat, Seat, Viewer};
+use skirmish_protocol::info::InfoError;
 use skirmish_protocol::{Commitment, NumberedEvent, Offer, PlayerId, Reveal, RoomConfig, RoomId, RoomStatus};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -37,6 +38,7 @@ mod clock;
 mod dispatch;
 mod ending;
 mod held;
+mod infos;
 mod keep;
 mod log;
 mod matches;
@@ -44,6 +46,7 @@ mod seats;
 
 use self::clock::SeatClock;
 use self::held::Held;
+pub use self::infos::MAX_MATCH_INFO_BYTES;
 pub use self::log::{SeatHolder, seat_holders};
 use self::matches::MatchRoom;
 pub use self::matches::{MATCH_OWNER, MatchReport, MatchSetup, restore_match, spawn_match};
@@ -130,6 +133,8 @@ struct Room {
     /// A casual match's record for its replay, from its start to its end (boxed: one pointer in
     /// a room that keeps none).
     keeping: Option<Box<keep::Keeping>>,
+    /// What the bots thought, sealed until the match's record is kept ([`infos`]).
+    thoughts: infos::Thoughts,
 }
 
 /// What a room is for.
@@ -303,6 +308,7 @@ impl Room {
             chat: ChatHistory::default(),
             closes_at: None,
             keeping: None,
+            thoughts: infos::Thoughts::default(),
         };
         Ok((room, mpsc::channel(256)))
     }
@@ -481,13 +487,27 @@ impl Room {
         if self.status == RoomStatus::Waiting {
             return Err(ServerError::NotStarted);
         }
-        let action = match play {
-            Play::Act(action) => action,
-            Play::Offer { offer, answer } => self
-                .table
-                .offer_action(offer, answer)
-                .ok_or(ServerError::OfferNotInGame(offer_name(offer)))?,
+        let (action, info) = match play {
+            Play::Act(action, info) => (action, info),
+            Play::Offer { offer, answer } => (
+                self.table
+                    .offer_action(offer, answer)
+                    .ok_or(ServerError::OfferNotInGame(offer_name(offer)))?,
+                None,
+            ),
         };
+        // Checked before anything changes: a refused info refuses the act whole.
+        let info_bytes = match &info {
+            Some(info) => Some(info.check(self.config.game.kind()).map_err(|e| match e {
+                InfoError::TooLarge(bytes) => ServerError::InfoTooLarge(bytes),
+                InfoError::Bad(what) => ServerError::BadInfo(what),
+            })?),
+            None => None,
+        };
+        // Past the seat's share of a match's infos: the act is played, its info dropped.
+        let info = info
+            .zip(info_bytes)
+            .filter(|(_, bytes)| self.info_fits(seat, *bytes));
         let offer = self.table.offer_of(&action);
         if offer.is_some() && self.kind.tournament().is_some() {
             return Err(ServerError::CasualOnly);
@@ -503,7 +523,11 @@ impl Room {
             seat,
             action,
             spent_ms,
+            info: info.as_ref().map(|(info, _)| info.clone()),
         });
+        if let Some((info, bytes)) = info {
+            self.note_info(seat, *info, bytes);
+        }
         self.dispatch(applied);
         if offer.is_some() {
             self.answer_for_bots();
@@ -529,6 +553,7 @@ impl Room {
                     seat,
                     action,
                     spent_ms: 0,
+                    info: None,
                 });
                 self.dispatch(applied);
             }

@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 use serde::{Deserialize, Serialize};
 use skirmish_games::Seat;
 use skirmish_protocol::tournament::MatchResult;
-use skirmish_protocol::{GameConfig, GameEvent, RoomId};
+use skirmish_protocol::{GameConfig, GameEvent, MoveInfo, RoomId};
 
 use super::{Store, StoreError, db_int, on_conn};
 
@@ -172,6 +172,7 @@ macro_rules! keep_in {
             };
         }
         for delete in [
+            concat!("DELETE FROM bot_infos WHERE room IN (", dropped!(), ")"),
             concat!("DELETE FROM replay_players WHERE room IN (", dropped!(), ")"),
             concat!("DELETE FROM replays WHERE room IN (", dropped!(), ")"),
         ] {
@@ -252,6 +253,26 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// The infos kept with finished match `id` (a casual room's or a tournament match's): what
+    /// its bots thought at each act, in order; empty when none were sent or kept. The caller
+    /// decides whether the match may be shown (the replay API: not while its deal is in
+    /// play).
+    ///
+    /// # Errors
+    /// The database's error, or JSON that does not read.
+    pub async fn bot_infos(&self, id: RoomId) -> Result<Vec<MoveInfo>, StoreError> {
+        let row: Option<(String,)> = on_conn!(self, |conn| {
+            sqlx::query_as("SELECT infos FROM bot_infos WHERE room = $1")
+                .bind(id.to_string())
+                .fetch_optional(&mut *conn)
+                .await?
+        });
+        Ok(row
+            .map(|(infos,)| serde_json::from_str(&infos))
+            .transpose()?
+            .unwrap_or_default())
     }
 
     /// How many matches are kept (for tests and metrics).

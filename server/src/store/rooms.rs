@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use skirmish_protocol::{PlayerId, RoomConfig, RoomId};
+use skirmish_protocol::{MoveInfo, PlayerId, RoomConfig, RoomId};
 use sqlx::Connection;
 
 use super::replays::{KeepRow, keep_in};
@@ -65,6 +65,14 @@ pub enum JournalWrite {
         /// The match.
         kept: Box<KeptMatch>,
     },
+    /// A finished match's infos (what its bots thought), read with its record; infos kept
+    /// already are left as they are.
+    Infos {
+        /// The room (a tournament match's id is its room's).
+        room: RoomId,
+        /// Every act's info kept, in order.
+        infos: Vec<MoveInfo>,
+    },
 }
 
 /// The `state` of a room still to be restored after a restart.
@@ -95,6 +103,10 @@ enum JournalRow {
     },
     /// `None`: a match too long to keep ([`super::MAX_REPLAY_EVENT_BYTES`]).
     Keep(Option<Box<KeepRow>>),
+    Infos {
+        room: String,
+        infos: String,
+    },
 }
 
 /// The columns of a room's row as [`JournalRow::Open`] writes them.
@@ -167,6 +179,10 @@ impl JournalRow {
                 room: room.to_string(),
             },
             JournalWrite::Keep { kept } => JournalRow::Keep(KeepRow::of(kept)?.map(Box::new)),
+            JournalWrite::Infos { room, infos } => JournalRow::Infos {
+                room: room.to_string(),
+                infos: serde_json::to_string(infos)?,
+            },
         })
     }
 }
@@ -288,6 +304,15 @@ impl Store {
                             keep_in!(tx, &row, cap, now_ms);
                         }
                         JournalRow::Keep(None) => {}
+                        JournalRow::Infos { room, infos } => {
+                            sqlx::query(
+                                "INSERT INTO bot_infos (room, infos) VALUES ($1, $2) ON CONFLICT (room) DO NOTHING",
+                            )
+                            .bind(room)
+                            .bind(infos)
+                            .execute(&mut *tx)
+                            .await?;
+                        }
                     }
                 }
                 tx.commit().await?;

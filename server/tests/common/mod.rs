@@ -44,6 +44,7 @@ pub fn place_stone(room: RoomId, point: &str) -> ClientMsg {
         action: Action::Gomoku(skirmish_games::gomoku::Action::Place {
             point: point.parse().expect("a point"),
         }),
+        info: None,
     }
 }
 
@@ -89,6 +90,7 @@ pub fn deploy(room: RoomId, planes: Vec<Placement>) -> ClientMsg {
         room,
         seat: None,
         action: Action::Plane(plane::Action::Deploy { planes }),
+        info: None,
     }
 }
 
@@ -100,6 +102,7 @@ pub fn fire(room: RoomId, target: u8, at: &str) -> ClientMsg {
             target: Seat(target),
             cell: cell(at),
         }),
+        info: None,
     }
 }
 

@@ -13,6 +13,8 @@ mod pattern;
 mod position;
 mod search;
 
+use skirmish_protocol::BotInfo;
+use skirmish_protocol::info::Belief;
 use std::time::Instant;
 
 use rand::RngCore;
@@ -58,6 +60,8 @@ pub struct ThreatSearch {
     node_limit: Option<u64>,
     searcher: Option<Searcher>,
     stats: Option<SearchStats>,
+    /// What the last decision thought ([`GomokuStrategy::info`]), until taken.
+    last: Option<BotInfo>,
 }
 
 impl Default for ThreatSearch {
@@ -73,6 +77,7 @@ impl ThreatSearch {
             node_limit: None,
             searcher: None,
             stats: None,
+            last: None,
         }
     }
 
@@ -129,6 +134,10 @@ impl ThreatSearch {
                 elapsed: start.elapsed(),
             });
         };
+        // A forced line's info: its score, and the move as the line (the solvers keep none).
+        let forced = |last: &mut Option<BotInfo>, i: usize, score: i32, nodes: u64| {
+            *last = Some(info(score, 0, nodes, &[i], size));
+        };
         if cands.is_empty() {
             return None;
         }
@@ -136,6 +145,7 @@ impl ThreatSearch {
         // A five.
         if let Some(&i) = cands.iter().find(|&&i| pos.pat[s][i].contains(&FIVE)) {
             finish(&mut self.stats, 0, 0);
+            forced(&mut self.last, i, WIN, 0);
             return pick(i);
         }
         // The opponent's five must be blocked (if there are two, we lose anyway).
@@ -156,6 +166,7 @@ impl ThreatSearch {
         nodes += scaled(VCF_NODES) - vcf_work.left;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
+            forced(&mut self.last, i, WIN, nodes);
             return pick(i);
         }
         // Our own forced win by continuous threats (fours and open threes).
@@ -164,6 +175,7 @@ impl ThreatSearch {
         nodes += scaled(VCT_NODES) - vct_work.left;
         if let Some(i) = found.filter(|&i| cands.contains(&i)) {
             finish(&mut self.stats, nodes, 0);
+            forced(&mut self.last, i, WIN, nodes);
             return pick(i);
         }
         // Defence: avoid candidates that leave the opponent a VCF.
@@ -229,6 +241,7 @@ impl ThreatSearch {
         let ab_start = Instant::now();
         let mut best = moves[0];
         let mut last: Option<(usize, i32)> = None;
+        let mut score = 0;
         for depth in 1..=40 {
             let (m, v, complete) = root(searcher, &mut pos, &mut moves, depth);
             if let Some(m) = m {
@@ -236,6 +249,7 @@ impl ThreatSearch {
             }
             if complete {
                 depth_done = depth as u32;
+                score = v;
             }
             if !complete || v.abs() > WIN - 200 {
                 break;
@@ -260,6 +274,8 @@ impl ThreatSearch {
         }
         nodes += searcher.nodes;
         finish(&mut self.stats, nodes, depth_done);
+        let line = searcher.pv(&mut pos, best, PV_MOVES);
+        self.last = Some(info(score, depth_done, nodes, &line, size));
         pick(best)
     }
 }
@@ -318,6 +334,22 @@ fn refutations(
     if proved.is_empty() { unknown } else { proved }
 }
 
+/// A decision's info ([`BotInfo`]): the search's `score` (evaluation units, a won line [`WIN`])
+/// and its expected result ([`eval_of`]), `depth` plies searched, `nodes` visited, and `line`
+/// (point indices on a board `size` wide) as the principal variation.
+fn info(score: i32, depth: u32, nodes: u64, line: &[usize], size: u8) -> BotInfo {
+    BotInfo {
+        score: Some(i64::from(score)),
+        depth: Some(depth),
+        nodes: Some(nodes),
+        pv: line
+            .iter()
+            .map(|&i| Point::from_index(i, size).to_string())
+            .collect(),
+        belief: Some(Belief::Gomoku { eval: eval_of(score) }),
+    }
+}
+
 fn s_fits(s: &Searcher, n: usize) -> bool {
     s.points() == n
 }
@@ -365,6 +397,7 @@ fn root(
 
 impl GomokuStrategy for ThreatSearch {
     fn act(&mut self, view: &View, budget: Budget, _rng: &mut dyn RngCore) -> Action {
+        self.last = None;
         match self.choose(view, budget) {
             Some(point) => Action::Place { point },
             None => Action::Resign {
@@ -376,6 +409,19 @@ impl GomokuStrategy for ThreatSearch {
     fn stats(&self) -> Option<SearchStats> {
         self.stats
     }
+
+    fn info(&mut self) -> Option<BotInfo> {
+        self.last.take()
+    }
+}
+
+/// The longest principal variation an info carries: 12 moves (about 70 bytes).
+const PV_MOVES: usize = 12;
+
+/// The score in the info's evaluation: the expected result in thousandths,
+/// `1000 · tanh(score / 400)` (400: ten open threes; a won line, [`WIN`], reads ±1000).
+fn eval_of(score: i32) -> i16 {
+    (1000.0 * (f64::from(score) / 400.0).tanh()).round() as i16
 }
 
 /// The search's fast renju check, for tests: whether the pattern tables forbid black's stone at

@@ -312,6 +312,27 @@ impl Searcher {
         best
     }
 
+    /// The principal variation after `first` in `pos` (each point's index): `first`, then the
+    /// best move the transposition table holds for each position that follows, while it holds
+    /// one for an empty point, at most `max` moves in all. `pos` is left as it was.
+    pub(crate) fn pv(&self, pos: &mut Position, first: usize, max: usize) -> Vec<usize> {
+        let mut line = vec![first];
+        pos.make(first);
+        while line.len() < max {
+            let entry = self.tt[(pos.hash as usize) & (self.tt.len() - 1)];
+            let m = usize::from(entry.best);
+            if entry.key != pos.hash || entry.best == NO_MOVE || m >= pos.cells.len() || pos.cells[m] != 0 {
+                break;
+            }
+            pos.make(m);
+            line.push(m);
+        }
+        for _ in 0..line.len() {
+            pos.unmake();
+        }
+        line
+    }
+
     /// A VCF for the side to move: a first four from which continuous fours force a five,
     /// within `depth` fours and the node budget `budget`. The attacker's fours only; each four's
     /// reply is the one forced block.

@@ -114,10 +114,11 @@ async fn example_plays(
     }
     let ended = tokio::time::timeout(Duration::from_secs(300), async {
         loop {
-            if let ServerMsg::Event { room: r, event, .. } = alice.recv().await {
-                if r == room && is_end(&serde_json::to_value(&event).unwrap()) {
-                    break;
-                }
+            if let ServerMsg::Event { room: r, event, .. } = alice.recv().await
+                && r == room
+                && is_end(&serde_json::to_value(&event).unwrap())
+            {
+                break;
             }
         }
     })

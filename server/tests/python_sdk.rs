@@ -366,7 +366,7 @@ async fn the_sdk_bot_resumes_its_seat_after_its_server_is_killed() {
 }
 
 #[tokio::test]
-async fn the_sdk_messages_validate_against_the_json_schemas() {
+async fn the_sdk_messages_validate_against_the_json_schemas_and_its_client_handles_refusals() {
     needs("skirmish.messages, jsonschema").await;
     let output = python()
         .args(["-m", "unittest", "discover", "-v", "-s"])
@@ -380,6 +380,8 @@ async fn the_sdk_messages_validate_against_the_json_schemas() {
         "test_every_built_message_validates_against_the_client_schema",
         "test_every_message_type_has_a_typed_dict_that_matches_its_schema",
         "test_wrong_messages_do_not_validate",
+        "test_it_resumes_with_its_token_and_drops_an_unknown_one",
+        "test_a_refused_move_is_asked_again_once_with_the_refusal",
     ] {
         assert!(
             report

@@ -230,7 +230,9 @@ async fn the_tic_tac_toe_example_never_loses_to_random() {
     let end = events.iter().find(|e| is_end(e)).expect("an end");
     assert!(
         end["outcome"]["winner"] != 1,
-        "win, block, centre: it does not lose moving first: {end}"
+        // Win, block, centre, corners, edges never loses moving first: against each of the 94
+        // games a second player can make of it (counted by playing them all out) it wins or draws.
+        "it does not lose moving first: {end}"
     );
     assert!(python_seat_acted(&events, "placed") >= 3, "{events:?}");
     assert!(!stderr.contains("refused"), "{stderr}");
@@ -410,32 +412,56 @@ async fn the_server_serves_the_committed_asyncapi_document() {
     assert_eq!(served["asyncapi"], "3.0.0");
 }
 
-/// The `skirmish-bots` program beside the server's (the arena's opponents), built when missing.
-async fn bots_program() -> PathBuf {
-    let server = PathBuf::from(env!("CARGO_BIN_EXE_skirmish-server"));
-    let dir = server.parent().expect("the server's folder");
-    let mut build = Command::new(env!("CARGO"));
-    build.current_dir(repo()).args([
-        "build",
-        "--locked",
-        "-p",
-        "skirmish-bots",
-        "--bin",
-        "skirmish-bots",
-    ]);
-    if dir.ends_with("release") {
-        build.arg("--release");
-    }
-    let status = build.status().await.expect("cargo runs");
-    assert!(status.success(), "cargo build -p skirmish-bots");
-    let program = dir.join("skirmish-bots");
-    assert!(program.is_file(), "{} was built", program.display());
-    program
+/// The `skirmish-bots` program beside the server's (the arena's opponents), built once per run of
+/// this test binary (`cargo build`, which does nothing when it is current).
+fn bots_program() -> PathBuf {
+    static PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    PROGRAM
+        .get_or_init(|| {
+            let server = PathBuf::from(env!("CARGO_BIN_EXE_skirmish-server"));
+            let dir = server.parent().expect("the server's folder");
+            let mut build = std::process::Command::new(env!("CARGO"));
+            // Without the variables cargo sets for this test (CARGO_MANIFEST_DIR, ...): build
+            // scripts that track them (ring's) would rebuild on every run.
+            for (key, _) in std::env::vars_os() {
+                let key = key.to_string_lossy();
+                if [
+                    "CARGO_PKG_",
+                    "CARGO_MANIFEST_",
+                    "CARGO_CRATE_",
+                    "CARGO_BIN_",
+                    "CARGO_PRIMARY_",
+                ]
+                .iter()
+                .any(|p| key.starts_with(p))
+                    || ["CARGO_TARGET_TMPDIR", "CARGO_RUSTC_CURRENT_DIR", "OUT_DIR"].contains(&&*key)
+                {
+                    build.env_remove(&*key);
+                }
+            }
+            build.current_dir(repo()).args([
+                "build",
+                "--locked",
+                "-p",
+                "skirmish-bots",
+                "--bin",
+                "skirmish-bots",
+            ]);
+            if dir.ends_with("release") {
+                build.arg("--release");
+            }
+            let status = build.status().expect("cargo runs");
+            assert!(status.success(), "cargo build -p skirmish-bots");
+            let program = dir.join("skirmish-bots");
+            assert!(program.is_file(), "{} was built", program.display());
+            program
+        })
+        .clone()
 }
 
 async fn arena(args: &[&str], bot: &[&str]) -> (bool, Value, String) {
     needs("skirmish.arena").await;
-    let bots = bots_program().await;
+    let bots = bots_program();
     let output = python()
         .args([
             "-m",

@@ -71,9 +71,11 @@ class Client(unittest.IsolatedAsyncioTestCase):
                 await ws.wait_closed()
 
         async with Scripted(script) as server:
-            b = bot(server.url, once=True)
+            b = bot(server.url, once=True, version="2.1", hello_fields={"turn_view": True})
             await asyncio.wait_for(b.run(), 10)
         self.assertEqual([h.get("resume") for h in server.hellos], [None, "first", "second"])
+        self.assertEqual(server.hellos[0]["bot"], {"games": {"tic_tac_toe": ["python"]}, "version": "2.1"})
+        self.assertEqual((server.hellos[0]["name"], server.hellos[0]["protocol"], server.hellos[0]["turn_view"]), ("pybot", 1, True))
         self.assertEqual((b.resume, b.games_over), ("third", 1))
 
     async def test_a_refused_token_is_not_retried(self):

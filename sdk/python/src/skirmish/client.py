@@ -120,8 +120,9 @@ class Bot:
     ``token`` is the bot account's token (``skirmish-bots account register``), and ``name`` must
     then be the account's name; ``key`` is the operator's key for anonymous bots on a server with
     ``--bot-key``. ``once`` ends :meth:`run` after the first game the bot plays is over.
-    ``on_message`` sees every message the server sends. ``move_ms`` collects, per game, how long
-    each answer took from ``your_turn`` to ``act``, in milliseconds.
+    ``on_message`` sees every message the server sends. ``hello_fields`` adds fields to ``hello``
+    that this SDK has no argument for (a field a newer server reads). ``move_ms`` collects, per
+    game, how long each answer took from ``your_turn`` to ``act``, in milliseconds.
     """
 
     url: str
@@ -134,6 +135,7 @@ class Bot:
     version: str | None = None
     once: bool = False
     on_message: Callable[[dict[str, Any]], None] | None = None
+    hello_fields: Mapping[str, Any] | None = None
     backoff_base: float = BACKOFF_BASE_S
     backoff_cap: float = BACKOFF_CAP_S
     max_reconnects: int | None = None
@@ -156,7 +158,9 @@ class Bot:
 
     def hello(self) -> messages.Hello:
         """The ``hello`` this bot says: its name, offer, token or key, and resume token once it has one."""
-        return messages.hello(self.name, bot=self.offer(), token=self.token, key=self.key, resume=self.resume)
+        return messages.hello(
+            self.name, bot=self.offer(), token=self.token, key=self.key, resume=self.resume, **(self.hello_fields or {})
+        )
 
     def run_forever(self) -> None:
         """Runs :meth:`run` in a new event loop until it returns or raises."""

@@ -8,14 +8,19 @@
 #   scripts/test.sh --install-only   the set-up alone
 #
 # For a machine of the project's kind: Debian, run as root or with sudo, the Rust toolchain (cargo)
-# present, Debian's archive, PyPI and crates.io reachable. What it installs, each only when missing:
+# present, Node 20 and npm present, Debian's archive, PyPI, npm's registry and crates.io
+# reachable. What it installs, each only when missing:
 #   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
 #     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
 #     postgres.rs; the cluster the package makes is not used), and nats-server (the cluster tests
 #     start their own with JetStream, server/tests/common/cluster.rs), and haproxy (the load
 #     balancer's configuration, deploy/haproxy.cfg, under the real one: bench/tests/load_balancer.rs);
-#   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs);
+#   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs), and the
+#     Python SDK with its test dependencies (pip install './sdk/python[test]': websockets and
+#     jsonschema; server/tests/python_sdk.rs runs the SDK from the source tree);
+#   - the AsyncAPI document's validator, @asyncapi/parser (npm, into target/tools; Node 20 or
+#     newer and npm present), exported as ASYNCAPI_TOOLS (protocol/tests/asyncapi.rs);
 #   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
 #     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
 # When everything is there it installs nothing and asks no registry (apt-get update included).
@@ -81,8 +86,38 @@ else
     python_ok || { say "websockets still cannot be imported by python3" && exit 1; }
 fi
 
-# --- the outside gomoku engine --------------------------------------------------------------------
+# The Python SDK (sdk/python) and its test dependencies; the tests run the SDK from the source
+# tree, so an older installed copy does no harm, but its dependencies must be there.
+sdk_ok() {
+    python3 - <<'EOF' 2>/dev/null
+import importlib.metadata as m
+import jsonschema, skirmish, websockets.asyncio.client
+assert int(m.version("jsonschema").split(".")[0]) == 4, m.version("jsonschema")  # sdk/python/pyproject.toml: >=4.18,<5
+EOF
+}
+if sdk_ok; then
+    say "Python SDK present: skirmish, jsonschema"
+else
+    say "installing the Python SDK: pip install ./sdk/python[test]"
+    pip=(python3 -m pip install --quiet --disable-pip-version-check "./sdk/python[test]")
+    "${pip[@]}" || "${pip[@]}" --user || "${pip[@]}" --break-system-packages
+    sdk_ok || { say "the Python SDK or jsonschema still cannot be imported by python3" && exit 1; }
+fi
+
+# --- the AsyncAPI validator -----------------------------------------------------------------------
 tools="$root/target/tools"
+asyncapi_parser_version=3.6.6
+mkdir -p "$tools"
+if grep -qs "\"version\": \"$asyncapi_parser_version\"" "$tools/node_modules/@asyncapi/parser/package.json"; then
+    say "@asyncapi/parser $asyncapi_parser_version present: $tools"
+else
+    say "installing @asyncapi/parser $asyncapi_parser_version into $tools (npm)"
+    [ -f "$tools/package.json" ] || echo '{"private": true}' > "$tools/package.json"
+    npm install --prefix "$tools" --no-audit --no-fund --silent "@asyncapi/parser@$asyncapi_parser_version"
+fi
+export ASYNCAPI_TOOLS="$tools"
+
+# --- the outside gomoku engine --------------------------------------------------------------------
 figrid="$tools/bin/pbrain-figrid"
 if [ -x "$figrid" ] && grep -q '^"figrid-board 1\.2\.0 ' "$tools/.crates.toml" 2>/dev/null; then
     say "pbrain-figrid present: $figrid"

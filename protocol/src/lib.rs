@@ -10,6 +10,7 @@
 //! and `README.md` beside this crate shows a whole 3-player round as a transcript.
 
 pub mod accounts;
+pub mod asyncapi;
 pub mod commitment;
 pub mod deal;
 mod error_code;

@@ -12,7 +12,11 @@ use skirmish_protocol::{
 #[test]
 fn schemas_are_committed_and_fresh() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("schema");
-    for (file, schema) in [("client.json", client_schema()), ("server.json", server_schema())] {
+    for (file, schema) in [
+        ("client.json", client_schema()),
+        ("server.json", server_schema()),
+        ("asyncapi.json", skirmish_protocol::asyncapi::document()),
+    ] {
         let text = serde_json::to_string_pretty(&schema).unwrap() + "\n";
         let path = dir.join(file);
         if std::env::var_os("UPDATE_SCHEMA").is_some() {

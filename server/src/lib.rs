@@ -7,7 +7,7 @@
 //!
 //! [`run`] runs it all on a listener until a shutdown token is cancelled. HTTP routes: `GET /ws`
 //! (the protocol, see the `skirmish-protocol` crate), `GET /api/rooms` (the lobby's rooms as JSON),
-//! `GET /api/bots`, `GET /healthz`, `GET /metrics` (Prometheus text format, [`metrics`]), `GET
+//! `GET /api/bots`, `GET /healthz`, `GET /asyncapi.json` (the protocol as an AsyncAPI document), `GET /metrics` (Prometheus text format, [`metrics`]), `GET
 //! /rules` (docs/rules.md as a page), `GET /api/matches/{id}` and `POST /api/my/games` (replays
 //! and a browser's own games, `replays_api`), and the web client's static files at `/`.
 
@@ -135,6 +135,15 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
         .route("/ws", get(ws))
         .route("/healthz", get(healthz))
         .route("/livez", get(|| async { "ok" }))
+        // The protocol as an AsyncAPI 3.0 document, generated once from the protocol's types.
+        .route(
+            "/asyncapi.json",
+            get(|| async {
+                static DOCUMENT: std::sync::LazyLock<axum::Json<serde_json::Value>> =
+                    std::sync::LazyLock::new(|| axum::Json(skirmish_protocol::asyncapi::document()));
+                DOCUMENT.clone()
+            }),
+        )
         .route("/rules", get(rules::page))
         .route(
             "/metrics",

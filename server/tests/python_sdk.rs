@@ -335,6 +335,7 @@ async fn the_sdk_bot_resumes_its_seat_after_its_server_is_killed() {
             action: skirmish_protocol::Action::Gomoku(skirmish_games::gomoku::Action::Resign {
                 reason: None,
             }),
+            info: None,
         })
         .await;
     let status = tokio::time::timeout(Duration::from_secs(20), bot.wait())

@@ -16,6 +16,7 @@ mod error_code;
 mod frame;
 mod games;
 mod ids;
+pub mod ladder;
 mod messages;
 mod room;
 pub mod tournament;

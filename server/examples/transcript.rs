@@ -81,6 +81,7 @@ async fn main() {
             key: None,
             token: None,
             turn_view: None,
+            ladder: Vec::new(),
         },
     )
     .await;

@@ -385,6 +385,15 @@ impl Actor {
         u32::try_from(n).unwrap_or(u32::MAX)
     }
 
+    /// Whether `a` and `b` sat at `a`'s last game.
+    fn last_met(&self, a: u64, b: u64) -> bool {
+        self.recent
+            .iter()
+            .rev()
+            .find(|(_, seats)| seats.contains(&a))
+            .is_some_and(|(_, seats)| seats.contains(&b))
+    }
+
     fn account(&self, id: u64) -> Option<String> {
         self.entrants
             .get(&id)
@@ -413,45 +422,12 @@ impl Actor {
         }
         waiting.shuffle(&mut rand::rng());
         waiting.sort_by_key(|id| self.entrants.get(id).map_or(0, |e| e.stats.games));
-        let mut used: HashSet<u64> = HashSet::new();
-        let mut groups: Vec<Vec<u64>> = Vec::new();
-        for &first in &waiting {
-            if groups.len() >= room_for {
-                break;
-            }
-            if used.contains(&first) {
-                continue;
-            }
-            let mut group = vec![first];
-            let mut accounts: HashSet<String> = self.account(first).into_iter().collect();
-            let mut candidates: Vec<u64> = waiting
-                .iter()
-                .copied()
-                .filter(|c| !used.contains(c) && *c != first)
-                .collect();
-            candidates.sort_by_key(|c| self.met_today(first, *c));
-            for c in candidates {
-                if group.len() == self.seats {
-                    break;
-                }
-                let Some(account) = self.account(c) else {
-                    continue;
-                };
-                // Never an account against itself; never a pair past its cap for the day.
-                if accounts.contains(&account)
-                    || group
-                        .iter()
-                        .any(|g| self.met_today(*g, c) >= self.options.pair_games_per_day)
-                {
-                    continue;
-                }
-                accounts.insert(account);
-                group.push(c);
-            }
-            if group.len() == self.seats {
-                used.extend(group.iter().copied());
-                groups.push(group);
-            }
+        // No rematch at once while others are in the ladder: two fast bots would otherwise play
+        // each other for ever while the slow ones are busy. When that leaves nobody to pair and
+        // nothing is playing, rematches are allowed.
+        let mut groups = self.groups(&waiting, room_for, self.present.len() > self.seats);
+        if groups.is_empty() && self.running.is_empty() {
+            groups = self.groups(&waiting, room_for, false);
         }
         if groups.is_empty() {
             return;
@@ -480,6 +456,54 @@ impl Actor {
             let seats: Vec<u64> = p.seats.iter().map(|s| *s as u64).collect();
             self.start_game(seats, p.deal, now, done, shutdown).await;
         }
+    }
+
+    /// Groups `waiting` (in the order to serve them) into at most `room_for` tables: each with
+    /// the entrants it met least today, never two of one account, never a pair past its daily
+    /// cap, and, with `no_rematch`, never one of its last game's opponents.
+    fn groups(&self, waiting: &[u64], room_for: usize, no_rematch: bool) -> Vec<Vec<u64>> {
+        let mut used: HashSet<u64> = HashSet::new();
+        let mut groups: Vec<Vec<u64>> = Vec::new();
+        for &first in waiting {
+            if groups.len() >= room_for {
+                break;
+            }
+            if used.contains(&first) {
+                continue;
+            }
+            let mut group = vec![first];
+            let mut accounts: HashSet<String> = self.account(first).into_iter().collect();
+            let mut candidates: Vec<u64> = waiting
+                .iter()
+                .copied()
+                .filter(|c| !used.contains(c) && *c != first)
+                .collect();
+            candidates.sort_by_key(|c| self.met_today(first, *c));
+            for c in candidates {
+                if group.len() == self.seats {
+                    break;
+                }
+                let Some(account) = self.account(c) else {
+                    continue;
+                };
+                // Never an account against itself; never a pair past its cap for the day.
+                if accounts.contains(&account)
+                    || group
+                        .iter()
+                        .any(|g| self.met_today(*g, c) >= self.options.pair_games_per_day)
+                    || (no_rematch && group.iter().any(|g| self.last_met(*g, c)))
+                {
+                    continue;
+                }
+                accounts.insert(account);
+                group.push(c);
+            }
+            if group.len() == self.seats {
+                used.extend(group.iter().copied());
+                groups.push(group);
+            }
+        }
+        groups
     }
 
     /// Starts one game: stored as running first, then its room opened with the entrants' bots.

@@ -109,7 +109,7 @@ function pausedText(p) {
 function tableCard(s) {
   const heads = [
     ['#', 'num'], [t('ladder.col.entrant'), ''], [t('ladder.col.version'), 'wide'], [t('ladder.col.rating'), 'num'],
-    [t('ladder.col.games'), 'num'], [t('ladder.col.wdl'), 'num'], [t('ladder.col.forfeits'), 'num wide'], [t('ladder.col.seen'), 'wide'],
+    [t('ladder.col.games'), 'num wide'], [t('ladder.col.wdl'), 'num'], [t('ladder.col.forfeits'), 'num wide'], [t('ladder.col.seen'), 'wide'],
   ];
   const rows = s.table.map((r) => {
     const f = r.forfeits;
@@ -128,7 +128,7 @@ function tableCard(s) {
     h('td', { class: 'num', 'data-rating': r.rating.toFixed(2), 'data-deviation': r.deviation.toFixed(2) },
       ratingText(r.rating, r.deviation, s.rating_system),
       r.provisional ? h('small', { class: 'badge waiting', title: t('ladder.provisional_title') }, t('ladder.provisional')) : null),
-    h('td', { class: 'num' }, String(r.games)),
+    h('td', { class: 'num wide' }, String(r.games)),
     h('td', { class: 'num' }, `${r.wins}/${r.draws}/${r.losses}`),
     h('td', {
       class: 'num wide',

@@ -47,6 +47,7 @@ return {
   markup: document.querySelectorAll('main img').length,
   xss: window.xss === undefined ? null : window.xss,
   wide: document.documentElement.scrollWidth <= window.innerWidth + 1,
+  fits: (() => { const t = document.getElementById('ladder-table'); return !!t && t.parentElement.scrollWidth <= t.parentElement.clientWidth + 1; })(),
 };
 "#;
 
@@ -62,7 +63,7 @@ async fn the_ladder_page_shows_ratings_history_and_replays() {
     let mut driver = Driver::start().await;
     let page = driver.desktop_in(Some("en")).await;
     // The lobby links every ladder.
-    page.goto(&server.http_url("/")).await.expect("the lobby loads");
+    open_as(&page, &server.http_url("/"), "Ann").await;
     let href = attr_of(&page, "[data-ladder='gomoku-freestyle']", "href").await;
     assert!(href.ends_with("/ladder/gomoku-freestyle"), "{href}");
 
@@ -119,17 +120,21 @@ async fn the_ladder_page_shows_ratings_history_and_replays() {
     .await;
     assert_eq!(zh["heading"], "天梯：五子棋·无禁手");
     assert_eq!(zh["wide"], true, "no sideways scroll on a phone: {zh}");
+    assert_eq!(zh["fits"], true, "the table fits a phone: {zh}");
     screenshot_file(&phone, "ladder-phone-zh.png").await;
     let en_phone = driver.phone_in(Some("en")).await;
     en_phone
         .goto(&server.http_url("/ladder/gomoku-freestyle"))
         .await
         .expect("the ladder page loads");
-    wait_script(&en_phone, LADDER_JS, "the table on a phone", |s| {
-        s["chart"] == true
-    })
-    .await;
+    let en = wait_script(&en_phone, LADDER_JS, "the table on a phone", |s| s["chart"] == true).await;
+    assert_eq!(en["fits"], true, "the table fits a phone: {en}");
     screenshot_file(&en_phone, "ladder-phone.png").await;
+    en_phone
+        .execute("document.getElementById('entrant-detail').scrollIntoView(); return null;", vec![])
+        .await
+        .expect("scrolls");
+    screenshot_file(&en_phone, "ladder-phone-detail.png").await;
     let zh_desktop = driver.desktop_in(Some("zh-CN")).await;
     zh_desktop
         .goto(&server.http_url("/ladder/gomoku-freestyle"))
@@ -137,4 +142,12 @@ async fn the_ladder_page_shows_ratings_history_and_replays() {
         .expect("the ladder page loads");
     wait_script(&zh_desktop, LADDER_JS, "the table", |s| s["chart"] == true).await;
     screenshot_file(&zh_desktop, "ladder-desktop-zh.png").await;
+    page.goto(&server.http_url("/ladder/gomoku-freestyle"))
+        .await
+        .expect("the ladder page loads");
+    wait_script(&page, LADDER_JS, "the table", |s| s["chart"] == true).await;
+    page.execute("document.getElementById('entrant-detail').scrollIntoView(); return null;", vec![])
+        .await
+        .expect("scrolls");
+    screenshot_file(&page, "ladder-desktop-detail.png").await;
 }

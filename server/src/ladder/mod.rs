@@ -1,5 +1,5 @@
 //! The standing rated ladders (docs/ladder.md): one per game and variant
-//! ([`skirmish_protocol::ladder::LadderId`]), each an actor ([`actor`]) that pairs the bot
+//! ([`skirmish_protocol::ladder::LadderId`]), each an actor (`ladder::actor`) that pairs the bot
 //! accounts waiting in it, plays their games with the tournaments' machinery (match rooms that
 //! seat account bots, forfeits by cause, duplicate deals under the never-twice rule, sealing,
 //! logs that let a game go on after a restart), and rates every result ([`rating`]).
@@ -7,7 +7,7 @@
 //! A bot account joins ladders with its `hello` (`ladder`: a list of ids; only with the
 //! account's token, [`ladders_of`]); every strategy it offers for a ladder's game is an entrant
 //! there, with the version its offer declares, so a new version starts afresh. [`Ladders`] is the
-//! directory the sessions and the HTTP API ([`api`]) talk to.
+//! directory the sessions and the HTTP API (`ladder::api`) talk to.
 //!
 //! In a cluster the ladders do not run yet (their tables are read from the shared store): they
 //! need a lease as tournaments have, which is to come.
@@ -149,7 +149,7 @@ pub(crate) struct LadderStart {
 
 impl Ladders {
     /// Takes out of `rooms` (the match rooms the journal holds open) those of ladder games
-    /// stored as running: they go on when the ladders start ([`Ladders::start`]); the rest are
+    /// stored as running: they go on when the ladders start; the rest are
     /// returned, for the tournaments.
     ///
     /// # Errors
@@ -199,7 +199,7 @@ impl Ladders {
         })
     }
 
-    /// Starts every ladder as [`Ladders::start`] does, with no games cut off by a stop to go
+    /// Starts every ladder, with no games cut off by a stop to go
     /// on with (a fresh server, or one whose logs were read already), sharing the tournaments'
     /// sealed matches.
     ///

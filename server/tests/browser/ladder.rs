@@ -127,11 +127,17 @@ async fn the_ladder_page_shows_ratings_history_and_replays() {
         .goto(&server.http_url("/ladder/gomoku-freestyle"))
         .await
         .expect("the ladder page loads");
-    let en = wait_script(&en_phone, LADDER_JS, "the table on a phone", |s| s["chart"] == true).await;
+    let en = wait_script(&en_phone, LADDER_JS, "the table on a phone", |s| {
+        s["chart"] == true
+    })
+    .await;
     assert_eq!(en["fits"], true, "the table fits a phone: {en}");
     screenshot_file(&en_phone, "ladder-phone.png").await;
     en_phone
-        .execute("document.getElementById('entrant-detail').scrollIntoView(); return null;", vec![])
+        .execute(
+            "document.getElementById('entrant-detail').scrollIntoView(); return null;",
+            vec![],
+        )
         .await
         .expect("scrolls");
     screenshot_file(&en_phone, "ladder-phone-detail.png").await;
@@ -146,8 +152,11 @@ async fn the_ladder_page_shows_ratings_history_and_replays() {
         .await
         .expect("the ladder page loads");
     wait_script(&page, LADDER_JS, "the table", |s| s["chart"] == true).await;
-    page.execute("document.getElementById('entrant-detail').scrollIntoView(); return null;", vec![])
-        .await
-        .expect("scrolls");
+    page.execute(
+        "document.getElementById('entrant-detail').scrollIntoView(); return null;",
+        vec![],
+    )
+    .await
+    .expect("scrolls");
     screenshot_file(&page, "ladder-desktop-detail.png").await;
 }

@@ -469,3 +469,62 @@ async fn ladders_rate_real_bots_through_a_kill() {
     drop(bots);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The gomoku ladder on PostgreSQL (the cluster's storage) carries on through a SIGKILL of the
+/// server too: every entrant's games, history points and the ladder's count of games agree after
+/// the restart, and the ladder goes on rating new games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_on_postgres_carries_on_through_a_kill() {
+    let pg = common::postgres::Postgres::start().await;
+    let database = pg.database().await;
+    let names = ["strong-a", "weak-a", "weak-b"];
+    let tokens = register(&database, &names).await;
+    bots_program();
+    let port = common::free_port();
+    let extra = ["--grace-ms", "8000", "--ladder-pair-games-per-day", "1000"];
+    let mut server = ServerProcess::start(port, &database, &extra).await;
+    let _bots: Vec<BotProcess> = names
+        .iter()
+        .map(|name| {
+            let strategy = if name.starts_with("strong") {
+                "threat-search"
+            } else {
+                "random"
+            };
+            bot(port, name, &tokens[*name], "gomoku-freestyle", strategy, "1.0")
+        })
+        .collect();
+    until(port, "gomoku-freestyle", 60, "6 games", |s| seat_games(s) >= 12).await;
+    let before = until(port, "gomoku-freestyle", 20, "a running game", |s| {
+        s.summary.running > 0
+    })
+    .await;
+    server.kill();
+    let _server = ServerProcess::start(port, &database, &extra).await;
+    let after = until(port, "gomoku-freestyle", 60, "6 more games, none running", |s| {
+        s.summary.games >= before.summary.games + 6
+    })
+    .await;
+    // Each game counted once: two seats a game.
+    let counted = u64::from(seat_games(&after));
+    assert!(
+        counted >= 2 * after.summary.games
+            && counted <= 2 * (after.summary.games + u64::from(after.summary.running)),
+        "{counted} seat-games for {} games",
+        after.summary.games
+    );
+    for r in &after.table {
+        let detail: EntrantDetail = get(
+            port,
+            &format!("/api/ladders/gomoku-freestyle/entrants/{}", r.entrant.id),
+        )
+        .await;
+        assert!(
+            detail.history.len() as u32 >= r.games && detail.history.len() as u32 <= r.games + 1,
+            "{}: {} history points, {} games",
+            r.entrant.bot,
+            detail.history.len(),
+            r.games
+        );
+    }
+}

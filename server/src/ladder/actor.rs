@@ -38,6 +38,11 @@ use crate::tournament::schedule::{self, Planned};
 use crate::tournament::{RETRY_MS, SealedMap};
 use crate::wall_clock::now_ms;
 
+/// The most entrants one account may have on a ladder: 64 (its strategies times the versions
+/// it declared). Past it a new strategy or version is not entered (logged): a bot that declares a
+/// new version at every connection cannot grow the table and the store without end.
+pub(crate) const MAX_ENTRANTS_PER_ACCOUNT: usize = 64;
+
 /// A day, in milliseconds: the window of the cap on games per pair.
 const DAY_MS: u64 = 24 * 3600 * 1000;
 
@@ -86,6 +91,8 @@ pub(crate) struct Actor {
     seal_key: TournamentId,
     /// Logs of games cut off by a stop, to go on from.
     logs: HashMap<RoomId, StoredRoom>,
+    /// Entrants not entered for their account's cap, logged once each (forgotten past 1,024).
+    refused: HashSet<(String, String, String)>,
 }
 
 impl Actor {
@@ -138,6 +145,7 @@ impl Actor {
             sealed: Arc::clone(&start.sealed),
             seal_key: seal_key(index),
             logs: HashMap::new(),
+            refused: HashSet::new(),
         };
         actor.games = actor
             .entrants
@@ -304,6 +312,24 @@ impl Actor {
                     });
                     let id = match known {
                         Some(e) => e.entrant.id,
+                        None if self
+                            .entrants
+                            .values()
+                            .filter(|e| e.entrant.bot == bot.name)
+                            .count()
+                            >= MAX_ENTRANTS_PER_ACCOUNT =>
+                        {
+                            if self.refused.len() >= 1024 {
+                                self.refused.clear();
+                            }
+                            if self
+                                .refused
+                                .insert((bot.name.clone(), strategy.clone(), version.clone()))
+                            {
+                                warn!(bot = %bot.name, strategy, version, "the account has as many ladder entrants as allowed: not entered");
+                            }
+                            continue;
+                        }
                         None => match self.add_entrant(&bot.name, strategy, &version, now).await {
                             Some(id) => id,
                             None => continue,

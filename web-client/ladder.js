@@ -80,8 +80,9 @@ function render() {
   }
 }
 
+/** A rating system's name: a proper name, the same in every language. */
 function systemText(system) {
-  return system === 'weng_lin' ? t('ladder.system_weng_lin') : t('ladder.system_glicko2');
+  return system === 'weng_lin' ? 'Weng-Lin (OpenSkill)' : 'Glicko-2';
 }
 
 function header(s) {
@@ -92,7 +93,7 @@ function header(s) {
       s.running ? h('span', { class: 'badge playing' }, t('ladder.running', { n: s.running })) : null),
     h('p', { class: 'muted small', id: 'ladder-system' },
       t('ladder.system', { system: systemText(s.rating_system), bound: s.provisional_deviation.toFixed(digits) })),
-    h('p', { class: 'muted small' }, t('ladder.join', { id: s.id }), ' ', h('a', { href: '/' }, t('room.back_to_lobby'))));
+    h('p', { class: 'muted small' }, t('ladder.join', { cmd: `skirmish-bots play --token … --ladder ${s.id}` }), ' ', h('a', { href: '/' }, t('room.back_to_lobby'))));
 }
 
 function lastSeen(row) {

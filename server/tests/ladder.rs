@@ -528,3 +528,82 @@ async fn a_ladder_on_postgres_carries_on_through_a_kill() {
         );
     }
 }
+
+/// An entrant whose engine keeps failing is paused, and the table says why and until when; the
+/// games it forfeited count as losses by `engine_failure`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_entrant_whose_engine_keeps_failing_is_paused_and_says_why() {
+    let limits = skirmish_server::Limits {
+        ladder_pause_after: 2,
+        ladder_cooldown_ms: 3_600_000,
+        ..skirmish_server::Limits::default()
+    };
+    let server = skirmish_server::testing::TestServer::start_with(limits).await;
+    // A steady bot: the built-in random strategy, in process.
+    let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), "steady".into());
+    options.token = Some(server.account("steady").await);
+    options.strategies = [(skirmish_protocol::GameKind::Gomoku, vec!["random".to_owned()])].into();
+    options.ladders = vec!["gomoku-freestyle".to_owned()];
+    let stop = tokio_util::sync::CancellationToken::new();
+    tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    // A broken one: it answers every turn by saying its engine failed.
+    let token = server.account("broken").await;
+    let mut broken = TestClient::connect(&server.ws_url()).await;
+    let welcome = broken
+        .request(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            name: "broken".to_owned(),
+            bot: Some(skirmish_protocol::BotOffer {
+                games: [(skirmish_protocol::GameKind::Gomoku, vec!["flaky".to_owned()])].into(),
+                version: Some("0.1".to_owned()),
+            }),
+            resume: None,
+            key: None,
+            token: Some(token),
+            turn_view: Some(true),
+            ladder: vec!["gomoku-freestyle".to_owned()],
+        })
+        .await;
+    assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
+    let failing = tokio::spawn(async move {
+        while let Some(msg) = broken.try_recv().await {
+            if let ServerMsg::YourTurn { room, seat, .. } = msg {
+                broken
+                    .send(ClientMsg::Forfeit {
+                        room,
+                        seat: Some(seat),
+                        cause: skirmish_protocol::ForfeitCause::EngineFailure,
+                        detail: Some("the engine crashed".to_owned()),
+                    })
+                    .await;
+            }
+        }
+    });
+    let port = server.addr.port();
+    let paused = until(port, "gomoku-freestyle", 60, "the broken bot paused", |s| {
+        s.table
+            .iter()
+            .any(|r| r.entrant.bot == "broken" && r.paused.is_some())
+    })
+    .await;
+    let row = row(&paused, "broken", "0.1");
+    let why = row.paused.as_ref().expect("paused");
+    assert_eq!(
+        why.reason,
+        skirmish_protocol::tournament::ForfeitReason::EngineFailure
+    );
+    assert_eq!(why.in_a_row, 2);
+    assert!(why.until_ms > row.last_seen_ms, "paused until later");
+    assert!(row.forfeits.engine_failure >= 2 && row.losses >= 2, "{row:?}");
+    // Paused, it is not paired: the count stays where it was.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let later = ladder(port, "gomoku-freestyle").await;
+    let games = later
+        .table
+        .iter()
+        .find(|r| r.entrant.bot == "broken")
+        .map(|r| r.games);
+    assert_eq!(games, Some(row.games), "a paused entrant is not paired");
+    failing.abort();
+    stop.cancel();
+}

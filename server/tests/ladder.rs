@@ -329,10 +329,12 @@ async fn ladders_rate_real_bots_through_a_kill() {
     })
     .await;
     until(port, "plane-3", 60, "a plane battle game", |s| seat_games(s) >= 3).await;
-    let before = until(port, "gomoku-freestyle", 20, "a running game", |s| {
+    // A plane battle game lasts seconds: one is surely still running at the kill.
+    until(port, "plane-3", 30, "a running plane battle game", |s| {
         s.summary.running > 0
     })
     .await;
+    let before = ladder(port, "gomoku-freestyle").await;
     server.kill();
     let cut_off: Vec<String> = game_states(&database)
         .into_iter()

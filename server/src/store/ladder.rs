@@ -1,5 +1,5 @@
 //! The standing ladders in the store ([`Store`]): the `ladders`, `ladder_entrants`,
-//! `ladder_games` and `ladder_history` tables (`server/migrations/*/0004_ladder.sql`).
+//! `ladder_games` and `ladder_history` tables (`server/migrations/*/0005_ladder.sql`).
 //!
 //! A game is stored `running` before its room opens, and finished in one transaction that also
 //! writes its entrants' new ratings, their history points and the game's replay record

@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import * as L from './length.js';
 import { hooks, S, addOwned, toast, errorText, formatText } from './state.js';
 import { t } from './i18n.js';
+import { LADDERS, ladderName } from './ladders.js';
 
 // Navigation is app.js's, the entry, which this module must not import: app.js sets hooks.go.
 const go = (path) => hooks.go(path);
@@ -79,6 +80,7 @@ export function renderLobby() {
           h('p', { class: 'muted' }, t('lobby.rooms_intro')),
           h('div', { id: 'rooms', 'aria-live': 'polite' })),
         tournamentsCard(),
+        laddersCard(),
         myGamesCard()),
       form));
   renderRooms();
@@ -117,6 +119,15 @@ async function quickMatch(game, button) {
   } finally {
     button.disabled = false;
   }
+}
+
+/** Links to the standing bot ladders (ladder.html, one page per ladder). */
+function laddersCard() {
+  return h('div', { class: 'card ladders-card' },
+    h('h2', {}, t('lobby.ladders')),
+    h('p', { class: 'muted small' }, t('lobby.ladders_note')),
+    h('ul', { class: 'ladder-links', id: 'ladder-links' }, LADDERS.map((id) => h('li', {},
+      h('a', { href: `/ladder/${id}`, 'data-ladder': id }, ladderName(id))))));
 }
 
 /** A link to "My games" (my-games.html): this browser's finished games and their replays. */

@@ -56,6 +56,9 @@ pub struct BotOptions {
     /// The version announced in `hello` (default: this crate's version); tournaments record it
     /// with each entrant.
     pub version: String,
+    /// The ladders to play in, sent in `hello` (`gomoku-freestyle`, `plane-3`, ...; only a bot
+    /// with an account token may name any). Default none.
+    pub ladders: Vec<String>,
     /// A file that keeps the resume token (readable by its owner only): read when the bot
     /// starts, so that a bot program started again says `hello` with it and gets its seats back
     /// within the server's grace period, and rewritten whenever the server welcomes it. Without
@@ -87,6 +90,7 @@ impl BotOptions {
             key: None,
             token: None,
             version: env!("CARGO_PKG_VERSION").to_owned(),
+            ladders: Vec::new(),
             resume_file: None,
             ca_cert: None,
         }
@@ -251,6 +255,7 @@ async fn connection(
             key: options.key.clone(),
             token: options.token.clone(),
             turn_view: Some(true),
+            ladder: options.ladders.clone(),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

@@ -75,6 +75,15 @@ struct Connection {
     /// private CA): a PEM file of the certificates to trust as well.
     #[arg(long, env = "SKIRMISH_CA_CERT")]
     ca_cert: Option<PathBuf>,
+    /// A standing ladder to play in (repeat the flag, or comma-separate, for several:
+    /// `gomoku-freestyle`, `gomoku-renju`, `plane-2`, `plane-3`, `junqi`, `tic-tac-toe`); needs
+    /// `--token`. Every strategy offered for the ladder's game is rated there (docs/ladder.md).
+    #[arg(long = "ladder", env = "SKIRMISH_LADDERS", value_delimiter = ',')]
+    ladders: Vec<String>,
+    /// The version the bot declares (default: this program's); on a ladder a new version is a
+    /// new entrant, rated afresh.
+    #[arg(long, env = "SKIRMISH_BOT_VERSION")]
+    bot_version: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -236,9 +245,17 @@ fn serve(mut options: skirmish_bots::client::BotOptions, connection: &Connection
     options.key.clone_from(&connection.key);
     options.token.clone_from(&connection.token);
     options.ca_cert.clone_from(&connection.ca_cert);
+    options.ladders.clone_from(&connection.ladders);
+    if let Some(version) = &connection.bot_version {
+        options.version.clone_from(version);
+    }
     anyhow::ensure!(
         connection.token.is_none() || connection.count == 1,
         "one connection per bot account: --token with --count 1"
+    );
+    anyhow::ensure!(
+        connection.ladders.is_empty() || connection.token.is_some(),
+        "only a bot account plays in ladders: --ladder needs --token"
     );
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(async {

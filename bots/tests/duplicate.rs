@@ -172,6 +172,7 @@ async fn shooter(
             key: None,
             token: Some(token),
             turn_view: Some(true),
+            ladder: Vec::new(),
         },
     };
     sink.send(Message::text(serde_json::to_string(&hello).unwrap()))

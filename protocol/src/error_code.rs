@@ -146,6 +146,14 @@ error_codes! {
     TooFewEntrants => "too_few_entrants",
     /// HTTP only: no tournament has this id.
     NoSuchTournament => "no_such_tournament",
+    /// A `hello` naming ladders without a bot account's token: only account bots enter ladders
+    /// (docs/ladder.md).
+    LadderNeedsAccount => "ladder_needs_account",
+    /// A `hello` or an HTTP request naming a ladder the server does not have, or a `hello`
+    /// naming more than [`crate::ladder::MAX_LADDERS_PER_HELLO`].
+    NoSuchLadder => "no_such_ladder",
+    /// HTTP only: the ladder has no entrant with this number.
+    NoSuchEntrant => "no_such_entrant",
     /// HTTP only: no finished match has this id.
     NoSuchMatch => "no_such_match",
     /// HTTP only: the tournament is already over.

@@ -18,6 +18,7 @@ mod frame;
 mod games;
 mod ids;
 pub mod info;
+pub mod ladder;
 mod messages;
 mod room;
 pub mod tournament;

@@ -65,6 +65,14 @@ pub enum ClientMsg {
         /// cost (docs/performance.md).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn_view: Option<bool>,
+        /// The ladders this bot account plays in (`["gomoku-freestyle", "plane-3"]`,
+        /// [`crate::ladder::LadderId`]; at most [`crate::ladder::MAX_LADDERS_PER_HELLO`]): every
+        /// strategy it offers for a ladder's game is an entrant there, with the offer's version,
+        /// paired while this connection lasts. Each `hello` says them anew (absent or empty:
+        /// none). Refused with `ladder_needs_account` without `token`, `no_such_ladder` for an
+        /// id the server does not have.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ladder: Vec<String>,
     },
     /// Asks for the list of rooms. Answered by `rooms`.
     ListRooms,

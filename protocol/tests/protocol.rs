@@ -153,6 +153,7 @@ fn resume_tokens_are_256_random_bits_and_never_debug_printed() {
         key: None,
         token: None,
         turn_view: None,
+        ladder: Vec::new(),
     };
     assert!(
         !format!("{hello:?}").contains(a.as_str()),

@@ -83,6 +83,7 @@ async fn main() {
             key: None,
             token: None,
             turn_view: None,
+            ladder: Vec::new(),
         },
     )
     .await;

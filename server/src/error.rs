@@ -33,6 +33,12 @@ pub enum ServerError {
     /// A bot's offer over the size limits: what is wrong, for people.
     #[error("{0}")]
     BadOffer(String),
+    /// A `hello` naming ladders without an account token.
+    #[error("only bot accounts play in ladders: say hello with the account's token")]
+    LadderNeedsAccount,
+    /// A `hello` naming a ladder the server does not have, or too many.
+    #[error("{0}")]
+    NoSuchLadder(String),
     /// A display name with no printable character, or over 32 characters.
     #[error("a name has 1 to 32 printable characters")]
     BadName,
@@ -170,6 +176,8 @@ impl ServerError {
             ServerError::AlreadyHello => ErrorCode::AlreadyHello,
             ServerError::UnsupportedVersion(_) => ErrorCode::UnsupportedVersion,
             ServerError::BadOffer(_) => ErrorCode::BadOffer,
+            ServerError::LadderNeedsAccount => ErrorCode::LadderNeedsAccount,
+            ServerError::NoSuchLadder(_) => ErrorCode::NoSuchLadder,
             ServerError::BadName | ServerError::NotAccountName(_) => ErrorCode::BadName,
             ServerError::NameTaken(_) => ErrorCode::NameTaken,
             ServerError::BadToken | ServerError::TokenForPerson => ErrorCode::BadToken,

@@ -21,6 +21,7 @@ pub mod entry;
 pub mod error;
 mod http_error;
 pub mod journal;
+pub mod ladder;
 mod listener;
 pub mod lobby;
 pub mod metrics;
@@ -112,6 +113,8 @@ pub struct SharedState {
     pub sessions: TaskTracker,
     /// The tournaments.
     pub tournaments: tournament::Tournaments,
+    /// The standing ladders.
+    pub ladders: ladder::Ladders,
     /// Where rooms write their logs.
     pub journal: journal::Journal,
     /// The database (bot accounts are read from it at every bot's `hello`).
@@ -166,6 +169,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             get(|State(state): State<AppState>| async move { axum::Json(state.lobby.bots()) }),
         )
         .merge(api::routes())
+        .merge(ladder::api::routes())
         .merge(replays_api::routes())
         .merge(accounts::routes())
         .route_service("/room/{id}", index)
@@ -173,6 +177,7 @@ pub fn app(state: AppState, web_root: PathBuf) -> Router {
             "/tournament/{id}",
             ServeFile::new(web_root.join("tournament.html")),
         )
+        .route_service("/ladder/{id}", ServeFile::new(web_root.join("ladder.html")))
         .route_service("/replay/{id}", ServeFile::new(web_root.join("replay.html")))
         .route_service("/my-games", ServeFile::new(web_root.join("my-games.html")))
         // Browsers and feed readers ask for /favicon.ico whatever the page links: the SVG icon.
@@ -399,12 +404,29 @@ pub async fn run(
     if stored > 0 {
         tracing::info!(stored, restored, "rooms restored from their logs");
     }
+    // Ladder games cut off by the stop take their logs first; the rest are the tournaments'.
+    let (ladder_logs, matches) = ladder::Ladders::own_logs(&store, matches)
+        .await
+        .map_err(std::io::Error::other)?;
     let tournaments = tournament::Tournaments::restore(
         store.clone(),
         lobby.clone(),
         journal.clone(),
         shutdown.clone(),
         matches,
+    )
+    .await
+    .map_err(std::io::Error::other)?;
+    let ladders = ladder::Ladders::start(
+        ladder::LadderStart {
+            store: store.clone(),
+            lobby: lobby.clone(),
+            journal: journal.clone(),
+            shutdown: shutdown.clone(),
+            sealed: tournaments.sealed_map(),
+            options: limits.ladder_options(),
+        },
+        ladder_logs,
     )
     .await
     .map_err(std::io::Error::other)?;
@@ -417,6 +439,7 @@ pub async fn run(
         shutdown: shutdown.clone(),
         sessions: TaskTracker::new(),
         tournaments,
+        ladders,
         journal: journal.clone(),
         store: store.clone(),
         cluster: cluster.clone(),

@@ -43,6 +43,12 @@ pub const DEFAULT_LIMITS: Limits = Limits {
     anonymous_bots: AnonymousBots::Allow,
     replays_kept: crate::store::DEFAULT_REPLAY_CAP.count,
     replay_days: crate::store::DEFAULT_REPLAY_CAP.max_age_ms / 86_400_000,
+    ladder_pair_games_per_day: 20,
+    ladder_concurrent: 8,
+    ladder_pause_after: 3,
+    ladder_cooldown_ms: 600_000,
+    ladder_move_ms: 5_000,
+    ladder_deploy_ms: 10_000,
 };
 
 /// How long a quick-match room waits for people before bots fill it, by default: 15 s. Long
@@ -266,6 +272,28 @@ pub struct Limits {
     /// Days a finished casual match's replay is kept (0: no age limit, only `--replays-kept`).
     #[arg(long, env = "SKIRMISH_REPLAY_DAYS", default_value_t = DEFAULT_LIMITS.replay_days)]
     pub replay_days: u64,
+    /// The most games two accounts play each other on one ladder in any 24 hours (20: enough for
+    /// their ratings to settle, not so many that one pair fills the ladder; docs/ladder.md).
+    #[arg(long, env = "SKIRMISH_LADDER_PAIR_GAMES_PER_DAY", default_value_t = DEFAULT_LIMITS.ladder_pair_games_per_day)]
+    pub ladder_pair_games_per_day: u32,
+    /// The most games each ladder plays at once (8: a small server's two cores stay free for
+    /// people's rooms).
+    #[arg(long, env = "SKIRMISH_LADDER_CONCURRENT", default_value_t = DEFAULT_LIMITS.ladder_concurrent)]
+    pub ladder_concurrent: u32,
+    /// Games lost in a row by an engine failure or a clock running out after which a ladder
+    /// entrant is paused (3).
+    #[arg(long, env = "SKIRMISH_LADDER_PAUSE_AFTER", default_value_t = DEFAULT_LIMITS.ladder_pause_after)]
+    pub ladder_pause_after: u32,
+    /// How long a paused ladder entrant waits before it is paired again, in milliseconds
+    /// (600,000: ten minutes); a new version of the bot is a new entrant and is paired at once.
+    #[arg(long, env = "SKIRMISH_LADDER_COOLDOWN_MS", default_value_t = DEFAULT_LIMITS.ladder_cooldown_ms)]
+    pub ladder_cooldown_ms: u64,
+    /// Milliseconds for each move in a ladder game (5,000, a tournament's default).
+    #[arg(long, env = "SKIRMISH_LADDER_MOVE_MS", default_value_t = DEFAULT_LIMITS.ladder_move_ms)]
+    pub ladder_move_ms: u64,
+    /// Milliseconds for each deployment in a ladder game (10,000, a tournament's default).
+    #[arg(long, env = "SKIRMISH_LADDER_DEPLOY_MS", default_value_t = DEFAULT_LIMITS.ladder_deploy_ms)]
+    pub ladder_deploy_ms: u64,
 }
 
 /// Whether bots without an account may connect ([`Limits::anonymous_bots`]).
@@ -291,6 +319,20 @@ impl Limits {
         crate::store::ReplayCap {
             count: self.replays_kept,
             max_age_ms: self.replay_days.saturating_mul(86_400_000),
+        }
+    }
+
+    /// The ladders' options ([`Limits::ladder_pair_games_per_day`] and the rest; the grace
+    /// period is [`Limits::grace_ms`]).
+    pub fn ladder_options(&self) -> crate::ladder::LadderOptions {
+        crate::ladder::LadderOptions {
+            pair_games_per_day: self.ladder_pair_games_per_day,
+            concurrent: self.ladder_concurrent,
+            pause_after: self.ladder_pause_after.max(1),
+            cooldown_ms: self.ladder_cooldown_ms,
+            move_ms: self.ladder_move_ms,
+            deploy_ms: self.ladder_deploy_ms,
+            grace_ms: self.grace_ms,
         }
     }
 

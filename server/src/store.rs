@@ -9,7 +9,8 @@
 //! settings and the seed of its randomness) and `room_log` (everything that happened to a room,
 //! in order, written as it goes by [`crate::journal`], append-only in the order written; a room
 //! still open after a restart is rebuilt from it), `replays` and `replay_players` (every finished
-//! casual match's record and who played it, under a cap, [`ReplayCap`]), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
+//! casual match's record and who played it, under a cap, [`ReplayCap`]), `ladders`,
+//! `ladder_entrants`, `ladder_games` and `ladder_history` (the standing ladders, `store::ladder`), `broken_rooms` (rooms whose log did not replay), `accounts` (bot accounts:
 //! the name, and only the SHA-256 of the token, [`crate::accounts`]). Rows hold the protocol's
 //! own JSON shapes as text, so what is stored is what the HTTP API answers. The schema is made
 //! and kept up to date by migrations, one folder per engine (`server/migrations/sqlite`,
@@ -26,11 +27,15 @@
 //! connection; a server that is down makes every call fail with [`StoreError::Database`] until
 //! it is back, which the journal turns into `storage_unavailable` (docs/reliability.md).
 
+mod ladder;
 mod replays;
 mod rooms;
 mod sqlite;
 mod tournaments;
 
+pub use ladder::{
+    EntrantStats, HISTORY_KEPT, LADDER_GAMES_KEPT, LadderFinish, StoredEntrant, StoredLadderGame,
+};
 pub use replays::{
     DEFAULT_REPLAY_CAP, KeptMatch, MAX_REPLAY_EVENT_BYTES, MY_GAMES, MyGame, ReplayCap, ReplaySeat,
     ReplaySummary,

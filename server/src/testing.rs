@@ -290,6 +290,7 @@ impl TestClient {
                 key: None,
                 token: None,
                 turn_view: Some(true),
+                ladder: Vec::new(),
             })
             .await;
         (client, welcome)

@@ -43,6 +43,7 @@ fn bot_hello(name: &str, strategy: &str, token: Option<AccountToken>) -> ClientM
         key: None,
         token,
         turn_view: Some(true),
+        ladder: Vec::new(),
     }
 }
 
@@ -505,6 +506,7 @@ async fn a_second_connection_of_an_account_takes_its_seats_and_closes_the_first(
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert_eq!(code(&refused), ErrorCode::BadResume);

@@ -228,6 +228,7 @@ async fn with_a_bot_key_the_built_in_bots_are_admitted_and_the_key_is_never_logg
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert!(

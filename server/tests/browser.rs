@@ -19,6 +19,8 @@ mod harness;
 mod i18n;
 #[path = "browser/junqi.rs"]
 mod junqi;
+#[path = "browser/ladder.rs"]
+mod ladder;
 #[path = "browser/phone.rs"]
 mod phone;
 #[path = "browser/plane.rs"]

@@ -105,6 +105,7 @@ async fn bot(url: &str) -> TestClient {
             key: None,
             token: None,
             turn_view: None,
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
@@ -414,6 +415,7 @@ async fn entrant(server: &TestServer, name: &str) -> TestClient {
             key: None,
             token: Some(server.account(name).await),
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");

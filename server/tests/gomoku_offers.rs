@@ -411,6 +411,7 @@ async fn plane_battle_junqi_and_tournament_matches_refuse_offers_with_their_code
             key: None,
             token: Some(server.account("asker").await),
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");

@@ -22,6 +22,16 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
     )
     .await
     .unwrap();
+    let ladders = skirmish_server::ladder::Ladders::open(
+        store.clone(),
+        lobby.clone(),
+        skirmish_server::journal::Journal::start(store.clone()),
+        shutdown.clone(),
+        &tournaments,
+        limits.ladder_options(),
+    )
+    .await
+    .unwrap();
     AppState::new(skirmish_server::SharedState {
         limits,
         metrics: std::sync::Arc::default(),
@@ -31,6 +41,7 @@ async fn state(limits: skirmish_server::Limits) -> AppState {
         shutdown,
         sessions: TaskTracker::new(),
         tournaments,
+        ladders,
         journal: skirmish_server::journal::Journal::start(store.clone()),
         store,
         cluster: None,

@@ -207,6 +207,7 @@ async fn a_server_with_a_bot_key_admits_only_bots_that_give_it() {
         key: key.map(|k| k.parse().unwrap()),
         token: None,
         turn_view: Some(true),
+        ladder: Vec::new(),
     };
     for wrong in [None, Some("guess"), Some("s3cret-operator-ke")] {
         let mut bot = TestClient::connect(&server.ws_url()).await;

@@ -32,6 +32,7 @@ async fn lean(url: &str, name: &str) -> TestClient {
             key: None,
             token: None,
             turn_view: None,
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");

@@ -98,6 +98,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert_eq!(error_code(&reply), ErrorCode::BadName);
@@ -136,6 +137,7 @@ async fn bad_input_gets_a_stable_code_and_changes_nothing() {
         key: None,
         token: None,
         turn_view: Some(true),
+        ladder: Vec::new(),
     };
     assert_eq!(error_code(&alice.request(hello).await), ErrorCode::AlreadyHello);
     let bad_config = room_config(Variant::Double, 5, 18, NO_CLOCK);
@@ -288,6 +290,7 @@ async fn a_reconnecting_player_gets_the_seat_and_board_back() {
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     let ServerMsg::Welcome {
@@ -492,6 +495,7 @@ async fn a_token_the_server_never_issued_is_refused_and_the_client_starts_afresh
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     let refused = client.recv_until(|m| matches!(m, ServerMsg::Error { .. })).await;
@@ -529,6 +533,7 @@ async fn names_lose_their_control_characters_and_markup_stays_text() {
             key: None,
             token: None,
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert_eq!(error_code(&reply), ErrorCode::BadName);

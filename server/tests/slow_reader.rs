@@ -93,6 +93,7 @@ fn hello(name: &str, resume: Option<skirmish_protocol::ResumeToken>) -> ClientMs
         key: None,
         token: None,
         turn_view: Some(true),
+        ladder: Vec::new(),
     }
 }
 

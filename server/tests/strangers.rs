@@ -64,6 +64,7 @@ fn bot_hello(name: &str, strategies: Vec<String>) -> ClientMsg {
         key: None,
         token: None,
         turn_view: Some(true),
+        ladder: Vec::new(),
     }
 }
 

@@ -33,6 +33,7 @@ async fn a_bot_that_never_moves_loses_each_match_on_time() {
             key: None,
             token: Some(server.account("silent").await),
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
@@ -149,6 +150,7 @@ async fn a_bot_that_reconnects_within_the_grace_period_resumes_its_match() {
         key: None,
         token: Some(token.clone()),
         turn_view: Some(true),
+        ladder: Vec::new(),
     };
     let mut phoenix = TestClient::connect(&server.ws_url()).await;
     let ServerMsg::Welcome {
@@ -219,6 +221,7 @@ async fn silent_bot(server: &TestServer, name: &str) -> TestClient {
             key: None,
             token: Some(server.account(name).await),
             turn_view: Some(true),
+            ladder: Vec::new(),
         })
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");

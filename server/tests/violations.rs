@@ -175,6 +175,7 @@ fn bot_hello(name: &str, offer: BotOffer) -> ClientMsg {
         key: None,
         token: None,
         turn_view: Some(true),
+        ladder: Vec::new(),
     }
 }
 

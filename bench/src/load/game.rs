@@ -107,6 +107,7 @@ pub(super) async fn connect(url: &str, name: &str, shared: &Shared) -> anyhow::R
                 key: None,
                 token: None,
                 turn_view: Some(true),
+                ladder: Vec::new(),
             },
         };
         sink.send(Message::text(serde_json::to_string(&hello)?)).await?;

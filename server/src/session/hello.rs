@@ -117,7 +117,8 @@ where
 ///
 /// # Errors
 /// [`ServerError::HelloFirst`] for any other message, [`ServerError::UnsupportedVersion`],
-/// [`ServerError::BadOffer`], [`ServerError::BadName`], and the refusals of [`account_of`],
+/// [`ServerError::BadOffer`], [`ServerError::BadName`], the ladders' refusals
+/// ([`crate::ladder::ladders_of`]), and the refusals of [`account_of`],
 /// [`check_name`] and [`identify`].
 async fn greet(state: &AppState, frame: ClientFrame, outbox: &Outbox) -> Result<Identity, ServerError> {
     let ClientMsg::Hello {
@@ -128,6 +129,7 @@ async fn greet(state: &AppState, frame: ClientFrame, outbox: &Outbox) -> Result<
         key,
         token,
         turn_view,
+        ladder,
     } = frame.msg
     else {
         return Err(ServerError::HelloFirst);
@@ -137,6 +139,7 @@ async fn greet(state: &AppState, frame: ClientFrame, outbox: &Outbox) -> Result<
         return Err(ServerError::UnsupportedVersion(protocol));
     }
     let account = account_of(state, bot.is_some(), token.as_ref(), key.as_ref()).await?;
+    let ladders = crate::ladder::ladders_of(&ladder, account.as_deref())?;
     if let Some(Err(message)) = bot.as_ref().map(BotOffer::check) {
         return Err(ServerError::BadOffer(message));
     }
@@ -147,7 +150,11 @@ async fn greet(state: &AppState, frame: ClientFrame, outbox: &Outbox) -> Result<
         return Err(ServerError::BadName);
     }
     let name = check_name(state, name, account.as_deref()).await?;
-    identify(state, name, bot, resume, account, outbox).await
+    let identity = identify(state, name, bot, resume, account, outbox).await?;
+    if let Some(account) = &identity.account {
+        state.ladders.join(account, ladders);
+    }
+    Ok(identity)
 }
 
 /// The player a `hello` takes back, by its resume token or its bot account, or a new one (also

@@ -97,6 +97,16 @@ async fn state(limits: Limits) -> AppState {
     )
     .await
     .expect("no tournaments to restore");
+    let ladders = crate::ladder::Ladders::open(
+        store.clone(),
+        lobby.clone(),
+        journal.clone(),
+        shutdown.clone(),
+        &tournaments,
+        limits.ladder_options(),
+    )
+    .await
+    .expect("the ladders start");
     AppState::new(SharedState {
         limits,
         metrics: Arc::default(),
@@ -106,6 +116,7 @@ async fn state(limits: Limits) -> AppState {
         shutdown,
         sessions: TaskTracker::new(),
         tournaments,
+        ladders,
         journal,
         store,
         cluster: None,
@@ -155,6 +166,7 @@ async fn greet(
         key: None,
         token: None,
         turn_view: None,
+        ladder: Vec::new(),
     };
     tx.send(text(1, hello)).expect("the session reads");
     for _ in 0..500 {

@@ -52,6 +52,9 @@ use crate::store::{Store, StoreError, StoredRoom, StoredTournament};
 use config::{check, set_rules};
 pub use error::TournamentError;
 use rounds::{byes_of, swiss_round, to_stored};
+pub(crate) use runner::RETRY_MS;
+/// The map of sealed matches, by tournament (or by ladder, under keys of their own).
+pub(crate) type SealedMap = runner::Sealed;
 use runner::{Runner, Sealed, now_ms};
 
 struct Entry {
@@ -404,6 +407,12 @@ impl Tournaments {
             return Err(TournamentError::DealInPlay(id));
         }
         Ok(self.store.match_record(id).await?)
+    }
+
+    /// The shared map of sealed matches, for the ladders to publish their sealed games in
+    /// ([`crate::ladder`]), each under a key of its own that no tournament has.
+    pub(crate) fn sealed_map(&self) -> SealedMap {
+        Arc::clone(&self.sealed)
     }
 
     /// Whether match `id` is sealed: its deal is played at several tables and is not over at

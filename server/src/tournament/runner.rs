@@ -26,10 +26,12 @@ use crate::room::{MatchReport, MatchSetup, RoomHandle};
 use crate::store::{Store, StoredMatch, StoredRoom, StoredTournament};
 
 /// How often a runner looks again for entrants that are not connected, in milliseconds.
-pub(super) const RETRY_MS: u64 = 200;
+pub(crate) const RETRY_MS: u64 = 200;
 /// Sealed matches by tournament, shared by the runners (which write their own) and whoever
 /// checks a match (spectating, the match API).
-pub(super) type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
+/// The ladders write theirs here too, each under its own key ([`crate::ladder`]), so one check
+/// covers every sealed game.
+pub(crate) type Sealed = Arc<Mutex<HashMap<TournamentId, HashSet<MatchId>>>>;
 
 pub(super) use crate::wall_clock::now_ms;
 /// One tournament's actor.

@@ -349,10 +349,12 @@ impl Searcher {
         for (m, v) in moves.iter_mut() {
             if *m == tt_move {
                 *v = i32::MAX;
-            } else if self.killers[ply].contains(m) {
-                *v += 3_000;
+            } else {
+                if self.killers[ply].contains(m) {
+                    *v += 3_000;
+                }
+                *v += self.history[s][*m].min(2_000);
             }
-            *v += self.history[s][*m].min(2_000);
         }
         moves.sort_unstable_by_key(|&(i, v)| (std::cmp::Reverse(v), i));
         let extension = i32::from(their_fives == 1);

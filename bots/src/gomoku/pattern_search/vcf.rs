@@ -127,20 +127,20 @@ impl Vcf {
         };
         for four in moves {
             line.push(four);
-            if pos.combo(a, four) == C_F4 {
-                // Two five points the defender cannot both block.
-                pos.make(four);
-                let five = find(pos, a, C_FIVE, Some(four));
-                pos.unmake();
-                line.extend(five);
-                self.store(key, u8::MAX);
-                return Some(true);
-            }
             pos.make(four);
-            let result = match find(pos, a, C_FIVE, Some(four)) {
-                Some(block) if pos.has(a, C_FIVE) == 1 => {
-                    line.push(block);
-                    pos.make(block);
+            let mut fives: Vec<usize> = pos.line_points(four).filter(|&i| pos.combo(a, i) == C_FIVE).collect();
+            fives.sort_unstable();
+            fives.dedup();
+            let result = match fives.as_slice() {
+                // A flex four or two fours: the defender blocks one five point, the attacker
+                // plays the other.
+                [block, five, ..] => {
+                    line.extend([*block, *five]);
+                    Some(true)
+                }
+                [block] => {
+                    line.push(*block);
+                    pos.make(*block);
                     let r = self.search(pos, depth - 1, line);
                     pos.unmake();
                     if r != Some(true) {
@@ -148,12 +148,7 @@ impl Vcf {
                     }
                     r
                 }
-                // Two five points (a four that also made another): a win.
-                Some(block) => {
-                    line.push(block);
-                    Some(true)
-                }
-                None => Some(false),
+                [] => Some(false),
             };
             pos.unmake();
             match result {

@@ -12,6 +12,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod fit;
 pub mod line;
 pub mod search;
 pub mod time;

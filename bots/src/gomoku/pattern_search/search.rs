@@ -32,7 +32,7 @@ const COMBO_ORDER: [i32; 9] = [0, 0, 0, 500, 800, 2_000, 5_000, 20_000, 0];
 pub struct Limits {
     /// Deepest iteration, in plies.
     pub max_depth: u32,
-    /// Main-search nodes allowed (`u64::MAX`: none), checked every 1,024 nodes.
+    /// Main-search nodes allowed (`u64::MAX`: none), checked every 256 nodes.
     pub node_limit: u64,
 }
 
@@ -63,6 +63,8 @@ pub struct Searcher {
     limits: Limits,
     clock: Clock,
     stopped: bool,
+    /// The VCF node count at which the clock is looked at next.
+    next_check: u64,
     weights: &'static Weights,
 }
 
@@ -116,6 +118,7 @@ impl Searcher {
             },
             clock: Clock::new(None),
             stopped: false,
+            next_check: 0,
             weights,
         }
     }
@@ -293,7 +296,9 @@ impl Searcher {
     fn pvs(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, depth: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        // Leaf VCF probes count too: a thousand main nodes may hold many VCF nodes.
+        if self.nodes & 255 == 0 || self.vcf.nodes() >= self.next_check {
+            self.next_check = self.vcf.nodes() + 2_048;
             self.check_stop();
         }
         if self.stopped {

@@ -4,13 +4,13 @@
 use std::time::{Duration, Instant};
 
 /// Share of the think time after which no new iteration starts in a quiet position.
-pub const SOFT_SHARE: f64 = 0.3;
+pub const SOFT_SHARE: f64 = 0.4;
 /// The same share when the position is sharp (the best move changed in the last iteration, the
 /// score fell by [`UNSTABLE_DROP`] or more, or the opponent threatens).
-pub const SHARP_SHARE: f64 = 0.6;
+pub const SHARP_SHARE: f64 = 0.65;
 /// Share of the think time at which the search stops wherever it is (the rest covers
 /// unwinding and the scheduler on a loaded machine; `tests/budgets.rs` allows 60 ms over).
-pub const HARD_SHARE: f64 = 0.88;
+pub const HARD_SHARE: f64 = 0.85;
 /// A fall of the root score between iterations, in centipawns, that makes the position sharp.
 pub const UNSTABLE_DROP: i32 = 40;
 

@@ -13,11 +13,14 @@ use super::vcf::{self, Outcome, Vcf};
 /// Deepest ply the search reaches (iterations stop before it).
 pub const MAX_PLY: usize = 64;
 /// Candidates searched in a node without threats, best first by pattern value.
-pub const WIDTH: usize = 20;
+pub const WIDTH: usize = 14;
 /// Attacker fours the VCF probe at a leaf may chain.
 pub const LEAF_VCF_DEPTH: u32 = 8;
 /// VCF nodes the probe at a leaf may visit.
 pub const LEAF_VCF_NODES: u64 = 200;
+/// Plies from the root within which the defences against an open three are searched without
+/// spending depth.
+pub const THREAT_EXTENSION_PLIES: usize = 16;
 /// Half-width of the first aspiration window around the last iteration's score, in centipawns.
 pub const ASPIRATION: i32 = 50;
 
@@ -362,7 +365,10 @@ impl Searcher {
             }
         }
         moves.sort_unstable_by_key(|&(i, v)| (std::cmp::Reverse(v), i));
-        let extension = i32::from(their_fives == 1);
+        // Forced replies cost no depth: the block of a four, and (while the line is short
+        // enough that counter-threats cannot run away) the defences against an open three.
+        let threatened = their_fives == 0 && pos.has(o, C_F4) > 0;
+        let extension = i32::from(their_fives == 1 || (threatened && moves.len() <= 5 && ply < THREAT_EXTENSION_PLIES));
         let alpha_orig = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
@@ -375,7 +381,7 @@ impl Searcher {
             if n == 0 {
                 score = -self.pvs(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
-                let r = if depth >= 3 && n >= 3 && quiet { 1 + i32::from(n >= 8) } else { 0 };
+                let r = if depth >= 3 && n >= 3 && quiet { 1 + i32::from(n >= 6) + i32::from(n >= 10 && depth >= 5) } else { 0 };
                 score = -self.pvs(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
                 if score > alpha && r > 0 && !self.stopped {
                     score = -self.pvs(pos, -alpha - 1, -alpha, new_depth, ply + 1);

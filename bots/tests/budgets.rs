@@ -172,7 +172,10 @@ fn pattern_search_keeps_its_budget_on_a_loaded_machine() {
     used.sort();
     let median = used.get(used.len() / 2).copied().unwrap_or_default();
     eprintln!("median searched move {median:?} of {} searched", used.len());
-    assert!(median >= think / 4, "median searched move {median:?}, budget {think:?}");
+    assert!(
+        median >= think / 4,
+        "median searched move {median:?}, budget {think:?}"
+    );
 }
 
 #[test]

@@ -100,12 +100,21 @@ fn the_vcf_solver_finds_the_built_win_and_the_engine_plays_it_out() {
     let mut pos = Position::new(&board, Rule::Freestyle, BLACK);
     let mut line = Vec::new();
     let mut solver = Vcf::new(14);
-    assert_eq!(solver.solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line), Outcome::Win);
+    assert_eq!(
+        solver.solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
+        Outcome::Win
+    );
     let points: Vec<Point> = line.iter().map(|&i| pos.point(i)).collect();
-    assert!(line_wins(&board, Rule::Freestyle, Stone::Black, &points), "{points:?}");
+    assert!(
+        line_wins(&board, Rule::Freestyle, Stone::Black, &points),
+        "{points:?}"
+    );
     // White to move instead has none.
     let mut pos = Position::new(&board, Rule::Freestyle, WHITE);
-    assert_eq!(solver.solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line), Outcome::NoWin);
+    assert_eq!(
+        solver.solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
+        Outcome::NoWin
+    );
     // The engine plays it and says so.
     let mut engine = PatternSearch::with_node_limit(2_000);
     let first = place(engine.act(&v, budget(), &mut rng()));
@@ -119,15 +128,25 @@ fn the_vcf_solver_refuses_when_the_defender_has_a_counter_four() {
     // The built VCF, but white has a closed four on row 13 (e13 black, f13-i13 white): black
     // must block at j13, which is no four of black's, so no VCF starts.
     let black: Vec<&str> = VCF_BLACK.iter().copied().chain(["e13"]).collect();
-    let white: Vec<&str> = VCF_WHITE.iter().copied().chain(["f13", "g13", "h13", "i13"]).collect();
+    let white: Vec<&str> = VCF_WHITE
+        .iter()
+        .copied()
+        .chain(["f13", "g13", "h13", "i13"])
+        .collect();
     let v = view(Rule::Freestyle, &black, &white, Stone::Black);
     let mut pos = Position::new(&v.board(), Rule::Freestyle, BLACK);
     let mut line = Vec::new();
-    assert_eq!(Vcf::new(14).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line), Outcome::NoWin);
+    assert_eq!(
+        Vcf::new(14).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
+        Outcome::NoWin
+    );
     // Without white's four it wins (the refusal is the counter-four's doing).
     let v2 = view(Rule::Freestyle, &black, VCF_WHITE, Stone::Black);
     let mut pos = Position::new(&v2.board(), Rule::Freestyle, BLACK);
-    assert_eq!(Vcf::new(14).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line), Outcome::Win);
+    assert_eq!(
+        Vcf::new(14).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
+        Outcome::Win
+    );
     // The engine blocks.
     let mut engine = PatternSearch::with_node_limit(2_000);
     assert_eq!(place(engine.act(&v, budget(), &mut rng())), p("j13"));
@@ -163,7 +182,11 @@ fn the_vcf_solver_never_misses_a_vcf_the_reference_solver_finds() {
     let (mut wins, mut longest) = (0, 0);
     for (board, stone) in random_positions(5, 60, 40) {
         let mut pos = Position::new(&board, Rule::Freestyle, side_of(stone));
-        if pos.has(side_of(stone), skirmish_bots::gomoku::pattern_search::line::C_FIVE) > 0 {
+        if pos.has(
+            side_of(stone),
+            skirmish_bots::gomoku::pattern_search::line::C_FIVE,
+        ) > 0
+        {
             continue;
         }
         let reference = find_vcf(&board, Rule::Freestyle, stone, 200_000).is_some();
@@ -174,7 +197,10 @@ fn the_vcf_solver_never_misses_a_vcf_the_reference_solver_finds() {
         }
         if ours == Outcome::Win {
             let points: Vec<Point> = line.iter().map(|&i| pos.point(i)).collect();
-            assert!(line_wins(&board, Rule::Freestyle, stone, &points), "{points:?}\n{board:?}");
+            assert!(
+                line_wins(&board, Rule::Freestyle, stone, &points),
+                "{points:?}\n{board:?}"
+            );
             wins += 1;
             longest = longest.max(points.len());
         }
@@ -205,7 +231,7 @@ fn pattern_search_leaves_the_opponent_no_vcf() {
     for (board, stone) in random_positions(9, 40, 24) {
         let mut pos = Position::new(&board, Rule::Freestyle, side_of(stone));
         let me = side_of(stone);
-        use skirmish_bots::gomoku::pattern_search::line::{C_FIVE, C_F4};
+        use skirmish_bots::gomoku::pattern_search::line::{C_F4, C_FIVE};
         if pos.has(me, C_FIVE) > 0 || pos.has(me, C_F4) > 0 || pos.has(me ^ 1, C_FIVE) > 0 {
             continue;
         }
@@ -266,7 +292,10 @@ fn pattern_search_finds_a_mate_by_threes_at_shallow_depth() {
     let v = view(Rule::Freestyle, black, white, Stone::Black);
     let mut pos = Position::new(&v.board(), Rule::Freestyle, BLACK);
     let mut line = Vec::new();
-    assert_eq!(Vcf::new(12).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line), Outcome::NoWin);
+    assert_eq!(
+        Vcf::new(12).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
+        Outcome::NoWin
+    );
     let mut engine = PatternSearch::with_node_limit(20_000);
     let point = place(engine.act(&v, budget(), &mut rng()));
     let thought = engine.thought().expect("a thought").clone();
@@ -338,9 +367,13 @@ fn pattern_search_as_black_under_renju_never_plays_a_forbidden_point() {
                 white.act(&view, budget(), &mut rng)
             };
             if let Action::Place { point } = &action {
-                assert!(seat.0 == 1 || !view.forbidden.contains(point), "black chose forbidden {point}");
+                assert!(
+                    seat.0 == 1 || !view.forbidden.contains(point),
+                    "black chose forbidden {point}"
+                );
             }
-            game.apply(seat, action).expect("the referee accepts black's every move");
+            game.apply(seat, action)
+                .expect("the referee accepts black's every move");
         }
         assert_eq!(game.outcome().and_then(|o| o.winner), Some(Seat(0)));
     }
@@ -357,7 +390,8 @@ fn pattern_search_wins_the_seed_formations_as_black_against_seed_minimax() {
         .expect("a seed formation");
         let winner = play_out(
             game,
-            Box::new(PatternSearch::with_node_limit(3_000)),
+            // 20,000 nodes: about four plies, where a double three of the opponent's shows.
+            Box::new(PatternSearch::with_node_limit(20_000)),
             Box::new(SeedMinimax),
             225,
         );

@@ -116,7 +116,8 @@ impl Costs {
             self.searched += s.elapsed;
             if s.depth > 0 {
                 self.depths.push(s.depth);
-                self.shares.push(elapsed.as_secs_f64() / think.as_secs_f64().max(1e-9));
+                self.shares
+                    .push(elapsed.as_secs_f64() / think.as_secs_f64().max(1e-9));
             }
         }
     }
@@ -134,7 +135,10 @@ impl Costs {
             times.len()
         );
         if self.searched.as_secs_f64() > 0.0 {
-            text += &format!("; speed {:.0} nodes/s", self.nodes as f64 / self.searched.as_secs_f64());
+            text += &format!(
+                "; speed {:.0} nodes/s",
+                self.nodes as f64 / self.searched.as_secs_f64()
+            );
         }
         let mut depths = self.depths.clone();
         depths.sort_unstable();

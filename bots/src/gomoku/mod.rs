@@ -58,9 +58,11 @@ pub struct SearchStats {
 }
 
 /// Strategy names, strongest first.
-pub const STRATEGIES: &[&str] = &["threat-search", "seed-minimax", "random"];
+pub const STRATEGIES: &[&str] = &["pattern-search", "threat-search", "seed-minimax", "random"];
 
-/// A fresh strategy by name, or `None` for an unknown name.
+/// A fresh strategy by name, or `None` for an unknown name. Besides [`STRATEGIES`],
+/// `pattern-search-easy`, `pattern-search-medium` and `pattern-search-hard` are
+/// `pattern-search` at the proposed levels ([`pattern_search::Level`]).
 pub fn strategy(name: &str) -> Option<Box<dyn GomokuStrategy>> {
     match name {
         "pattern-search" => Some(Box::new(PatternSearch::new())),

@@ -477,6 +477,9 @@ mod tests {
         assert!(board.forbidden(Point::new(7, 7)).is_some());
         assert_eq!(pos.combo(BLACK, centre), FORBIDDEN);
         let free = Position::new(&board, Rule::Freestyle, BLACK);
-        assert_eq!(free.combo(BLACK, centre), crate::gomoku::pattern_search::line::C_F3X2);
+        assert_eq!(
+            free.combo(BLACK, centre),
+            crate::gomoku::pattern_search::line::C_F3X2
+        );
     }
 }

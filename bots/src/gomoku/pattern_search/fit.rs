@@ -91,21 +91,31 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
             let action = if stones < args.random_stones && board.stones() > 0 {
                 let near: Vec<_> = board
                     .empty_points()
-                    .filter(|&q| board.points().any(|r| board.get(r).is_some() && r.distance(q) <= 1))
+                    .filter(|&q| {
+                        board
+                            .points()
+                            .any(|r| board.get(r).is_some() && r.distance(q) <= 1)
+                    })
                     .collect();
                 Action::Place {
                     point: near[rng.random_range(0..near.len())],
                 }
             } else {
                 let pos = Position::new(&board, Rule::Freestyle, me);
-                let quiet = pos.has(me, C_FIVE) == 0 && pos.has(me, C_F4) == 0 && pos.has(me ^ 1, C_FIVE) == 0;
+                let quiet =
+                    pos.has(me, C_FIVE) == 0 && pos.has(me, C_F4) == 0 && pos.has(me ^ 1, C_FIVE) == 0;
                 if quiet && board.stones() >= 6 {
                     kept.push((me, eval::features(&pos)));
                 }
-                players[usize::from(seat.0)].act(&view, Budget::new(0, std::time::Duration::from_secs(1)), &mut rng)
+                players[usize::from(seat.0)].act(
+                    &view,
+                    Budget::new(0, std::time::Duration::from_secs(1)),
+                    &mut rng,
+                )
             };
             stones += 1;
-            game.apply(seat, action).context("the referee accepts self-play stones")?;
+            game.apply(seat, action)
+                .context("the referee accepts self-play stones")?;
         }
         let winner = game.outcome().and_then(|o| o.winner).map(|s| usize::from(s.0));
         for (side, features) in kept {
@@ -129,7 +139,13 @@ pub fn log_loss(w: &[f64], samples: &[Sample]) -> f64 {
     samples
         .iter()
         .map(|s| {
-            let z: f64 = s.features.iter().zip(w).map(|(&f, &w)| f64::from(f) * w).sum::<f64>() * LOGIT_PER_CP;
+            let z: f64 = s
+                .features
+                .iter()
+                .zip(w)
+                .map(|(&f, &w)| f64::from(f) * w)
+                .sum::<f64>()
+                * LOGIT_PER_CP;
             let p = 1.0 / (1.0 + (-z).exp());
             let p = p.clamp(1e-9, 1.0 - 1e-9);
             -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
@@ -149,7 +165,10 @@ pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64>
         }
     }
     // Weights in log-odds per feature, scaled by each feature's root mean square.
-    let scale: Vec<f64> = spread.iter().map(|&v| if v > 0.0 { v.sqrt() } else { 0.0 }).collect();
+    let scale: Vec<f64> = spread
+        .iter()
+        .map(|&v| if v > 0.0 { v.sqrt() } else { 0.0 })
+        .collect();
     let mut u: Vec<f64> = start
         .iter()
         .zip(&scale)
@@ -227,7 +246,8 @@ mod tests {
                 let mut features = [0; FEATURES];
                 features[4] = rng.random_range(0..6);
                 features[PATTERNS_OPP_F2] = rng.random_range(0..6);
-                let z = (f64::from(features[4]) - f64::from(features[PATTERNS_OPP_F2])) * 100.0 * LOGIT_PER_CP;
+                let z =
+                    (f64::from(features[4]) - f64::from(features[PATTERNS_OPP_F2])) * 100.0 * LOGIT_PER_CP;
                 let p = 1.0 / (1.0 + (-z).exp());
                 Sample {
                     features,
@@ -237,7 +257,11 @@ mod tests {
             .collect();
         let w = fit(&vec![0.0; FEATURES], &samples, 2_000, 0.0);
         assert!((w[4] - 100.0).abs() < 25.0, "{}", w[4]);
-        assert!((w[PATTERNS_OPP_F2] + 100.0).abs() < 25.0, "{}", w[PATTERNS_OPP_F2]);
+        assert!(
+            (w[PATTERNS_OPP_F2] + 100.0).abs() < 25.0,
+            "{}",
+            w[PATTERNS_OPP_F2]
+        );
         assert!(log_loss(&w, &samples) < log_loss(&vec![0.0; FEATURES], &samples));
     }
 

@@ -1,8 +1,8 @@
 //! The `pattern-search` strategy, built the way the strongest classical gomoku engines are
 //! (Rapfi, Embryo, Yixin as their authors describe them): per-point, per-direction line patterns
-//! kept incrementally ([`board`]) from lookup tables ([`line`]), a fitted evaluation summed from
-//! them ([`eval`]), a VCF solver with its own table ([`vcf`]), and a principal variation search
-//! ([`search`]) with a transposition table ([`tt`]) under a clock ([`time`]).
+//! kept incrementally ([`board`]) from lookup tables ([`line`](mod@line)), a fitted evaluation summed from
+//! them ([`eval`]), a VCF solver with its own table ([`vcf`](mod@vcf)), and a principal variation search
+//! ([`search`]) with a transposition table ([`tt`]) under a clock ([`time`](mod@time)).
 //!
 //! One move, in order: a five; the block of the opponent's five; the first four of its own VCF
 //! (up to [`vcf::ROOT_DEPTH`] fours); then every candidate after which the opponent has a VCF
@@ -181,7 +181,11 @@ impl PatternSearch {
 
         let mut cands = Vec::new();
         Searcher::candidates(&pos, &mut cands, false);
-        let mut root: Vec<usize> = cands.iter().map(|&(i, _)| i).filter(|&i| legal(&pos, i)).collect();
+        let mut root: Vec<usize> = cands
+            .iter()
+            .map(|&(i, _)| i)
+            .filter(|&i| legal(&pos, i))
+            .collect();
         if root.is_empty() {
             // Nothing the threat rules keep is legal (a lost position): any legal point.
             root = pos
@@ -210,7 +214,10 @@ impl PatternSearch {
         // Our own VCF.
         let mut line = Vec::new();
         let vcf_nodes = scaled(VCF_NODES_PER_SECOND, MIN_VCF_NODES);
-        if searcher.vcf().solve(&mut pos, vcf::ROOT_DEPTH, vcf_nodes, &mut line) == Outcome::Win
+        if searcher
+            .vcf()
+            .solve(&mut pos, vcf::ROOT_DEPTH, vcf_nodes, &mut line)
+            == Outcome::Win
             && line.first().is_some_and(|&i| root.contains(&i))
         {
             let nodes = nodes_now(searcher);
@@ -229,7 +236,9 @@ impl PatternSearch {
                 continue;
             }
             pos.make(i);
-            let theirs = searcher.vcf().solve(&mut pos, vcf::ROOT_DEPTH, defence_nodes, &mut line);
+            let theirs = searcher
+                .vcf()
+                .solve(&mut pos, vcf::ROOT_DEPTH, defence_nodes, &mut line);
             pos.unmake();
             if theirs == Outcome::Win {
                 sharp = true;
@@ -262,7 +271,12 @@ impl PatternSearch {
             depth,
             elapsed: clock.elapsed(),
         });
-        self.thought = Some(Thought { score, depth, nodes, pv });
+        self.thought = Some(Thought {
+            score,
+            depth,
+            nodes,
+            pv,
+        });
     }
 }
 

@@ -96,7 +96,10 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 /// quarter: attack first) and the opponent's it blocks.
 pub fn move_score(pos: &Position, side: usize, i: usize) -> i32 {
     let v = |s: usize| -> i32 {
-        pos.pats(s, i).iter().map(|&p: &Pat| ORDER[usize::from(p)]).sum::<i32>()
+        pos.pats(s, i)
+            .iter()
+            .map(|&p: &Pat| ORDER[usize::from(p)])
+            .sum::<i32>()
             + COMBO_ORDER[usize::from(pos.combo(s, i)).min(7)]
     };
     v(side) * 5 / 4 + v(side ^ 1)
@@ -163,7 +166,9 @@ impl Searcher {
             }
             let mine = pos.combo(s, i);
             let keep = if threatened {
-                vcf::is_four(mine) || mine == C_FIVE || pos.pats(o, i).iter().any(|&p| p >= B4 && p != OVERLINE)
+                vcf::is_four(mine)
+                    || mine == C_FIVE
+                    || pos.pats(o, i).iter().any(|&p| p >= B4 && p != OVERLINE)
             } else {
                 pos.near(i) > 0 || mine >= C_B4
             };
@@ -185,7 +190,14 @@ impl Searcher {
 
     /// Searches `root` (the root's candidates, best first) by iterative deepening; returns the
     /// best line found. `on_iteration` sees each completed iteration's depth and score.
-    pub fn iterate(&mut self, pos: &mut Position, root: &[usize], limits: Limits, clock: Clock, sharp: bool) -> Report {
+    pub fn iterate(
+        &mut self,
+        pos: &mut Position,
+        root: &[usize],
+        limits: Limits,
+        clock: Clock,
+        sharp: bool,
+    ) -> Report {
         self.limits = limits;
         self.clock = clock;
         self.stopped = false;
@@ -253,7 +265,14 @@ impl Searcher {
         report
     }
 
-    fn root_search(&mut self, pos: &mut Position, moves: &mut [usize], mut alpha: i32, beta: i32, depth: i32) -> i32 {
+    fn root_search(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [usize],
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+    ) -> i32 {
         let mut best = -WIN - 1;
         self.pv_len[0] = 0;
         for n in 0..moves.len() {
@@ -325,7 +344,9 @@ impl Searcher {
         }
         if depth <= 0 && their_fives == 0 {
             if pos.has(s, C_B4) + pos.has(s, C_B4F3) > 0 {
-                let outcome = self.vcf.solve(pos, LEAF_VCF_DEPTH, LEAF_VCF_NODES, &mut self.vcf_line);
+                let outcome = self
+                    .vcf
+                    .solve(pos, LEAF_VCF_DEPTH, LEAF_VCF_NODES, &mut self.vcf_line);
                 if outcome == Outcome::Win {
                     return WIN - p - self.vcf_line.len() as i32;
                 }
@@ -352,7 +373,11 @@ impl Searcher {
         Self::candidates(pos, &mut moves, true);
         if moves.is_empty() {
             self.buffers[ply] = moves;
-            return if their_fives > 0 { -(WIN - p - 2) } else { evaluate(pos, self.weights) };
+            return if their_fives > 0 {
+                -(WIN - p - 2)
+            } else {
+                evaluate(pos, self.weights)
+            };
         }
         for (m, v) in moves.iter_mut() {
             if *m == tt_move {
@@ -368,20 +393,25 @@ impl Searcher {
         // Forced replies cost no depth: the block of a four, and (while the line is short
         // enough that counter-threats cannot run away) the defences against an open three.
         let threatened = their_fives == 0 && pos.has(o, C_F4) > 0;
-        let extension = i32::from(their_fives == 1 || (threatened && moves.len() <= 5 && ply < THREAT_EXTENSION_PLIES));
+        let extension =
+            i32::from(their_fives == 1 || (threatened && moves.len() <= 5 && ply < THREAT_EXTENSION_PLIES));
         let alpha_orig = alpha;
         let mut best = -WIN - 1;
         let mut best_move = None;
         for n in 0..moves.len() {
             let m = moves[n].0;
-            let quiet = pos.combo(s, m) < C_F3 && !pos.pats(o, m).iter().any(|&q| q >= B4 && q <= FIVE);
+            let quiet = pos.combo(s, m) < C_F3 && !pos.pats(o, m).iter().any(|&q| (B4..=FIVE).contains(&q));
             let new_depth = depth - 1 + extension;
             pos.make(m);
             let mut score;
             if n == 0 {
                 score = -self.pvs(pos, -beta, -alpha, new_depth, ply + 1);
             } else {
-                let r = if depth >= 3 && n >= 3 && quiet { 1 + i32::from(n >= 6) + i32::from(n >= 10 && depth >= 5) } else { 0 };
+                let r = if depth >= 3 && n >= 3 && quiet {
+                    1 + i32::from(n >= 6) + i32::from(n >= 10 && depth >= 5)
+                } else {
+                    0
+                };
                 score = -self.pvs(pos, -alpha - 1, -alpha, new_depth - r, ply + 1);
                 if score > alpha && r > 0 && !self.stopped {
                     score = -self.pvs(pos, -alpha - 1, -alpha, new_depth, ply + 1);

@@ -42,7 +42,8 @@ impl Clock {
 
     /// Whether `share` of the think time has passed (never without a time limit).
     pub fn past(&self, share: f64) -> bool {
-        self.think.is_some_and(|t| self.start.elapsed() >= t.mul_f64(share))
+        self.think
+            .is_some_and(|t| self.start.elapsed() >= t.mul_f64(share))
     }
 
     /// Whether another iteration may start: less than the soft share used (the sharp share when

@@ -128,7 +128,10 @@ impl Vcf {
         for four in moves {
             line.push(four);
             pos.make(four);
-            let mut fives: Vec<usize> = pos.line_points(four).filter(|&i| pos.combo(a, i) == C_FIVE).collect();
+            let mut fives: Vec<usize> = pos
+                .line_points(four)
+                .filter(|&i| pos.combo(a, i) == C_FIVE)
+                .collect();
             fives.sort_unstable();
             fives.dedup();
             let result = match fives.as_slice() {
@@ -171,10 +174,11 @@ impl Vcf {
 
     fn store(&mut self, key: u64, depth: u8) {
         let slot = &mut self.table[key as usize & self.mask];
-        if slot.key != key || depth == u8::MAX || depth > slot.depth || slot.depth == u8::MAX {
-            if !(slot.key == key && slot.depth == u8::MAX) {
-                *slot = Slot { key, depth };
-            }
+        // A proved win for this position stays; otherwise another position's entry or a
+        // shallower failure gives way.
+        let keep_win = slot.key == key && slot.depth == u8::MAX;
+        if !keep_win && (slot.key != key || depth > slot.depth) {
+            *slot = Slot { key, depth };
         }
     }
 }
@@ -182,10 +186,8 @@ impl Vcf {
 /// An empty point where `side` shows `combo`, looked for on the lines through `near` first,
 /// then on the whole board.
 pub fn find(pos: &Position, side: usize, combo: u8, near: Option<usize>) -> Option<usize> {
-    if let Some(p) = near {
-        if let Some(i) = pos.line_points(p).find(|&i| pos.combo(side, i) == combo) {
-            return Some(i);
-        }
+    if let Some(i) = near.and_then(|p| pos.line_points(p).find(|&i| pos.combo(side, i) == combo)) {
+        return Some(i);
     }
     pos.points()
         .iter()

@@ -188,8 +188,11 @@ impl Searcher {
         }
     }
 
-    /// Searches `root` (the root's candidates, best first) by iterative deepening; returns the
-    /// best line found. `on_iteration` sees each completed iteration's depth and score.
+    /// Searches `root` (the root's candidates, best first, padded indices; not empty) by
+    /// iterative deepening under `limits` and `clock` (`sharp`: the position starts sharp, see
+    /// [`super::time::SHARP_SHARE`]); returns the last completed iteration's move, score, depth
+    /// and principal variation (or a later partial iteration's move when it beat the previous
+    /// best).
     pub fn iterate(
         &mut self,
         pos: &mut Position,

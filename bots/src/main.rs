@@ -139,8 +139,12 @@ enum Command {
     /// Play thousands of boards per strategy in-process and print shots-to-clear statistics.
     Eval(skirmish_bots::eval::EvalArgs),
     /// Play gomoku strategy A against B (or an outside engine) in-process from balanced
-    /// openings, both colours each, and print the score and Elo difference.
+    /// openings, both colours each, and print the score and Elo difference, and each side's
+    /// time per move, speed, depth and budget share.
     GomokuBench(skirmish_bots::gomoku::bench::BenchArgs),
+    /// Fit `pattern-search`'s evaluation values to self-play games at short searches and write
+    /// them (bots/data/gomoku_eval.json by default).
+    GomokuFit(skirmish_bots::gomoku::pattern_search::fit::FitArgs),
     /// Play junqi strategy A against B in-process through the referee, seats swapped every game,
     /// and print the score, Elo difference, game lengths and A's time per move.
     JunqiBench(skirmish_bots::junqi::bench::BenchArgs),
@@ -225,6 +229,7 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Eval(args) => skirmish_bots::eval::run(&args),
         Command::GomokuBench(args) => skirmish_bots::gomoku::bench::run(&args).map(|_| ()),
+        Command::GomokuFit(args) => skirmish_bots::gomoku::pattern_search::fit::run(&args),
         Command::JunqiBench(args) => skirmish_bots::junqi::bench::run(&args),
         Command::Account(args) => {
             tokio::runtime::Runtime::new()?.block_on(skirmish_bots::account::run(&args))

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use skirmish_bots::Budget;
-use skirmish_bots::gomoku::{GomokuStrategy, ThreatSearch};
+use skirmish_bots::gomoku::{GomokuStrategy, PatternSearch, ThreatSearch};
 use skirmish_bots::junqi::{BeliefSearch, JunqiStrategy, SeedRules};
 use skirmish_bots::plane::arena::play_match;
 use skirmish_bots::plane::bayes::DECISION_BUDGET;
@@ -138,6 +138,43 @@ fn threat_search_keeps_its_budget_on_a_loaded_machine() {
     assert!(
         worst <= think + MARGIN,
         "worst of {n} moves {worst:?}, budget {think:?}"
+    );
+}
+
+#[test]
+fn pattern_search_keeps_its_budget_on_a_loaded_machine() {
+    let _load = Load::start();
+    let think = Duration::from_millis(300);
+    let (mut game, _) = gomoku::Gomoku::new(gomoku::Config::default()).unwrap();
+    let mut players = [PatternSearch::new(), PatternSearch::new()];
+    let mut rng = SmallRng::seed_from_u64(2);
+    let mut times = Vec::new();
+    let mut used = Vec::new();
+    for _ in 0..24 {
+        let Some(&seat) = game.to_act().first() else {
+            break;
+        };
+        let view = game.view(Viewer::Seat(seat));
+        let started = Instant::now();
+        let action = players[seat.index()].act(&view, Budget::new(0, think), &mut rng);
+        times.push(started.elapsed());
+        if players[seat.index()].depth().is_some_and(|d| d > 0) {
+            used.push(started.elapsed());
+        }
+        game.apply(seat, action).unwrap();
+    }
+    let (worst, n) = worst(&times);
+    assert!(
+        worst <= think + MARGIN,
+        "worst of {n} moves {worst:?}, budget {think:?}"
+    );
+    // It uses its budget: the searched moves take a fair share of it, not a few milliseconds.
+    used.sort();
+    let median = used.get(used.len() / 2).copied().unwrap_or_default();
+    eprintln!("median searched move {median:?} of {} searched", used.len());
+    assert!(
+        median >= think / 4,
+        "median searched move {median:?}, budget {think:?}"
     );
 }
 

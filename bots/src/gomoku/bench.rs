@@ -93,15 +93,67 @@ impl GameResult {
     }
 }
 
-/// What A's decisions cost over a match.
+/// What one side's decisions cost over a match.
 #[derive(Debug, Clone, Default)]
 pub struct Costs {
-    /// Wall time of each of A's moves.
+    /// Wall time of each of the side's moves.
     pub times: Vec<Duration>,
-    /// Nodes A reported (see [`super::SearchStats`]).
+    /// Nodes the side reported (see [`super::SearchStats`]).
     pub nodes: u64,
     /// Time of the moves whose nodes were counted (as the strategy measured it).
     pub searched: Duration,
+    /// Depth reached by each move the side searched (a depth above 0), in plies.
+    pub depths: Vec<u32>,
+    /// Share of its think time each searched move took (wall time over think time).
+    pub shares: Vec<f64>,
+}
+
+impl Costs {
+    fn record(&mut self, elapsed: Duration, think: Duration, stats: Option<super::SearchStats>) {
+        self.times.push(elapsed);
+        if let Some(s) = stats {
+            self.nodes += s.nodes;
+            self.searched += s.elapsed;
+            if s.depth > 0 {
+                self.depths.push(s.depth);
+                self.shares
+                    .push(elapsed.as_secs_f64() / think.as_secs_f64().max(1e-9));
+            }
+        }
+    }
+
+    /// One line: median and worst time, speed, median depth and budget share (what the side
+    /// reports; an outside engine reports no nodes, so no speed or depth is printed for it).
+    fn line(&self, side: &str) -> Option<String> {
+        let mut times = self.times.clone();
+        times.sort();
+        let (&median, &worst) = (times.get(times.len() / 2)?, times.last()?);
+        let mut text = format!(
+            "{side}'s time per move: median {} ms, worst {} ms over {} moves",
+            median.as_millis(),
+            worst.as_millis(),
+            times.len()
+        );
+        if self.searched.as_secs_f64() > 0.0 {
+            text += &format!(
+                "; speed {:.0} nodes/s",
+                self.nodes as f64 / self.searched.as_secs_f64()
+            );
+        }
+        let mut depths = self.depths.clone();
+        depths.sort_unstable();
+        let mut shares = self.shares.clone();
+        shares.sort_by(f64::total_cmp);
+        if let (Some(d), Some(sh)) = (depths.get(depths.len() / 2), shares.get(shares.len() / 2)) {
+            text += &format!(
+                "; searched moves {}, median depth {d} (max {}), median budget share {:.0}%",
+                depths.len(),
+                depths.last().unwrap_or(d),
+                sh * 100.0
+            );
+        }
+        Some(text)
+    }
 }
 
 fn parse_rule(rule: &str) -> anyhow::Result<Rule> {
@@ -211,7 +263,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut results = Vec::new();
     let mut void = Vec::new();
-    let mut costs = Costs::default();
+    // A's costs, then B's.
+    let mut costs = [Costs::default(), Costs::default()];
     println!(
         "gomoku-bench: A = {a_name} vs B = {b_name}, rule {:?}, {} ms per move (B: {} ms), {}x{}",
         rule,
@@ -260,11 +313,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
                     &mut rng,
                     |seat, t, stats| {
                         if seat == a_seat {
-                            costs.times.push(t);
-                            if let Some(s) = stats {
-                                costs.nodes += s.nodes;
-                                costs.searched += s.elapsed;
-                            }
+                            costs[0].record(t, think, stats);
+                        } else {
+                            costs[1].record(t, b_think, stats);
                         }
                     },
                     args.show,
@@ -336,24 +387,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
             void.len()
         );
     }
-    let mut times = costs.times.clone();
-    times.sort();
-    if !times.is_empty() {
-        // An outside engine as A reports no nodes: no speed to print.
-        let speed = if costs.searched.as_secs_f64() > 0.0 {
-            format!(
-                "; A's speed {:.0} nodes/s",
-                costs.nodes as f64 / costs.searched.as_secs_f64()
-            )
-        } else {
-            String::new()
-        };
-        println!(
-            "A's time per move: median {} ms, worst {} ms over {} moves{speed}",
-            times[times.len() / 2].as_millis(),
-            times[times.len() - 1].as_millis(),
-            times.len(),
-        );
+    for (side, cost) in ["A", "B"].iter().zip(&costs) {
+        if let Some(line) = cost.line(side) {
+            println!("{line}");
+        }
     }
     Ok(Report { summary, void })
 }

@@ -5,6 +5,7 @@
 //! strategy playing black must never choose a forbidden point; the referee would refuse it.
 
 pub mod bench;
+pub mod pattern_search;
 mod player;
 pub mod random;
 pub mod seed_minimax;
@@ -13,6 +14,7 @@ pub mod threat_search;
 use rand::RngCore;
 use skirmish_games::gomoku::{Action, View};
 
+pub use pattern_search::PatternSearch;
 pub use player::player;
 pub use random::RandomStone;
 pub use seed_minimax::SeedMinimax;
@@ -63,14 +65,20 @@ pub struct SearchStats {
 }
 
 /// Strategy names, strongest first.
-pub const STRATEGIES: &[&str] = &["threat-search", "seed-minimax", "random"];
+pub const STRATEGIES: &[&str] = &["pattern-search", "threat-search", "seed-minimax", "random"];
 
-/// A fresh strategy by name, or `None` for an unknown name.
+/// A fresh strategy by name, or `None` for an unknown name. Besides [`STRATEGIES`],
+/// `pattern-search-easy`, `pattern-search-medium` and `pattern-search-hard` are
+/// `pattern-search` at the proposed levels ([`pattern_search::Level`]).
 pub fn strategy(name: &str) -> Option<Box<dyn GomokuStrategy>> {
     match name {
+        "pattern-search" => Some(Box::new(PatternSearch::new())),
         "threat-search" => Some(Box::new(ThreatSearch::new())),
         "seed-minimax" => Some(Box::new(SeedMinimax)),
         "random" => Some(Box::new(RandomStone)),
-        _ => None,
+        _ => name
+            .strip_prefix("pattern-search-")
+            .and_then(pattern_search::level)
+            .map(|level| Box::new(PatternSearch::with_level(level)) as Box<dyn GomokuStrategy>),
     }
 }

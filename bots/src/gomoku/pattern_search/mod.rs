@@ -1,0 +1,306 @@
+//! The `pattern-search` strategy, built the way the strongest classical gomoku engines are
+//! (Rapfi, Embryo, Yixin as their authors describe them): per-point, per-direction line patterns
+//! kept incrementally ([`board`]) from lookup tables ([`line`](mod@line)), a fitted evaluation summed from
+//! them ([`eval`]), a VCF solver with its own table ([`vcf`](mod@vcf)), and a principal variation search
+//! ([`search`]) with a transposition table ([`tt`]) under a clock ([`time`](mod@time)).
+//!
+//! One move, in order: a five; the block of the opponent's five; the first four of its own VCF
+//! (up to [`vcf::ROOT_DEPTH`] fours); then every candidate after which the opponent has a VCF
+//! is dropped (when another is left) and the rest searched deeper and deeper. Under renju, black
+//! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
+//! check forbids (a superset), and the root checks every candidate with the rules engine.
+
+pub mod board;
+pub mod eval;
+pub mod fit;
+pub mod line;
+pub mod search;
+pub mod time;
+pub mod tt;
+pub mod vcf;
+
+use rand::RngCore;
+use skirmish_games::gomoku::{Action, Point, Rule, View};
+
+use super::{Budget, GomokuStrategy, SearchStats};
+use board::{BLACK, Position, side_of};
+use eval::{WIN, Weights};
+use line::C_FIVE;
+use search::{Limits, Searcher};
+use time::Clock;
+use vcf::Outcome;
+
+/// Transposition table size, in MiB.
+pub const TT_MIB: usize = 16;
+/// VCF nodes for the root's own win, per second of think time (at least [`MIN_VCF_NODES`]).
+pub const VCF_NODES_PER_SECOND: u64 = 400_000;
+/// VCF nodes for the opponent's win after each root candidate, per second of think time (at
+/// least [`MIN_VCF_NODES`] / 4).
+pub const DEFENCE_NODES_PER_SECOND: u64 = 40_000;
+/// The least VCF budget of a root check, in nodes (node- or depth-limited play uses it too).
+pub const MIN_VCF_NODES: u64 = 20_000;
+/// Share of the think time after which the defence checks stop (the rest stay unchecked).
+pub const DEFENCE_SHARE: f64 = 0.35;
+
+/// How strong a [`PatternSearch`] plays: its search stops at whichever limit comes first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Level {
+    /// Deepest iteration, in plies.
+    pub max_depth: u32,
+    /// Main-search nodes a move (`None`: no limit).
+    pub node_limit: Option<u64>,
+    /// Share of `Budget::think` it uses as its own think time (1.0: all of it).
+    pub time_share: f64,
+    /// Whether it ignores the clock (then deterministic: node and depth limits alone).
+    pub ignore_clock: bool,
+}
+
+impl Level {
+    /// Full strength: the whole budget.
+    pub const FULL: Level = Level {
+        max_depth: 60,
+        node_limit: None,
+        time_share: 1.0,
+        ignore_clock: false,
+    };
+    /// A proposed "easy": two plies (its own move and the reply), VCF threats still seen.
+    pub const EASY: Level = Level {
+        max_depth: 2,
+        node_limit: Some(3_000),
+        time_share: 0.2,
+        ignore_clock: false,
+    };
+    /// A proposed "medium": six plies at most, a fifth of the budget.
+    pub const MEDIUM: Level = Level {
+        max_depth: 6,
+        node_limit: Some(60_000),
+        time_share: 0.3,
+        ignore_clock: false,
+    };
+}
+
+/// What the last decision thought, for a bot's "info" line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Thought {
+    /// Score of the chosen move for the mover, in centipawns (400 multiply the odds of winning
+    /// by 10; see [`eval`]); a forced win in `n` plies is `eval::WIN - n` (30,000 - n), a
+    /// forced loss the negative.
+    pub score: i32,
+    /// The last completed iteration's depth, in plies (0 when a five, a block or a VCF decided).
+    pub depth: u32,
+    /// Nodes visited: main search plus VCF.
+    pub nodes: u64,
+    /// The principal variation from the chosen move, alternating sides.
+    pub pv: Vec<Point>,
+}
+
+/// The pattern-search player.
+pub struct PatternSearch {
+    level: Level,
+    searcher: Option<Searcher>,
+    stats: Option<SearchStats>,
+    thought: Option<Thought>,
+}
+
+impl Default for PatternSearch {
+    fn default() -> Self {
+        PatternSearch::new()
+    }
+}
+
+impl PatternSearch {
+    /// Full strength, using each move's time budget.
+    pub fn new() -> PatternSearch {
+        PatternSearch::with_level(Level::FULL)
+    }
+
+    /// A player at `level`.
+    pub fn with_level(level: Level) -> PatternSearch {
+        PatternSearch {
+            level,
+            searcher: None,
+            stats: None,
+            thought: None,
+        }
+    }
+
+    /// A player that searches `nodes` main-search nodes a move whatever the clock says
+    /// (deterministic, for tests).
+    pub fn with_node_limit(nodes: u64) -> PatternSearch {
+        PatternSearch::with_level(Level {
+            node_limit: Some(nodes),
+            ignore_clock: true,
+            ..Level::FULL
+        })
+    }
+
+    /// The last decision's score for the mover, in centipawns (see [`Thought::score`]).
+    pub fn score(&self) -> Option<i32> {
+        self.thought.as_ref().map(|t| t.score)
+    }
+
+    /// The last decision's depth, in plies.
+    pub fn depth(&self) -> Option<u32> {
+        self.thought.as_ref().map(|t| t.depth)
+    }
+
+    /// The last decision's nodes.
+    pub fn nodes(&self) -> Option<u64> {
+        self.thought.as_ref().map(|t| t.nodes)
+    }
+
+    /// The last decision's principal variation, from its move.
+    pub fn pv(&self) -> Option<&[Point]> {
+        self.thought.as_ref().map(|t| t.pv.as_slice())
+    }
+
+    /// Everything the last decision thought.
+    pub fn thought(&self) -> Option<&Thought> {
+        self.thought.as_ref()
+    }
+
+    fn choose(&mut self, view: &View, budget: Budget) -> Option<Point> {
+        let think = (!self.level.ignore_clock).then(|| budget.think.mul_f64(self.level.time_share));
+        let clock = Clock::new(think);
+        let me = side_of(view.stone_to_move()?);
+        let board = view.board();
+        let size = board.size();
+        if board.stones() == 0 {
+            self.finish(&clock, 0, 0, Vec::new(), 0);
+            return Some(Point::new(size / 2, size / 2));
+        }
+        let mut pos = Position::new(&board, view.rule, me);
+        let searcher = self
+            .searcher
+            .get_or_insert_with(|| Searcher::new(TT_MIB, Weights::fitted()));
+        let nodes_before = searcher.nodes();
+        let renju_black = view.rule == Rule::Renju && me == BLACK;
+        let legal = |pos: &Position, i: usize| !renju_black || board.forbidden(pos.point(i)).is_none();
+        let seconds = think.map_or(1.0, |t| t.as_secs_f64().clamp(0.01, 60.0));
+        let scaled = |per_second: u64, least: u64| ((per_second as f64 * seconds) as u64).max(least);
+
+        let mut cands = Vec::new();
+        Searcher::candidates(&pos, &mut cands, false);
+        let mut root: Vec<usize> = cands
+            .iter()
+            .map(|&(i, _)| i)
+            .filter(|&i| legal(&pos, i))
+            .collect();
+        if root.is_empty() {
+            // Nothing the threat rules keep is legal (a lost position): any legal point.
+            root = pos
+                .points()
+                .iter()
+                .copied()
+                .filter(|&i| pos.is_empty(i) && legal(&pos, i))
+                .collect();
+        }
+        let first = *root.first()?;
+        let o = me ^ 1;
+        let nodes_now = |s: &Searcher| s.nodes() - nodes_before;
+        // A five, or the block of the opponent's.
+        if pos.combo(me, first) == C_FIVE || pos.has(o, C_FIVE) > 0 {
+            let score = if pos.combo(me, first) == C_FIVE {
+                WIN - 1
+            } else if pos.has(o, C_FIVE) > 1 {
+                -(WIN - 2)
+            } else {
+                0
+            };
+            let nodes = nodes_now(searcher);
+            self.finish(&clock, score, 0, vec![pos.point(first)], nodes);
+            return Some(pos.point(first));
+        }
+        // Our own VCF.
+        let mut line = Vec::new();
+        let vcf_nodes = scaled(VCF_NODES_PER_SECOND, MIN_VCF_NODES);
+        if searcher
+            .vcf()
+            .solve(&mut pos, vcf::ROOT_DEPTH, vcf_nodes, &mut line)
+            == Outcome::Win
+            && line.first().is_some_and(|&i| root.contains(&i))
+        {
+            let nodes = nodes_now(searcher);
+            let pv: Vec<Point> = line.iter().map(|&i| pos.point(i)).collect();
+            let mv = pv[0];
+            self.finish(&clock, WIN - line.len() as i32, 0, pv, nodes);
+            return Some(mv);
+        }
+        // Defence: drop the candidates after which the opponent has a VCF.
+        let defence_nodes = scaled(DEFENCE_NODES_PER_SECOND, MIN_VCF_NODES / 4);
+        let mut safe = Vec::new();
+        let mut sharp = false;
+        for &i in &root {
+            if clock.past(DEFENCE_SHARE) {
+                safe.push(i);
+                continue;
+            }
+            pos.make(i);
+            let theirs = searcher
+                .vcf()
+                .solve(&mut pos, vcf::ROOT_DEPTH, defence_nodes, &mut line);
+            pos.unmake();
+            if theirs == Outcome::Win {
+                sharp = true;
+            } else {
+                safe.push(i);
+            }
+        }
+        if safe.is_empty() {
+            safe = root.clone();
+        }
+        sharp |= pos.has(o, line::C_F4) > 0;
+        let limits = Limits {
+            max_depth: self.level.max_depth,
+            node_limit: self.level.node_limit.unwrap_or(u64::MAX),
+        };
+        let report = searcher.iterate(&mut pos, &safe, limits, clock, sharp);
+        let best = report.best.unwrap_or(safe[0]);
+        let mut pv: Vec<Point> = report.pv.iter().map(|&i| pos.point(i)).collect();
+        if pv.first() != Some(&pos.point(best)) {
+            pv = vec![pos.point(best)];
+        }
+        let nodes = nodes_now(searcher);
+        self.finish(&clock, report.score, report.depth, pv, nodes);
+        Some(pos.point(best))
+    }
+
+    fn finish(&mut self, clock: &Clock, score: i32, depth: u32, pv: Vec<Point>, nodes: u64) {
+        self.stats = Some(SearchStats {
+            nodes,
+            depth,
+            elapsed: clock.elapsed(),
+        });
+        self.thought = Some(Thought {
+            score,
+            depth,
+            nodes,
+            pv,
+        });
+    }
+}
+
+impl GomokuStrategy for PatternSearch {
+    fn act(&mut self, view: &View, budget: Budget, _rng: &mut dyn RngCore) -> Action {
+        match self.choose(view, budget) {
+            Some(point) => Action::Place { point },
+            None => Action::Resign {
+                reason: Some("no legal point".to_string()),
+            },
+        }
+    }
+
+    fn stats(&self) -> Option<SearchStats> {
+        self.stats
+    }
+}
+
+/// The proposed levels by name, for `gomoku::strategy` (`pattern-search-easy`, ...).
+pub fn level(name: &str) -> Option<Level> {
+    match name {
+        "easy" => Some(Level::EASY),
+        "medium" => Some(Level::MEDIUM),
+        "hard" => Some(Level::FULL),
+        _ => None,
+    }
+}

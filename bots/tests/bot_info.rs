@@ -8,6 +8,7 @@ use std::time::Duration;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use skirmish_bots::Budget;
+use skirmish_bots::gomoku::pattern_search::PatternSearch;
 use skirmish_bots::gomoku::{GomokuStrategy, ThreatSearch};
 use skirmish_bots::junqi::{BeliefSearch, JunqiStrategy, RandomMove};
 use skirmish_games::gomoku::{Action as Stone, Config as GomokuConfig, Gomoku};
@@ -18,11 +19,24 @@ use skirmish_protocol::{GameKind, MAX_INFO_BYTES};
 
 #[test]
 fn threat_search_sends_its_score_depth_and_line_from_its_own_stone() {
+    gomoku_info_from_its_own_stone([
+        ThreatSearch::with_node_limit(3_000),
+        ThreatSearch::with_node_limit(3_000),
+    ]);
+}
+
+#[test]
+fn pattern_search_sends_its_score_depth_and_line_from_its_own_stone() {
+    gomoku_info_from_its_own_stone([
+        PatternSearch::with_node_limit(3_000),
+        PatternSearch::with_node_limit(3_000),
+    ]);
+}
+
+/// Twelve stones by `players`: each searched one's info starts its line with the stone, is
+/// taken once, and passes the server's check.
+fn gomoku_info_from_its_own_stone(mut players: [impl GomokuStrategy; 2]) {
     let (mut game, _) = Gomoku::new(GomokuConfig::default()).expect("default config");
-    let mut players = [
-        ThreatSearch::with_node_limit(3_000),
-        ThreatSearch::with_node_limit(3_000),
-    ];
     let mut rng = SmallRng::seed_from_u64(3);
     let mut searched = 0;
     for _ in 0..12 {

@@ -322,7 +322,12 @@ async fn a_node_restarted_while_its_players_are_away_gives_each_their_seat_throu
     let black_token = token_of(&welcome);
     let (mut white, welcome) = TestClient::join(&cluster.ws(1), "White").await;
     let white_token = token_of(&welcome);
-    let room = common::create(&mut black, gomoku_room_named("away", Rule::Freestyle, NO_CLOCK), true).await;
+    let room = common::create(
+        &mut black,
+        gomoku_room_named("away", Rule::Freestyle, NO_CLOCK),
+        true,
+    )
+    .await;
     common::join(&mut white, room).await;
     play(&mut black, &mut white, room, "h8").await;
     play(&mut white, &mut black, room, "h9").await;

@@ -100,6 +100,8 @@ pub struct PatternSearch {
     searcher: Option<Searcher>,
     stats: Option<SearchStats>,
     thought: Option<Thought>,
+    /// Whether the last decision's thought was given as its `info` already.
+    told: bool,
 }
 
 impl Default for PatternSearch {
@@ -121,6 +123,7 @@ impl PatternSearch {
             searcher: None,
             stats: None,
             thought: None,
+            told: false,
         }
     }
 
@@ -282,8 +285,19 @@ impl PatternSearch {
 
 impl GomokuStrategy for PatternSearch {
     fn act(&mut self, view: &View, budget: Budget, _rng: &mut dyn RngCore) -> Action {
+        self.thought = None;
+        self.told = false;
         match self.choose(view, budget) {
-            Some(point) => Action::Place { point },
+            Some(point) => {
+                // A stone decided without a search (the centre, a five, a block) is its own
+                // line; a line that does not start with the stone is not this stone's.
+                if let Some(thought) = &mut self.thought
+                    && thought.pv.first() != Some(&point)
+                {
+                    thought.pv = vec![point];
+                }
+                Action::Place { point }
+            }
             None => Action::Resign {
                 reason: Some("no legal point".to_string()),
             },
@@ -293,7 +307,35 @@ impl GomokuStrategy for PatternSearch {
     fn stats(&self) -> Option<SearchStats> {
         self.stats
     }
+
+    /// The last decision's score, depth, nodes and line (at most [`INFO_PV_MOVES`] points), and
+    /// its evaluation for the replay's graph: `1000 * tanh(score / 400)`, the same scale as
+    /// `threat-search`'s (a score of 400 multiplies the odds by 10).
+    fn info(&mut self) -> Option<skirmish_protocol::BotInfo> {
+        if self.told {
+            return None;
+        }
+        let thought = self.thought.as_ref()?;
+        self.told = true;
+        #[allow(clippy::cast_possible_truncation)]
+        let eval = (1000.0 * (f64::from(thought.score) / 400.0).tanh()).round() as i16;
+        Some(skirmish_protocol::BotInfo {
+            score: Some(i64::from(thought.score)),
+            depth: Some(thought.depth),
+            nodes: Some(thought.nodes),
+            pv: thought
+                .pv
+                .iter()
+                .take(INFO_PV_MOVES)
+                .map(ToString::to_string)
+                .collect(),
+            belief: Some(skirmish_protocol::info::Belief::Gomoku { eval }),
+        })
+    }
 }
+
+/// The longest line an info carries: 12 moves (about 70 bytes of the 4 KiB an info may take).
+const INFO_PV_MOVES: usize = 12;
 
 /// The proposed levels by name, for `gomoku::strategy` (`pattern-search-easy`, ...).
 pub fn level(name: &str) -> Option<Level> {

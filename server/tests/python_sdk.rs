@@ -413,14 +413,21 @@ async fn the_server_serves_the_committed_asyncapi_document() {
     assert_eq!(served["asyncapi"], "3.0.0");
 }
 
-/// The `skirmish-bots` program beside the server's (the arena's opponents), built once per run of
-/// this test binary (`cargo build`, which does nothing when it is current).
+/// The `skirmish-bots` program beside the server's (the arena's opponents): the one `cargo test
+/// --workspace` builds for the bots' own tests, or, when this test runs alone and it is missing,
+/// built once per run of this test binary. (`cargo build -p skirmish-bots` resolves the
+/// dependencies' features apart from the workspace's test build, so it compiles them all again:
+/// minutes, in CI.)
 fn bots_program() -> PathBuf {
     static PROGRAM: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     PROGRAM
         .get_or_init(|| {
             let server = PathBuf::from(env!("CARGO_BIN_EXE_skirmish-server"));
             let dir = server.parent().expect("the server's folder");
+            let built = dir.join("skirmish-bots");
+            if built.is_file() {
+                return built;
+            }
             let mut build = std::process::Command::new(env!("CARGO"));
             // Without the variables cargo sets for this test (CARGO_MANIFEST_DIR, ...): build
             // scripts that track them (ring's) would rebuild on every run.

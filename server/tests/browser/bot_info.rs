@@ -82,6 +82,7 @@ async fn played(
     let id = loop {
         let response = reqwest::Client::new()
             .post(server.http_url("/api/tournaments"))
+            .bearer_auth(TestServer::TOURNAMENT_KEY)
             .json(&config)
             .send()
             .await

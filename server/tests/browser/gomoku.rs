@@ -282,7 +282,16 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
     // A double-three at the anchor: black two to its left and two below it. The bot plays at
     // random, so when it lands on the lines through the anchor, start again at another anchor.
     let mut forbidden_at = None;
-    'anchors: for (x, y) in [(4, 10), (10, 10), (4, 4), (10, 4)] {
+    'anchors: for (x, y) in [
+        (4, 10),
+        (10, 10),
+        (4, 4),
+        (10, 4),
+        (7, 10),
+        (10, 7),
+        (4, 7),
+        (7, 4),
+    ] {
         let shape = [(x - 2, y), (x - 1, y), (x, y - 1), (x, y - 2)];
         let lines: Vec<String> = (-4..=3)
             .flat_map(|d| [point(x + d, y), point(x, y + d)])
@@ -307,7 +316,7 @@ async fn renju_marks_forbidden_points_and_a_five_wins() {
         forbidden_at = Some(point(x, y));
         break;
     }
-    let anchor = forbidden_at.expect("the bot left one of four shapes alone");
+    let anchor = forbidden_at.expect("the bot left one of eight shapes alone");
     let s = wait_gomoku(&page, "the forbidden point marked", |s| {
         s["forbidden"]
             .as_array()

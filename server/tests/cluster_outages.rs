@@ -65,6 +65,30 @@ async fn play(mover: &mut TestClient, other: &mut TestClient, room: skirmish_pro
     }
 }
 
+/// From black's h8 and white's h9, black makes five in a row (h8 to l8) while white answers on
+/// row 9; both players see the game end.
+async fn five_in_a_row(black: &mut TestClient, white: &mut TestClient, room: skirmish_protocol::RoomId) {
+    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
+        play(black, white, room, b).await;
+        play(white, black, room, w).await;
+    }
+    black.send(place_stone(room, "l8")).await;
+    for client in [black, white] {
+        client
+            .recv_until(|m| {
+                matches!(
+                    m,
+                    ServerMsg::Event {
+                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
+                        ..
+                    }
+                )
+            })
+            .await;
+        assert!(ended(client));
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_outage_keeps_every_websocket_through_the_load_balancer_and_the_match_finishes() {
     let mut cluster = TestCluster::start(2, &["--grace-ms", "600000"]).await;
@@ -132,24 +156,8 @@ async fn a_database_outage_keeps_every_websocket_through_the_load_balancer_and_t
         )
         .await;
     }
-    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
-        play(&mut black, &mut white, room, b).await;
-        play(&mut white, &mut black, room, w).await;
-    }
-    black.send(place_stone(room, "l8")).await;
-    for client in [&mut black, &mut white] {
-        client
-            .recv_until(|m| {
-                matches!(
-                    m,
-                    ServerMsg::Event {
-                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                        ..
-                    }
-                )
-            })
-            .await;
-        assert!(ended(client));
+    five_in_a_row(&mut black, &mut white, room).await;
+    for client in [&black, &white] {
         assert_eq!(client.closed, None, "the connection was never cut");
     }
     // Nothing refused was written: the journal holds the two seats, the start and the nine
@@ -234,24 +242,7 @@ async fn a_bus_outage_stops_the_nodes_which_come_back_by_themselves_and_every_se
     // Each player resumes their seat, each through the other node.
     let mut black = resumes(&cluster.ws(1), "Black", &black_token, room).await;
     let mut white = resumes(&cluster.ws(0), "White", &white_token, room).await;
-    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
-        play(&mut black, &mut white, room, b).await;
-        play(&mut white, &mut black, room, w).await;
-    }
-    black.send(place_stone(room, "l8")).await;
-    for client in [&mut black, &mut white] {
-        client
-            .recv_until(|m| {
-                matches!(
-                    m,
-                    ServerMsg::Event {
-                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                        ..
-                    }
-                )
-            })
-            .await;
-    }
+    five_in_a_row(&mut black, &mut white, room).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -341,22 +332,5 @@ async fn a_node_restarted_while_its_players_are_away_gives_each_their_seat_throu
     // restarted node 1 (which never saw White's token itself).
     let mut black = resumes(&cluster.ws(2), "Black", &black_token, room).await;
     let mut white = resumes(&cluster.ws(0), "White", &white_token, room).await;
-    for (b, w) in [("i8", "i9"), ("j8", "j9"), ("k8", "k9")] {
-        play(&mut black, &mut white, room, b).await;
-        play(&mut white, &mut black, room, w).await;
-    }
-    black.send(place_stone(room, "l8")).await;
-    for client in [&mut black, &mut white] {
-        client
-            .recv_until(|m| {
-                matches!(
-                    m,
-                    ServerMsg::Event {
-                        event: GameEvent::Gomoku(gomoku::Event::Ended { .. }),
-                        ..
-                    }
-                )
-            })
-            .await;
-    }
+    five_in_a_row(&mut black, &mut white, room).await;
 }

@@ -308,7 +308,7 @@ impl GomokuStrategy for PatternSearch {
         self.stats
     }
 
-    /// The last decision's score, depth, nodes and line (at most [`INFO_PV_MOVES`] points), and
+    /// The last decision's score, depth, nodes and line (at most 12 points), and
     /// its evaluation for the replay's graph: `1000 * tanh(score / 400)`, the same scale as
     /// `threat-search`'s (a score of 400 multiplies the odds by 10).
     fn info(&mut self) -> Option<skirmish_protocol::BotInfo> {

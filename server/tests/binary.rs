@@ -121,15 +121,16 @@ async fn flags_take_effect() {
             "1",
             "--log-format",
             "json",
+            // Room for the built-in bot's hello (its offer of every strategy: 310 bytes).
             "--max-frame-bytes",
-            "300",
+            "1000",
         ],
         &[],
     )
     .await;
     assert_eq!(server.bots(1).await, 1, "--bots 1 starts one built-in bot");
     assert_eq!(
-        server.answer_to_frame_of(400).await,
+        server.answer_to_frame_of(1200).await,
         Some(ErrorCode::FrameTooLarge)
     );
     assert_eq!(server.answer_to_frame_of(200).await, None);

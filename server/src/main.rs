@@ -194,9 +194,7 @@ async fn serve(args: Args) -> anyhow::Result<()> {
                 url: url.clone(),
                 node: node.clone(),
             };
-            let cluster = skirmish_server::cluster::Cluster::join(&config, shutdown.clone())
-                .await
-                .context("joining the cluster")?;
+            let cluster = join_cluster(&config, &shutdown).await?;
             info!(node = %node, "joined the cluster");
             Some(cluster)
         }
@@ -245,6 +243,29 @@ async fn serve(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Joins the cluster. A node starting again after it lost the bus ([`rejoin`], which sets
+/// `SKIRMISH_REJOINING`) tries again every second until it is in, since the bus that just came
+/// back may still be opening its store; any other start fails on the first refusal.
+async fn join_cluster(
+    config: &skirmish_server::cluster::ClusterConfig,
+    shutdown: &CancellationToken,
+) -> anyhow::Result<skirmish_server::cluster::Cluster> {
+    let rejoining = std::env::var_os(REJOINING).is_some();
+    loop {
+        match skirmish_server::cluster::Cluster::join(config, shutdown.clone()).await {
+            Ok(cluster) => return Ok(cluster),
+            Err(err) if rejoining => {
+                tracing::warn!(cause = %err, "joining the cluster again failed; trying again");
+                tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+            }
+            Err(err) => return Err(err).context("joining the cluster"),
+        }
+    }
+}
+
+/// Set for a node that starts itself again after losing the bus ([`rejoin`]).
+const REJOINING: &str = "SKIRMISH_REJOINING";
+
 /// A node that stopped itself because it lost the bus (its journal flushed, its connections
 /// closed, its rooms free to be taken over) waits for the bus, then starts again as this same
 /// program with the same arguments and environment, so the cluster needs no supervisor to come
@@ -260,7 +281,9 @@ async fn rejoin(url: &str) -> anyhow::Result<()> {
     let program = std::env::current_exe().context("finding this program")?;
     // Only returns when the program could not be started.
     let err = std::os::unix::process::CommandExt::exec(
-        std::process::Command::new(&program).args(std::env::args_os().skip(1)),
+        std::process::Command::new(&program)
+            .args(std::env::args_os().skip(1))
+            .env(REJOINING, "1"),
     );
     Err(err).with_context(|| format!("starting {} again", program.display()))
 }

@@ -311,7 +311,14 @@ async fn a_round_robin_over_the_nodes_finishes_through_a_kill_and_a_restart() {
     // Another node takes it over and plays on; then node 2 (alpha's) is stopped and started
     // again, its bot coming back to it.
     let mut restarted = false;
+    let started = std::time::Instant::now();
     let last = loop {
+        // A tournament that never ends is a failure to report, not a test to wait on for ever.
+        assert!(
+            started.elapsed() < Duration::from_secs(240),
+            "the tournament did not finish within 240 s of the kill: {:?}",
+            tournament_anywhere(&cluster, &id).await.map(|s| s.summary)
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
         let Some(now) = tournament_anywhere(&cluster, &id).await else {
             continue;

@@ -582,23 +582,23 @@ pub async fn wait_for_bus(url: &str) {
                 .connect(url)
                 .await
                 .map_err(|e| e.to_string())?;
-            // Any answer of JetStream's own (the stream, or "not found" from a bus that lost
-            // its store) says it is up; a request that gets no answer says it is not yet.
-            // (Not `query_account`: NATS 2.9's answer does not parse.)
+            // The presence bucket's stream answers, or JetStream says it has no such stream (a
+            // bus that lost its store): JetStream is up. Any other answer (JetStream still
+            // recovering its store, say) or none: not yet. (Not `query_account`: NATS 2.9's
+            // answer does not parse.)
             match async_nats::jetstream::new(client)
                 .get_stream("KV_skirmish_nodes")
                 .await
             {
                 Ok(_) => Ok(()),
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        async_nats::jetstream::context::GetStreamErrorKind::JetStream(_)
-                    ) =>
-                {
-                    Ok(())
-                }
-                Err(e) => Err(e.to_string()),
+                Err(e) => match e.kind() {
+                    async_nats::jetstream::context::GetStreamErrorKind::JetStream(js)
+                        if js.error_code() == async_nats::jetstream::ErrorCode::STREAM_NOT_FOUND =>
+                    {
+                        Ok(())
+                    }
+                    _ => Err(e.to_string()),
+                },
             }
         };
         match tokio::time::timeout(std::time::Duration::from_secs(2), attempt).await {

@@ -8,8 +8,8 @@
 #   scripts/test.sh --install-only   the set-up alone
 #
 # For a machine of the project's kind: Debian, run as root or with sudo, the Rust toolchain (cargo)
-# present, Node 20 and npm present, Debian's archive, PyPI, npm's registry and crates.io
-# reachable. What it installs, each only when missing:
+# present, Debian's archive, PyPI, npm's registry and crates.io reachable. What it installs, each
+# only when missing:
 #   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
 #     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
@@ -19,8 +19,9 @@
 #   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs), and the
 #     Python SDK with its test dependencies (pip install './sdk/python[test]': websockets and
 #     jsonschema; server/tests/python_sdk.rs runs the SDK from the source tree);
-#   - the AsyncAPI document's validator, @asyncapi/parser (npm, into target/tools; Node 20 or
-#     newer and npm present), exported as ASYNCAPI_TOOLS (protocol/tests/asyncapi.rs);
+#   - Debian's nodejs and npm when no `npm` is on PATH (the machine's own Node is used when
+#     there is one), then the AsyncAPI document's validator, @asyncapi/parser (npm, into
+#     target/tools), exported as ASYNCAPI_TOOLS (protocol/tests/asyncapi.rs);
 #   - the gomoku engine pbrain-figrid 1.2.0 from crates.io into target/tools/bin
 #     (bots/tests/piskvork.rs), exported as PBRAIN_FIGRID.
 # When everything is there it installs nothing and asks no registry (apt-get update included).
@@ -53,6 +54,8 @@ missing=()
 for package in chromium chromium-driver docker-compose postgresql nats-server haproxy; do
     [ -x "${apt_files[$package]}" ] || missing+=("$package")
 done
+# Node for the AsyncAPI validator: the machine's own when it has one, else Debian's.
+command -v npm >/dev/null || missing+=(nodejs npm)
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         sudo=()
@@ -66,7 +69,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         "${missing[@]}"
 else
-    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server, haproxy"
+    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server, haproxy, npm"
 fi
 
 # --- Python packages ------------------------------------------------------------------------------

@@ -415,9 +415,19 @@ async fn an_open_server_bounds_the_tournaments_of_each_address_and_of_the_node()
         "games_per_pairing": 100,
         "parallel": 1,
     });
-    let (status, body) = post_tournament(&server, None, &long).await;
-    assert_eq!(status, 201, "a stranger makes one on an open server: {body}");
-    let own: TournamentStatus = serde_json::from_str(&body).unwrap();
+    // Ten requests at once from one address: one tournament is made, the others refused.
+    let answers =
+        futures_util::future::join_all((0..10).map(|_| post_tournament(&server, None, &long))).await;
+    let made: Vec<&(u16, String)> = answers.iter().filter(|(status, _)| *status == 201).collect();
+    let statuses: Vec<u16> = answers.iter().map(|(status, _)| *status).collect();
+    assert_eq!(made.len(), 1, "one tournament for the address: {statuses:?}");
+    for (status, body) in answers.iter().filter(|(status, _)| *status != 201) {
+        assert_eq!(
+            (*status, code_of(body).as_str()),
+            (429, "too_many_tournaments_from_address")
+        );
+    }
+    let own: TournamentStatus = serde_json::from_str(&made[0].1).unwrap();
     let (status, body) = post_tournament(&server, None, &long).await;
     assert_eq!(
         (status, code_of(&body).as_str()),

@@ -65,7 +65,7 @@ impl From<TournamentError> for HttpError {
 
 /// Who made each tournament made without a key (on a server with `--open-tournaments`).
 #[derive(Debug, Default)]
-pub struct Makers(Mutex<HashMap<TournamentId, IpAddr>>);
+pub struct Makers(Mutex<HashMap<TournamentId, IpAddr>>, tokio::sync::Mutex<()>);
 
 /// Who is asking: a key's holder, or a stranger from an address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +155,9 @@ async fn create(
 ) -> Result<(StatusCode, Json<TournamentStatus>), HttpError> {
     let caller = caller(&state, &headers, peer.map(|Extension(ConnectInfo(p))| p))?;
     let Json(config) = body?;
+    // One creation at a time, from the count to the tournament's start: requests sent at once
+    // would otherwise all pass the count before any of them is running.
+    let _one_at_a_time = state.tournament_makers.1.lock().await;
     check_room_for_one_more(&state, caller)?;
     let status = state.tournaments.create(config).await?;
     if let Caller::Stranger(Some(address)) = caller {

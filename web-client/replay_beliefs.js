@@ -100,7 +100,7 @@ export function markBoard(view, record, step) {
     const piece = view.querySelector(`[data-post="${g.post}"]`);
     if (!piece) continue;
     const label = t('replay.thought.guess', { rank: t(`rank.${g.rank}`), chance: percent(g.chance) });
-    piece.append(h('span', { class: 'guess', 'data-guess': g.rank, title: label, 'aria-label': label }, `${t(`rank.${g.rank}`)} ${Math.round(g.chance / 10)}`));
+    piece.append(h('span', { class: 'guess', 'data-guess': g.rank, title: label, 'aria-label': label }, `${t(`rank.${g.rank}`)} ${percent(g.chance)}`));
   }
 }
 

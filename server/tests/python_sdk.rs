@@ -68,13 +68,15 @@ fn is_end(event: &Value) -> bool {
 
 /// Runs `example` (a file of sdk/python/examples, offering `strategy`) and a built-in bot that
 /// offers `builtin`, seats both in a room of `config` (the Python bot in seat 0 unless `python_second`),
-/// and waits for the game's end. The room's events, and what the Python bot printed on stderr.
+/// and waits for the game's end. The room's events, what the Python bot printed on stderr, and the
+/// finished match's record (`GET /api/matches/<room>`), after checking that nothing the spectator
+/// was sent carries a bot's `info` (sealed until the end).
 async fn example_plays(
     example: &str,
     strategy: &str,
     builtin: &str,
     config: RoomConfig,
-) -> (Vec<Value>, String) {
+) -> (Vec<Value>, String, Value) {
     needs("skirmish.client").await;
     let server = TestServer::start().await;
     let stop = CancellationToken::new();
@@ -139,7 +141,14 @@ async fn example_plays(
     assert!(status.success(), "the python bot exits cleanly:\n{stderr}");
     stop.cancel();
     pool.await.unwrap().unwrap();
-    (room_events(&alice.log, room), stderr)
+    let seen = serde_json::to_string(&alice.log).unwrap();
+    assert!(!seen.contains("\"belief\""), "a spectator saw a bot's info");
+    let response = reqwest::get(server.http_url(&format!("/api/matches/{room}")))
+        .await
+        .expect("the server answers");
+    assert_eq!(response.status().as_u16(), 200, "the finished match's record");
+    let record: Value = response.json().await.expect("a JSON record");
+    (room_events(&alice.log, room), stderr, record)
 }
 
 /// Seat 0 is added first, so it is the Python bot's.
@@ -153,7 +162,8 @@ fn python_seat_acted(events: &[Value], kind: &str) -> usize {
 #[tokio::test]
 async fn the_gomoku_example_plays_a_whole_game_against_a_built_in_bot() {
     let config = gomoku_room_named("py", skirmish_games::gomoku::Rule::Freestyle, NO_CLOCK);
-    let (events, stderr) = example_plays("gomoku_bot.py", "python-gomoku", "seed-minimax", config).await;
+    let (events, stderr, record) =
+        example_plays("gomoku_bot.py", "python-gomoku", "seed-minimax", config).await;
     let end = events.iter().find(|e| is_end(e)).expect("an end");
     // Played out on the board: five in a row or a full board, not a resignation or a clock.
     let kind = end["outcome"]["end"]["kind"].as_str().unwrap();
@@ -166,6 +176,20 @@ async fn the_gomoku_example_plays_a_whole_game_against_a_built_in_bot() {
         !stderr.contains("refused"),
         "no move of the Python bot was refused:\n{stderr}"
     );
+    // Each stone went with what the bot thought (a `Decision`), kept for the replay.
+    let placed = python_seat_acted(&events, "placed");
+    let infos: Vec<&Value> = record["infos"]
+        .as_array()
+        .expect("the record's infos")
+        .iter()
+        .filter(|m| m["seat"] == 0)
+        .collect();
+    assert_eq!(infos.len(), placed, "one info per stone: {infos:?}");
+    assert!(
+        infos.iter().all(|m| m["info"]["belief"]["game"] == "gomoku"
+            && m["info"]["pv"].as_array().is_some_and(|pv| pv.len() == 1)),
+        "{infos:?}"
+    );
 }
 
 #[tokio::test]
@@ -174,7 +198,7 @@ async fn the_plane_example_plays_a_whole_match_against_a_built_in_bot() {
     if let GameConfig::Plane(c) = &mut config.game {
         c.format = plane::MatchFormat::Rounds(6);
     }
-    let (events, stderr) = example_plays("plane_bot.py", "python-plane", "seed-cv", config).await;
+    let (events, stderr, _) = example_plays("plane_bot.py", "python-plane", "seed-cv", config).await;
     let rounds = events.iter().filter(|e| e["kind"] == "round_ended").count();
     assert!(
         rounds >= 6,
@@ -208,7 +232,7 @@ async fn the_junqi_example_plays_a_whole_game_against_a_built_in_bot() {
         clock: Some(NO_CLOCK),
         on_drop: None,
     };
-    let (events, stderr) = example_plays("junqi_bot.py", "python-junqi", "random", config).await;
+    let (events, stderr, _) = example_plays("junqi_bot.py", "python-junqi", "random", config).await;
     let end = events.iter().find(|e| is_end(e)).expect("an end");
     assert!(end["outcome"]["end"]["kind"] != "timed_out", "{end}");
     assert!(
@@ -226,7 +250,8 @@ async fn the_tic_tac_toe_example_never_loses_to_random() {
         clock: Some(NO_CLOCK),
         on_drop: None,
     };
-    let (events, stderr) = example_plays("tic_tac_toe_bot.py", "python-tic-tac-toe", "random", config).await;
+    let (events, stderr, _) =
+        example_plays("tic_tac_toe_bot.py", "python-tic-tac-toe", "random", config).await;
     let end = events.iter().find(|e| is_end(e)).expect("an end");
     assert!(
         end["outcome"]["winner"] != 1,

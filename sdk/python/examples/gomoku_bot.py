@@ -7,9 +7,15 @@
 Rules: docs/rules.md, gomoku. Points are column letter + row from 1 at the bottom (a1 is the bottom
 left; h8 the centre of 15x15). Black (seat 0) moves first; under renju the view lists black's
 forbidden points, which this bot never plays.
+
+Each stone goes out as a ``Decision`` with what the bot thought (``info``): the chosen point's score
+and a rough evaluation. The server keeps it sealed until the game is over; the replay then shows it
+as an evaluation graph.
 """
 
-from skirmish import Turn, command_line, messages
+import math
+
+from skirmish import Decision, Turn, command_line, messages
 
 DIRECTIONS = [(1, 0), (0, 1), (1, 1), (1, -1)]
 
@@ -60,7 +66,8 @@ def play(turn: Turn):
     board = {parse_point(m["point"]): m["stone"] for m in view["moves"]}
     forbidden = {parse_point(p) for p in view.get("forbidden", [])} if mine == "black" else set()
     if not board:
-        return messages.gomoku_place(point_name(size // 2, size // 2))
+        centre = point_name(size // 2, size // 2)
+        return Decision(messages.gomoku_place(centre), info={"pv": [centre], "belief": {"game": "gomoku", "eval": 0}})
     candidates = {
         (x + dx, y + dy)
         for (x, y) in board
@@ -73,8 +80,19 @@ def play(turn: Turn):
         candidates = {(x, y) for x in range(size) for y in range(size)} - set(board) - forbidden
     if not candidates:
         return messages.resign("gomoku", "no point left to play")
-    x, y = max(sorted(candidates), key=lambda p: score(board, size, p[0], p[1], mine, theirs))
-    return messages.gomoku_place(point_name(x, y))
+    scored = {p: score(board, size, p[0], p[1], mine, theirs) for p in sorted(candidates)}
+    (x, y), value = max(scored.items(), key=lambda item: item[1])
+    return Decision(
+        messages.gomoku_place(point_name(x, y)),
+        info={"score": round(value), "nodes": len(scored), "depth": 1, "pv": [point_name(x, y)],
+              "belief": {"game": "gomoku", "eval": evaluation(value)}},
+    )
+
+
+def evaluation(value):
+    """A rough expected result (-1000 lost to 1000 won) from the best point's score: an open two
+    (about 10^2.5) is even, a five (10^7) all but won."""
+    return max(-1000, min(1000, round(1000 * math.tanh((math.log10(1 + value) - 2.5) / 2.5))))
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ import unittest
 
 from websockets.asyncio.server import serve
 
-from skirmish import Bot, Refused, Replaced, messages
+from skirmish import Bot, Decision, Refused, Replaced, messages
 
 # The client's warnings (a refused move, a drop) are expected here; they would interleave with
 # the test runner's report.
@@ -124,6 +124,30 @@ class Client(unittest.IsolatedAsyncioTestCase):
         self.assertEqual([a["action"]["cell"] for a in acts], [4, 0])
         self.assertEqual([t and t["code"] for t in turns], [None, "cell_taken"])
         self.assertTrue(all(a["seat"] == 0 and a["room"] == ROOM for a in acts))
+
+    async def test_a_decision_sends_its_info_with_the_act_unless_it_is_too_large(self):
+        acts = []
+        infos = [{"score": 7, "pv": ["4"]}, {"pv": ["0"] * 2000}]
+
+        def play(turn):
+            return Decision(messages.tic_tac_toe_place(4 if turn.refused is None else 0), info=infos[len(acts)])
+
+        async def script(ws, n):
+            await ws.send(json.dumps(welcome()))
+            await ws.send(json.dumps({"type": "seated", "room": ROOM, "seat": 0}))
+            await ws.send(json.dumps({"type": "your_turn", "room": ROOM, "seat": 0, "view": VIEW}))
+            acts.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps({"type": "error", "req": acts[0]["req"], "code": "cell_taken", "message": "no"}))
+            acts.append(json.loads(await ws.recv()))
+            await ws.send(json.dumps({"type": "event", "room": ROOM, "seq": 2, "event": {"game": "tic_tac_toe", "kind": "ended", "outcome": {}}}))
+            await ws.wait_closed()
+
+        async with Scripted(script) as server:
+            await asyncio.wait_for(bot(server.url, play, once=True).run(), 10)
+        self.assertEqual((acts[0]["action"]["cell"], acts[0]["info"]), (4, {"score": 7, "pv": ["4"]}))
+        # Over 4 KiB: the action goes alone rather than be refused whole.
+        self.assertEqual(acts[1]["action"]["cell"], 0)
+        self.assertNotIn("info", acts[1])
 
     async def test_a_function_that_raises_forfeits_the_seat_saying_why(self):
         sent = []

@@ -69,6 +69,9 @@ def built_messages():
         messages.hello("alpha", bot={"games": {"plane": ["bayes"]}}, token="f" * 64, key="k", resume="r", turn_view=True, req=1),
         *[messages.act(ROOM, a, seat=1, req=7) for a in actions],
         messages.act(ROOM, messages.gomoku_place("a1")),
+        messages.act(ROOM, messages.gomoku_place("h8"), info={"score": 12, "depth": 3, "nodes": 900, "pv": ["h8", "h9"], "belief": {"game": "gomoku", "eval": -250}}),
+        messages.act(ROOM, messages.plane_fire(1, "E5"), info={"belief": {"game": "plane", "boards": [{"seat": 1, "cells": [0, 1000] * 24 + [500]}]}}),
+        messages.act(ROOM, messages.junqi_move("G0", "F0"), info={"belief": {"game": "junqi", "pieces": [{"post": "A1", "rank": "field_marshal", "chance": 400}]}}),
         messages.forfeit(ROOM, seat=0, detail="engine crashed"),
         messages.offer(ROOM, "draw"),
         messages.offer(ROOM, "takeback", seat=1),
@@ -131,6 +134,17 @@ class Messages(unittest.TestCase):
                     self.assertEqual(set(cls.__required_keys__), required, f"{kind}: required keys")
                 type_hint = hints["type"]
                 self.assertEqual(typing.get_args(type_hint), (kind,), f"{kind}: its `type`")
+
+    def test_the_info_types_have_the_schema_keys(self):
+        defs = self.client["$defs"]
+        for typed, name in [(messages.BotInfo, "BotInfo"), (messages.BoardOdds, "BoardOdds"), (messages.RankGuess, "RankGuess")]:
+            props, required = properties(defs[name], defs)
+            self.assertEqual(set(typing.get_type_hints(typed)), set(props), name)
+            self.assertEqual(set(typed.__required_keys__), required, name)
+        beliefs = {v["properties"]["game"]["const"]: v for v in defs["Belief"]["oneOf"]}
+        for typed in typing.get_args(messages.Belief):
+            game = typing.get_args(typing.get_type_hints(typed)["game"])[0]
+            self.assertEqual(set(typing.get_type_hints(typed)), set(beliefs[game]["properties"]), game)
 
     def test_the_fatal_hello_codes_are_codes(self):
         codes = {v["const"] for v in self.server["$defs"]["ErrorCode"]["anyOf"] if "const" in v}

@@ -3,7 +3,8 @@
 - :mod:`skirmish.messages`: every protocol message as a ``TypedDict``, and builders for what a
   client sends (checked against the protocol's JSON Schemas by the SDK's tests).
 - :mod:`skirmish.client`: :class:`Bot`, a connection that says hello, plays the author's function
-  on every turn, and reconnects and resumes after a drop.
+  on every turn, and reconnects and resumes after a drop; a function may return a
+  :class:`Decision` to send what it thought (``info``) with its action.
 - :mod:`skirmish.arena`: ``python -m skirmish.arena``, which plays a bot against the built-in bots
   on a throwaway local server and prints a report.
 
@@ -21,6 +22,6 @@ A whole bot::
 """
 
 from . import messages
-from .client import Bot, Refused, Replaced, Turn, backoff_delay, command_line
+from .client import Bot, Decision, Refused, Replaced, Turn, backoff_delay, command_line
 
-__all__ = ["Bot", "Refused", "Replaced", "Turn", "backoff_delay", "command_line", "messages"]
+__all__ = ["Bot", "Decision", "Refused", "Replaced", "Turn", "backoff_delay", "command_line", "messages"]

@@ -87,8 +87,34 @@ class Turn:
     refused: messages.Error | None = None
 
 
-#: The author's function for a game: a turn in, an action out (or ``None`` to do nothing), plain or ``async``.
-PlayFn = Callable[[Turn], "Action | None | Awaitable[Action | None]"]
+@dataclass(frozen=True)
+class Decision:
+    """An action with what the bot thought choosing it: return one from the author's function
+    instead of the bare action to send ``info`` with the ``act`` (:class:`messages.BotInfo`: score,
+    depth, nodes, the expected line, and a belief per game). The server keeps it sealed, shown to no
+    one (not even this bot) until the match and its deal are over; the replay then shows it. An
+    ``info`` over :data:`messages.MAX_INFO_BYTES` is left out (with a warning) and the action sent
+    alone, since the server would refuse the whole ``act``."""
+
+    action: Action
+    info: messages.BotInfo | None = None
+
+
+#: The author's function for a game: a turn in, an action (or a :class:`Decision`) out, or ``None``
+#: to do nothing; plain or ``async``.
+PlayFn = Callable[[Turn], "Action | Decision | None | Awaitable[Action | Decision | None]"]
+
+
+def info_that_fits(info: messages.BotInfo | None) -> messages.BotInfo | None:
+    """``info`` if it takes at most :data:`messages.MAX_INFO_BYTES` as compact JSON (the server's
+    measure), else ``None``."""
+    if info is None:
+        return None
+    size = len(json.dumps(info, separators=(",", ":"), ensure_ascii=False).encode())
+    if size > messages.MAX_INFO_BYTES:
+        log.warning("an info of %d bytes is over %d: the action goes without it", size, messages.MAX_INFO_BYTES)
+        return None
+    return info
 
 
 def backoff_delay(attempt: int, *, base: float = BACKOFF_BASE_S, cap: float = BACKOFF_CAP_S, rng: random.Random | None = None) -> float:
@@ -289,7 +315,10 @@ class Bot:
             self._acts.pop(seat.req, None)
         seat.req = req
         self._acts[req] = (turn, msg, number)
-        await self._send(ws, messages.act(turn.room, action, seat=turn.seat, req=req))
+        info = None
+        if isinstance(action, Decision):
+            action, info = action.action, info_that_fits(action.info)
+        await self._send(ws, messages.act(turn.room, action, seat=turn.seat, info=info, req=req))
 
     def _refused(self, ws: ClientConnection, msg: dict[str, Any]) -> None:
         req = msg.get("req")

@@ -233,6 +233,65 @@ class ClientChat(TypedDict):
     text: str
 
 
+# --- what a bot thought (``BotInfo`` in client.json) ----------------------------------------------
+
+#: The most bytes an ``act``'s ``info`` may take as compact JSON (``MAX_INFO_BYTES``): 4 KiB.
+MAX_INFO_BYTES = 4096
+
+
+class BoardOdds(TypedDict):
+    """Plane battle: one opponent's board, the chance in thousandths (0-1000) that each cell holds
+    part of a plane, row by row from the top left (size x size values)."""
+
+    seat: int
+    cells: list[int]
+
+
+class RankGuess(TypedDict):
+    """Junqi: the likeliest rank of the enemy piece on ``post`` (``"G0"``), and its chance in thousandths."""
+
+    post: str
+    rank: str
+    chance: int
+
+
+class PlaneBelief(TypedDict):
+    """Plane battle's belief: the odds on each opponent board the bot has an opinion of."""
+
+    game: Literal["plane"]
+    boards: list[BoardOdds]
+
+
+class JunqiBelief(TypedDict):
+    """Junqi's belief: a rank guess per enemy piece whose rank is hidden."""
+
+    game: Literal["junqi"]
+    pieces: list[RankGuess]
+
+
+class GomokuBelief(TypedDict):
+    """Gomoku's evaluation after the bot's stone: the expected result for the side that moved, in
+    thousandths from -1000 (a sure loss) through 0 (even) to 1000 (a sure win)."""
+
+    game: Literal["gomoku"]
+    eval: int
+
+
+Belief = PlaneBelief | JunqiBelief | GomokuBelief
+
+
+class BotInfo(TypedDict, total=False):
+    """What a bot thought when it chose its action (every key optional). The server keeps it sealed
+    with the match's record, shown to no one (not even the sender) until the match and its deal are
+    over; then the replay shows it. At most :data:`MAX_INFO_BYTES` as compact JSON."""
+
+    score: int
+    depth: int
+    nodes: int
+    pv: list[str]
+    belief: Belief
+
+
 class Act(TypedDict):
     """Plays an action for one's seat; not answered on success (the events are the answer)."""
 
@@ -241,6 +300,7 @@ class Act(TypedDict):
     room: str
     seat: NotRequired[int | None]
     action: Action
+    info: NotRequired[BotInfo | None]
 
 
 class Offer(TypedDict):
@@ -338,9 +398,18 @@ def hello(
     return _message("hello", req, {**fields, **extra})  # type: ignore[return-value]
 
 
-def act(room: str, action: Action, *, seat: int | None = None, req: int | None = None, **extra: Any) -> Act:
-    """``act``: play ``action`` in ``room`` for ``seat`` (needed when one holds several seats of a room)."""
-    return _message("act", req, {"room": room, "seat": seat, "action": action, **extra})  # type: ignore[return-value]
+def act(
+    room: str,
+    action: Action,
+    *,
+    seat: int | None = None,
+    info: BotInfo | None = None,
+    req: int | None = None,
+    **extra: Any,
+) -> Act:
+    """``act``: play ``action`` in ``room`` for ``seat`` (needed when one holds several seats of a
+    room), with ``info``, what the bot thought (sealed until the match is over; see :class:`BotInfo`)."""
+    return _message("act", req, {"room": room, "seat": seat, "action": action, "info": info, **extra})  # type: ignore[return-value]
 
 
 def forfeit(room: str, *, seat: int | None = None, detail: str | None = None, req: int | None = None) -> Forfeit:

@@ -101,7 +101,8 @@ impl Room {
     }
 
     /// Tells the room's owner and everyone in it that the room closed (`room_closed` with
-    /// `code` and `message`) and frees its seats.
+    /// `code` and `message`) and frees its seats. The notice is held as everything the room says
+    /// is (`room::held`): it cannot overtake events still waiting for the disk.
     fn close(&mut self, code: skirmish_protocol::ErrorCode, message: &str) {
         let notice = ServerMsg::RoomClosed {
             room: self.id,
@@ -111,20 +112,20 @@ impl Room {
         let mut told = std::collections::HashSet::new();
         for holder in self.holders() {
             if told.insert(holder.member.id) {
-                holder.member.outbox.send(notice.clone());
+                self.out.say(&holder.member.outbox, &notice);
             }
             self.lobby.unseated(holder.member.id, self.id);
         }
         for (id, member) in &self.spectators {
             if told.insert(*id) {
-                member.outbox.send(notice.clone());
+                self.out.say(&member.outbox, &notice);
             }
         }
         let owner = self.kind.owner();
         if told.insert(owner)
             && let Some(outbox) = self.lobby.outbox_of(owner)
         {
-            outbox.send(notice);
+            self.out.say(&outbox, &notice);
         }
     }
 

@@ -469,7 +469,7 @@ impl Room {
                     self.forfeit(seat, cause.into(), detail);
                     Ok(())
                 });
-                let _ = reply.send(result);
+                self.out.reply(reply, result);
             }
         }
     }

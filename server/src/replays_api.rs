@@ -8,7 +8,8 @@
 //!   match is refused with `deal_in_play` (409) while its deal is still being played at another
 //!   table, whichever view is asked. The record carries `infos`: what the bots thought at each
 //!   act that sent an `info` ([`MoveInfo`]), sealed like the record (never sent during the
-//!   match; a duplicate match's only once its deal is over at every table).
+//!   match; a duplicate match's only once its deal is over at every table); a seat's view holds
+//!   only that seat's own.
 //! - `POST /api/my/games` with `{"tokens": ["<resume token>", ...]}` (1 to [`MY_TOKENS`]: the
 //!   tokens `welcome` gave this browser, the current one and those it had before the server
 //!   forgot it): the finished casual matches those players sat in, newest first, at most
@@ -111,11 +112,13 @@ fn view_of(query: &ViewQuery, seats: usize) -> Result<Option<Seat>, HttpError> {
     }
 }
 
-/// Keeps the events `view` saw (all for `None`), by the engine's audience of each, and places
-/// each info at the first event its act caused that the view kept (an info whose act's events
-/// the view saw none of is placed at the next one it saw).
-fn seen_by(events: &mut Vec<GameEvent>, infos: &mut [MoveInfo], view: Option<Seat>) {
+/// Keeps the events `view` saw (all for `None`), by the engine's audience of each, and the infos
+/// it saw: a seat saw only its own bot's thoughts (the others' were sealed from it), each placed
+/// at the first event its act caused that the view kept (an info whose act's events the view saw
+/// none of is placed at the next one it saw).
+fn seen_by(events: &mut Vec<GameEvent>, infos: &mut Vec<MoveInfo>, view: Option<Seat>) {
     let Some(seat) = view else { return };
+    infos.retain(|info| info.seat == seat);
     // `kept_before[i]`: how many of the first `i` events the view keeps.
     let mut kept_before = Vec::with_capacity(events.len() + 1);
     kept_before.push(0u32);

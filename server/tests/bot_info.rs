@@ -246,16 +246,25 @@ async fn infos_stay_sealed_through_the_match_and_a_sigkill_and_show_in_the_repla
         [1, 3, 5, 7, 9],
         "before and after the restart, refused ones not"
     );
-    // White's view: the same infos, placed in the events white saw.
-    let (status, body) = get(&http(format!("/api/matches/{room}?seat=1"))).await;
+    // Black's view: its own infos, placed in the events black saw.
+    let (status, body) = get(&http(format!("/api/matches/{room}?seat=0"))).await;
     assert_eq!(status, 200, "{body}");
     let seen: Vec<MoveInfo> = serde_json::from_value(body["infos"].clone()).expect("infos read");
     let events: Vec<GameEvent> = serde_json::from_value(body["events"].clone()).expect("events read");
+    assert_eq!(seen.len(), numbers.len(), "{seen:?}");
     for m in &seen {
         assert!(
             matches!(&events[m.at as usize], GameEvent::Gomoku(gomoku::Event::Placed { number, .. }) if m.info == thought(*number))
         );
     }
+    // White's view: as white saw the match, black's thoughts were sealed from it.
+    let (status, body) = get(&http(format!("/api/matches/{room}?seat=1"))).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(
+        body["infos"],
+        serde_json::json!([]),
+        "white never saw black's thoughts"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

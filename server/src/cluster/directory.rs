@@ -182,6 +182,10 @@ async fn write_pending(cluster: &Cluster) {
                 .await
                 .map(|_| ())
                 .map_err(|e| e.to_string()),
+            // A bot goes from the directory only while its entry is this node's: one that
+            // resumed on another node meanwhile (its account said hello there) keeps the entry
+            // that node put, or no node could seat it.
+            None if bucket == Bucket::Bots => delete_own_bot(cluster, store, &key).await,
             None => store.delete(&key).await.map_err(|e| e.to_string()),
         };
         if let Err(cause) = written {
@@ -196,6 +200,22 @@ async fn write_pending(cluster: &Cluster) {
             });
         }
     }
+}
+
+/// Deletes bot entry `key` when it names this node (compared and deleted at its revision).
+async fn delete_own_bot(cluster: &Cluster, store: &kv::Store, key: &str) -> Result<(), String> {
+    let entry = store.entry(key).await.map_err(|e| e.to_string())?;
+    let Some(entry) = entry.filter(|e| e.operation == kv::Operation::Put) else {
+        return Ok(());
+    };
+    let mine = serde_json::from_slice::<ClusterBot>(&entry.value).map_or(true, |b| b.node == cluster.0.node);
+    if !mine {
+        return Ok(());
+    }
+    store
+        .delete_expect_revision(key, Some(entry.revision))
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Writes what is queued now (a stopping node's last word).

@@ -4,8 +4,8 @@
 //! each ladder runs on exactly one node, named alike by every node; that the node running the
 //! gomoku ladder seats and rates bots connected elsewhere; that when it is killed with SIGKILL
 //! another node takes the ladder over within the lease and games go on, the games cut off going
-//! on from their logs (or void), none counted twice or lost; that every node serves the same
-//! table; and that an account said hello to on two nodes is one entrant, never paired with
+//! on from their logs (or void), none counted twice or lost; that a node stopped with SIGTERM
+//! hands its ladder over at once; that every node serves the same table; and that an account said hello to on two nodes is one entrant, never paired with
 //! itself, while a stranger cannot join a ladder on any node.
 
 mod common;
@@ -352,6 +352,37 @@ async fn a_ladder_runs_on_one_node_and_moves_on_when_it_is_killed() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
 
+    // The killed node comes back; then the node running the ladder now is stopped with SIGTERM:
+    // it gives the ladder up as it goes, and another node takes it at once, not after the
+    // lease. Its bots come back when it is started again, and games go on.
+    let killed_node = cluster
+        .nodes
+        .iter()
+        .position(Option::is_none)
+        .expect("the killed node");
+    cluster.restart(killed_node).await;
+    let running_games = ladder(&cluster.http(runner), "gomoku-freestyle").await.summary.games;
+    let stopping = Instant::now();
+    assert!(cluster.terminate(runner), "node{} stops cleanly", runner + 1);
+    let live: Vec<usize> = (0..3).filter(|i| *i != runner).collect();
+    let handed = leases(&cluster, &live, 30).await;
+    let handed_over = stopping.elapsed();
+    assert_ne!(handed[&gomoku], runner);
+    assert!(
+        handed_over < skirmish_server::cluster::LEASE - Duration::from_secs(1),
+        "a stopping node's ladder is taken at once, not after the lease: {handed_over:?}"
+    );
+    cluster.restart(runner).await;
+    let runner = handed[&gomoku];
+    until(
+        &cluster.http(runner),
+        "gomoku-freestyle",
+        90,
+        "4 more games after the stop",
+        |s| s.summary.games >= running_games + 4,
+    )
+    .await;
+
     // The bots stop; once no game runs, every node serves the same table, and every finished
     // game is counted exactly once.
     drop(bots);
@@ -366,7 +397,7 @@ async fn a_ladder_runs_on_one_node_and_moves_on_when_it_is_killed() {
     tokio::time::sleep(skirmish_server::ladder::REFRESH * 3).await;
     let last_after = ladder(&cluster.http(runner), "gomoku-freestyle").await;
     assert_eq!(last.summary.games, last_after.summary.games, "quiet");
-    for i in others.iter().copied().filter(|i| *i != runner) {
+    for i in (0..3).filter(|i| *i != runner) {
         let elsewhere = ladder(&cluster.http(i), "gomoku-freestyle").await;
         let rows = |s: &LadderStatus| {
             s.table
@@ -410,7 +441,7 @@ async fn a_ladder_runs_on_one_node_and_moves_on_when_it_is_killed() {
     );
     let cut_off_finished = cut_off.iter().filter(|g| finished.contains(g)).count();
     eprintln!(
-        "{} games rated, {} cut off by the kill of which {cut_off_finished} played out, taken over after {taken:?}",
+        "{} games rated, {} cut off by the kill of which {cut_off_finished} played out, taken over after {taken:?} (kill), {handed_over:?} (SIGTERM)",
         finished.len(),
         cut_off.len()
     );

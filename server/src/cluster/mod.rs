@@ -2,8 +2,8 @@
 //!
 //! Each room lives on one node, its owner. The nodes share a **directory** and a **bus**, both on
 //! NATS: the directory is JetStream key-value buckets (rooms with their owner and summary, bots
-//! with the node holding their connection, players' resume entries, running tournaments, and
-//! the nodes' presence), which every node watches into a local cache; the bus is NATS core
+//! with the node holding their connection, players' resume entries, running tournaments, the
+//! ladders' leases and members, and the nodes' presence), which every node watches into a local cache; the bus is NATS core
 //! subjects:
 //!
 //! | subject | what | who listens |

@@ -245,6 +245,21 @@ impl Actor {
                 self.journal.close(room);
                 continue;
             };
+            if !log
+                .entries
+                .iter()
+                .any(|e| matches!(e, crate::entry::Entry::Started))
+            {
+                // Cut off before its match started (its bots not all seated yet, or their seats
+                // never written): rebuilt, its room would wait for ever for seats nobody is
+                // asked to take, and keep its entrants busy. Void, not rated.
+                warn!(game = %id, "a ladder game cut off before it started: void, not rated");
+                self.journal.close(room);
+                let _ = done.send((id, None));
+                let store = self.store.clone();
+                tokio::spawn(async move { store_void(&store, id).await });
+                continue;
+            }
             let setup = crate::room::MatchSetup {
                 id: room,
                 bots: Vec::new(),

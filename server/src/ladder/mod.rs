@@ -18,6 +18,7 @@
 pub(crate) mod actor;
 pub(crate) mod api;
 pub mod rating;
+mod table;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
@@ -262,7 +263,7 @@ impl Ladders {
         let mut actors = Vec::new();
         for (index, id) in LadderId::ALL.into_iter().enumerate() {
             let status = if clustered {
-                actor::stored_status(id, &start.store, &start.lobby, &members).await?
+                table::stored_status(id, &start.store, &start.lobby, &members).await?
             } else {
                 let actor = actor::Actor::load(id, index, &start, members.clone(), &mut logs).await?;
                 let status = actor.status();
@@ -425,7 +426,7 @@ impl Ladders {
                 if self.runs(*id) {
                     continue;
                 }
-                match actor::stored_status(*id, &self.start.store, &self.start.lobby, &self.members).await {
+                match table::stored_status(*id, &self.start.store, &self.start.lobby, &self.members).await {
                     Ok(status) => {
                         // Its runner may have started meanwhile: its own table wins.
                         if !self.runs(*id) {

@@ -174,6 +174,10 @@ pub struct LadderSummary {
     pub games: u64,
     /// Games being played now.
     pub running: u32,
+    /// In a cluster, the id of the node that runs the ladder now (under its lease; none while
+    /// no node holds it, for a moment after its node is gone). Absent on a single server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 /// A ladder's table (`GET /api/ladders/{id}`).

@@ -427,6 +427,9 @@ pub async fn run(
             options: limits.ladder_options(),
         },
         ladder_logs,
+        cluster
+            .as_ref()
+            .map(|c| std::sync::Arc::new(c.clone()) as std::sync::Arc<dyn ladder::Shared>),
     )
     .await
     .map_err(std::io::Error::other)?;
@@ -451,6 +454,7 @@ pub async fn run(
                 store,
                 journal.clone(),
                 state.tournaments.clone(),
+                state.ladders.clone(),
                 state.limits.room_expiry(),
                 state.metrics.move_histogram().clone(),
             )
@@ -459,6 +463,7 @@ pub async fn run(
     }
     let sessions = state.sessions.clone();
     let limits = state.limits.clone();
+    let ladders = state.ladders.clone();
     // Every request is answered (or refused with 408) within the request timeout, its body read
     // included; the WebSocket upgrade is answered at once and its session is not a request.
     let request_timeout = std::time::Duration::from_millis(limits.request_timeout_ms);
@@ -480,6 +485,14 @@ pub async fn run(
     listener::serve(listener, app, &limits, tls, shutdown.clone()).await;
     sessions.close();
     sessions.wait().await;
+    // The ladders running here store what they did before the journal is flushed and, in a
+    // cluster, before their leases go with this node's presence.
+    if tokio::time::timeout(ladder::STOP_WAIT, ladders.stopped())
+        .await
+        .is_err()
+    {
+        tracing::warn!("the ladders did not stop in time");
+    }
     if tokio::time::timeout(SHUTDOWN_FLUSH, journal.flush())
         .await
         .is_err()

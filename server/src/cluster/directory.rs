@@ -7,6 +7,8 @@
 //! | `skirmish_bots` | player id | the bot and the node holding it ([`ClusterBot`]) | that node |
 //! | `skirmish_players` | `t.<token digest>`, `a.<account, hex>` | a resume entry ([`ClusterPlayer`]) | the node holding the player |
 //! | `skirmish_tournaments` | tournament id | the node running it ([`wire::TournamentEntry`]) | that node (a take-over compares and swaps) |
+//! | `skirmish_ladders` | ladder id | the node running it ([`wire::LadderEntry`]) | that node (claimed by compare and swap) |
+//! | `skirmish_ladder_members` | `a.<account, hex>` | the ladders the bot account plays in ([`wire::Membership`]) | the node its latest `hello` came to |
 //! | `skirmish_nodes` | node id | presence and load ([`wire::NodeEntry`]) | that node, every [`super::HEARTBEAT`] |
 //!
 //! Writes from the lobby (under its lock, which must not wait) are queued here, the newest value
@@ -32,6 +34,8 @@ pub(super) struct Buckets {
     pub bots: kv::Store,
     pub players: kv::Store,
     pub tournaments: kv::Store,
+    pub ladders: kv::Store,
+    pub members: kv::Store,
     pub nodes: kv::Store,
 }
 
@@ -42,6 +46,7 @@ pub(super) enum Bucket {
     Bots,
     Players,
     Tournaments,
+    Members,
 }
 
 impl Buckets {
@@ -81,6 +86,8 @@ impl Buckets {
             bots: open("skirmish_bots").await?,
             players: open("skirmish_players").await?,
             tournaments: open("skirmish_tournaments").await?,
+            ladders: open("skirmish_ladders").await?,
+            members: open("skirmish_ladder_members").await?,
             nodes: open("skirmish_nodes").await?,
         })
     }
@@ -91,6 +98,7 @@ impl Buckets {
             Bucket::Bots => &self.bots,
             Bucket::Players => &self.players,
             Bucket::Tournaments => &self.tournaments,
+            Bucket::Members => &self.members,
         }
     }
 }
@@ -174,6 +182,10 @@ async fn write_pending(cluster: &Cluster) {
                 .await
                 .map(|_| ())
                 .map_err(|e| e.to_string()),
+            // A bot goes from the directory only while its entry is this node's: one that
+            // resumed on another node meanwhile (its account said hello there) keeps the entry
+            // that node put, or no node could seat it.
+            None if bucket == Bucket::Bots => delete_own_bot(cluster, store, &key).await,
             None => store.delete(&key).await.map_err(|e| e.to_string()),
         };
         if let Err(cause) = written {
@@ -190,12 +202,28 @@ async fn write_pending(cluster: &Cluster) {
     }
 }
 
+/// Deletes bot entry `key` when it names this node (compared and deleted at its revision).
+async fn delete_own_bot(cluster: &Cluster, store: &kv::Store, key: &str) -> Result<(), String> {
+    let entry = store.entry(key).await.map_err(|e| e.to_string())?;
+    let Some(entry) = entry.filter(|e| e.operation == kv::Operation::Put) else {
+        return Ok(());
+    };
+    let mine = serde_json::from_slice::<ClusterBot>(&entry.value).map_or(true, |b| b.node == cluster.0.node);
+    if !mine {
+        return Ok(());
+    }
+    store
+        .delete_expect_revision(key, Some(entry.revision))
+        .await
+        .map_err(|e| e.to_string())
+}
+
 /// Writes what is queued now (a stopping node's last word).
 pub(super) async fn flush(cluster: &Cluster) {
     write_pending(cluster).await;
 }
 
-/// Starts watching the rooms, bots and tournaments buckets into the node's cache, then reads
+/// Starts watching the rooms, bots, tournaments, ladders and ladder members buckets into the node's cache, then reads
 /// what they hold now, so that a node that starts serving knows the directory. (The watch
 /// delivers the changes from now on; the values already there are read key by key, because
 /// NATS 2.9 does not deliver them to a watch that asks for its history: an entry read this way
@@ -207,6 +235,8 @@ pub(super) async fn watch(cluster: &Cluster) -> Result<(), String> {
         ("rooms", "skirmish_rooms", &buckets.rooms),
         ("bots", "skirmish_bots", &buckets.bots),
         ("tournaments", "skirmish_tournaments", &buckets.tournaments),
+        ("ladders", "skirmish_ladders", &buckets.ladders),
+        ("members", "skirmish_ladder_members", &buckets.members),
     ] {
         let mut watch = store
             .watch_all()
@@ -305,6 +335,27 @@ fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
                 }
             }
         }
+        "ladders" => {
+            let Ok(id) = entry.key.parse() else { return };
+            match serde_json::from_slice::<wire::LadderEntry>(&entry.value) {
+                Ok(l) if put => {
+                    cache.ladders.insert(id, l.node);
+                }
+                _ => {
+                    cache.ladders.remove(&id);
+                }
+            }
+        }
+        "members" => match serde_json::from_slice::<wire::Membership>(&entry.value) {
+            Ok(mut m) if put && entry.key == account_key(&m.account) => {
+                m.ladders
+                    .truncate(skirmish_protocol::ladder::MAX_LADDERS_PER_HELLO);
+                cache.members.insert(entry.key.clone(), m);
+            }
+            _ => {
+                cache.members.remove(&entry.key);
+            }
+        },
         _ => match serde_json::from_slice::<wire::TournamentEntry>(&entry.value) {
             Ok(t) if put => {
                 cache.tournaments.insert(entry.key.clone(), t.node);

@@ -12,6 +12,13 @@
 //! [`crate::tournament::Tournaments::adopt`]) and tells every node ([`super::home::MOVED`]),
 //! whose connected players then attach again: a player sees a fresh snapshot, their seat kept.
 //!
+//! Each ladder ([`LadderId`]) has a lease the same way: its entry in `skirmish_ladders` names
+//! the node running it. Every heartbeat a node claims the ladders no node holds (a create, so
+//! one node wins each) and takes over those whose node is gone (a compare-and-swap, only while
+//! the entry still names that node), then runs them from the store
+//! ([`crate::ladder::Ladders::adopt`]); a node that finds a ladder it runs leased to another
+//! stops it there ([`crate::ladder::Ladders::release`]).
+//!
 //! A node that cannot renew its own presence for half a lease (the bus is unreachable from it)
 //! stops itself, flushing its journal, before any other node may take its rooms over: two nodes
 //! never run one room.
@@ -22,6 +29,7 @@ use std::time::{Duration, Instant};
 
 use async_nats::jetstream::kv;
 use skirmish_protocol::RoomId;
+use skirmish_protocol::ladder::LadderId;
 
 use super::{Cluster, home, wire};
 use crate::journal::Journal;
@@ -71,6 +79,7 @@ pub(super) struct Keeper {
     pub store: Store,
     pub journal: Journal,
     pub tournaments: crate::tournament::Tournaments,
+    pub ladders: crate::ladder::Ladders,
     pub expiry: Option<Duration>,
 }
 
@@ -171,6 +180,7 @@ async fn alive_owners(cluster: &Cluster) -> HashSet<String> {
             .values()
             .map(|r| r.node.to_string())
             .chain(cache.tournaments.values().map(ToString::to_string))
+            .chain(cache.ladders.values().map(ToString::to_string))
             .filter(|n| **n != *cluster.0.node)
             .collect()
     };
@@ -236,6 +246,25 @@ async fn take_over(cluster: &Cluster, keeper: &Keeper) {
     }
     for id in tournaments {
         claim_tournament(cluster, keeper, &id).await;
+    }
+    let ladders: Vec<(LadderId, Option<Arc<str>>)> = {
+        let cache = cluster.0.cache.lock().expect("not poisoned");
+        LadderId::ALL
+            .into_iter()
+            .map(|id| (id, cache.ladders.get(&id).cloned()))
+            .collect()
+    };
+    for (id, node) in ladders {
+        let here = keeper.ladders.runs(id);
+        match node {
+            // No node holds it (a cluster's first start, or its node gave it up).
+            None => claim_ladder(cluster, keeper, id, None).await,
+            Some(node) if here && node != cluster.0.node => lost_ladder(cluster, keeper, id).await,
+            Some(node) if orphaned(cluster, &alive, &node, here) => {
+                claim_ladder(cluster, keeper, id, Some(&node)).await;
+            }
+            Some(_) => {}
+        }
     }
 }
 
@@ -363,6 +392,57 @@ async fn claim_room(cluster: &Cluster, keeper: &Keeper, id: RoomId) {
             }
             let _ = cluster.0.buckets.rooms.delete(&key).await;
         }
+    }
+}
+
+/// Takes ladder `id` over (or claims it, when no node holds it: `gone` is `None`): wins its
+/// entry by a create or a compare-and-swap of its revision, only while the entry still names
+/// `gone` (a node this one saw die, or none), then runs the ladder here from the store.
+async fn claim_ladder(cluster: &Cluster, keeper: &Keeper, id: LadderId, gone: Option<&str>) {
+    let store = &cluster.0.buckets.ladders;
+    let key = id.as_str();
+    let entry = wire::LadderEntry {
+        node: Arc::clone(&cluster.0.node),
+    };
+    let value: bytes::Bytes = serde_json::to_vec(&entry).expect("entries serialize").into();
+    let won = match store.entry(key).await {
+        Ok(Some(current)) if current.operation == kv::Operation::Put => {
+            let holder = serde_json::from_slice::<wire::LadderEntry>(&current.value).ok();
+            // Claimed meanwhile by a node this one has not heard of yet: left to it.
+            if holder.as_ref().map(|h| &*h.node) != gone {
+                return;
+            }
+            store.update(key, value, current.revision).await.is_ok()
+        }
+        Ok(_) => store.create(key, value).await.is_ok(),
+        Err(_) => false,
+    };
+    if !won {
+        return;
+    }
+    cluster
+        .0
+        .cache
+        .lock()
+        .expect("not poisoned")
+        .ladders
+        .insert(id, Arc::clone(&cluster.0.node));
+    tracing::info!(ladder = %id, from = gone.unwrap_or("no node"), "taking a ladder over");
+    if let Err(cause) = keeper.ladders.adopt(id).await {
+        // Its entry stays this node's: the next round of take-overs tries again.
+        tracing::warn!(ladder = %id, %cause, "a ladder to take over could not be read");
+    }
+}
+
+/// Stops ladder `id` here when its entry, read again from the directory (the cache may lag),
+/// names another node: two nodes never run one ladder.
+async fn lost_ladder(cluster: &Cluster, keeper: &Keeper, id: LadderId) {
+    let Ok(Some(current)) = cluster.0.buckets.ladders.entry(id.as_str()).await else {
+        return;
+    };
+    let holder = serde_json::from_slice::<wire::LadderEntry>(&current.value).ok();
+    if current.operation == kv::Operation::Put && holder.is_some_and(|h| h.node != cluster.0.node) {
+        keeper.ladders.release(id);
     }
 }
 

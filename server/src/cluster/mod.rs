@@ -2,8 +2,8 @@
 //!
 //! Each room lives on one node, its owner. The nodes share a **directory** and a **bus**, both on
 //! NATS: the directory is JetStream key-value buckets (rooms with their owner and summary, bots
-//! with the node holding their connection, players' resume entries, running tournaments, and
-//! the nodes' presence), which every node watches into a local cache; the bus is NATS core
+//! with the node holding their connection, players' resume entries, running tournaments, the
+//! ladders' leases and members, and the nodes' presence), which every node watches into a local cache; the bus is NATS core
 //! subjects:
 //!
 //! | subject | what | who listens |
@@ -76,6 +76,10 @@ struct Cache {
     bots: HashMap<PlayerId, ClusterBot>,
     /// The running tournaments' leases: tournament id (text) to node.
     tournaments: HashMap<String, Arc<str>>,
+    /// The ladders' leases: the node running each.
+    ladders: HashMap<skirmish_protocol::ladder::LadderId, Arc<str>>,
+    /// The bot accounts' ladders, by key ([`directory::account_key`]): one entry per account.
+    members: HashMap<String, wire::Membership>,
     /// The newest revision applied per bucket and key (`bucket/key`): an older one read late
     /// is not applied over it.
     revisions: HashMap<String, u64>,
@@ -202,8 +206,9 @@ impl Cluster {
     }
 
     /// Starts serving the cluster: this node's rooms' commands from other nodes, frames for
-    /// its connections, its presence, and the take-over of rooms and tournaments whose node is
-    /// gone (restored from `store`, written to `journal`).
+    /// its connections, its presence, the take-over of rooms, tournaments and ladders whose
+    /// node is gone (restored from `store`, written to `journal`), and the claim of the ladders
+    /// no node runs.
     ///
     /// # Errors
     /// When the bus refuses the subscriptions.
@@ -212,6 +217,7 @@ impl Cluster {
         store: Store,
         journal: Journal,
         tournaments: crate::tournament::Tournaments,
+        ladders: crate::ladder::Ladders,
         expiry: Option<std::time::Duration>,
         refereed: prometheus_client::metrics::histogram::Histogram,
     ) -> Result<(), ClusterError> {
@@ -227,6 +233,7 @@ impl Cluster {
                 store,
                 journal,
                 tournaments,
+                ladders,
                 expiry,
             },
         )
@@ -568,6 +575,41 @@ impl Replica for Cluster {
 
     fn outbox(&self, node: Arc<str>, conn: u64, turn_view: bool) -> Outbox {
         Outbox::remote(node, conn, turn_view, self.0.relay.clone())
+    }
+}
+
+impl crate::ladder::Shared for Cluster {
+    fn joined(&self, account: &str, ladders: &[skirmish_protocol::ladder::LadderId]) {
+        let key = directory::account_key(account);
+        let mut cache = self.0.cache.lock().expect("not poisoned");
+        if ladders.is_empty() {
+            cache.members.remove(&key);
+            drop(cache);
+            self.0.pending.delete(directory::Bucket::Members, key);
+        } else {
+            let membership = wire::Membership {
+                account: account.to_owned(),
+                ladders: ladders.to_vec(),
+            };
+            cache.members.insert(key.clone(), membership.clone());
+            drop(cache);
+            self.0.pending.put(directory::Bucket::Members, key, &membership);
+        }
+    }
+
+    fn members(&self, id: skirmish_protocol::ladder::LadderId) -> std::collections::HashSet<String> {
+        let cache = self.0.cache.lock().expect("not poisoned");
+        cache
+            .members
+            .values()
+            .filter(|m| m.ladders.contains(&id))
+            .map(|m| m.account.clone())
+            .collect()
+    }
+
+    fn runner(&self, id: skirmish_protocol::ladder::LadderId) -> Option<String> {
+        let cache = self.0.cache.lock().expect("not poisoned");
+        cache.ladders.get(&id).map(ToString::to_string)
     }
 }
 

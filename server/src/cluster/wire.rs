@@ -145,6 +145,22 @@ pub(crate) struct TournamentEntry {
     pub node: Arc<str>,
 }
 
+/// A ladder's lease in the directory (`skirmish_ladders`, keyed by the ladder's id): the node
+/// running it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct LadderEntry {
+    pub node: Arc<str>,
+}
+
+/// The ladders a bot account plays in, from its latest `hello` on any node
+/// (`skirmish_ladder_members`, keyed by the account's name key in hex): at most
+/// [`skirmish_protocol::ladder::MAX_LADDERS_PER_HELLO`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Membership {
+    pub account: String,
+    pub ladders: Vec<skirmish_protocol::ladder::LadderId>,
+}
+
 /// A node's presence, put again every [`super::lease::HEARTBEAT`]: its load, for placing work.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct NodeEntry {

@@ -17,15 +17,14 @@ use std::time::Duration;
 use rand::Rng;
 use rand::seq::SliceRandom;
 use skirmish_games::referee::Dealing as GameDealing;
-use skirmish_protocol::ladder::{
-    LadderEntrant, LadderId, LadderRow, LadderStatus, LadderSummary, Paused, RatingSystem,
-};
+use skirmish_protocol::ladder::{LadderEntrant, LadderId, LadderStatus, RatingSystem};
 use skirmish_protocol::tournament::{ForfeitReason, MatchId, MatchResult, TournamentId};
 use skirmish_protocol::{Clock, GameConfig, RoomConfig, RoomId};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
-use tracing::{Instrument, info, info_span, warn};
+use tracing::{info, warn};
 
+use super::table::{Summed, games_of, offers, table};
 use super::{LadderOptions, LadderStart, Members, game_of, rating};
 use crate::journal::Journal;
 use crate::lobby::Lobby;
@@ -147,12 +146,7 @@ impl Actor {
             logs: HashMap::new(),
             refused: HashSet::new(),
         };
-        actor.games = actor
-            .entrants
-            .values()
-            .map(|e| u64::from(e.stats.games))
-            .sum::<u64>()
-            / u64::try_from(seats).unwrap_or(1).max(1);
+        actor.games = games_of(actor.entrants.values(), seats);
         for g in &finished {
             actor.recent.push_back((g.finished_ms, g.seats.clone()));
             actor.count_order(&g.seats);
@@ -207,16 +201,15 @@ impl Actor {
         *self.orders.entry(group).or_default() += 1;
     }
 
-    /// Runs the actor until the server stops.
-    pub(crate) fn spawn(self, status: watch::Sender<LadderStatus>, shutdown: CancellationToken) {
-        let id = self.id;
-        tokio::spawn(
-            self.run(status, shutdown)
-                .instrument(info_span!("ladder", ladder = %id)),
-        );
+    /// The ladder's id.
+    pub(crate) fn id(&self) -> LadderId {
+        self.id
     }
 
-    async fn run(mut self, status: watch::Sender<LadderStatus>, shutdown: CancellationToken) {
+    /// Runs the actor until `shutdown` (the server stops, or this node lost the ladder's lease),
+    /// publishing its table in `status`. Its games being played are abandoned then, left
+    /// running in the store to go on from their logs.
+    pub(crate) async fn run(mut self, status: &watch::Sender<LadderStatus>, shutdown: CancellationToken) {
         let (done_tx, mut done_rx) = mpsc::unbounded_channel::<(MatchId, Option<MatchReport>)>();
         self.resume_cut_off(&done_tx, &shutdown);
         loop {
@@ -251,6 +244,21 @@ impl Actor {
                 self.journal.close(room);
                 continue;
             };
+            if !log
+                .entries
+                .iter()
+                .any(|e| matches!(e, crate::entry::Entry::Started))
+            {
+                // Cut off before its match started (its bots not all seated yet, or their seats
+                // never written): rebuilt, its room would wait for ever for seats nobody is
+                // asked to take, and keep its entrants busy. Void, not rated.
+                warn!(game = %id, "a ladder game cut off before it started: void, not rated");
+                self.journal.close(room);
+                let _ = done.send((id, None));
+                let store = self.store.clone();
+                tokio::spawn(async move { store_void(&store, id).await });
+                continue;
+            }
             let setup = crate::room::MatchSetup {
                 id: room,
                 bots: Vec::new(),
@@ -288,56 +296,39 @@ impl Actor {
     /// Finds the entrants whose bot is connected and in this ladder, making new entrants for
     /// new strategies and versions.
     async fn see_present(&mut self) {
-        let members: HashSet<String> = self
-            .members
-            .lock()
-            .expect("not poisoned")
-            .iter()
-            .filter(|(_, ladders)| ladders.contains(&self.id))
-            .map(|(account, _)| account.clone())
-            .collect();
         let now = now_ms();
         let mut present = HashSet::new();
-        if !members.is_empty() {
-            for bot in self.lobby.bots() {
-                if !bot.account || !members.contains(&bot.name) {
+        for (bot, strategy, version) in offers(&self.lobby, &self.members, self.id, self.game.kind()) {
+            let known = self.entrants.values().find(|e| {
+                e.entrant.bot == bot && e.entrant.strategy == strategy && e.entrant.version == version
+            });
+            let id = match known {
+                Some(e) => e.entrant.id,
+                None if self.entrants.values().filter(|e| e.entrant.bot == bot).count()
+                    >= MAX_ENTRANTS_PER_ACCOUNT =>
+                {
+                    if self.refused.len() >= 1024 {
+                        self.refused.clear();
+                    }
+                    if self
+                        .refused
+                        .insert((bot.clone(), strategy.clone(), version.clone()))
+                    {
+                        warn!(
+                            bot,
+                            strategy,
+                            version,
+                            "the account has as many ladder entrants as allowed: not entered"
+                        );
+                    }
                     continue;
                 }
-                let version = bot.offer.version.clone().unwrap_or_default();
-                for strategy in bot.offer.strategies(self.game.kind()) {
-                    let known = self.entrants.values().find(|e| {
-                        e.entrant.bot == bot.name
-                            && e.entrant.strategy == *strategy
-                            && e.entrant.version == version
-                    });
-                    let id = match known {
-                        Some(e) => e.entrant.id,
-                        None if self
-                            .entrants
-                            .values()
-                            .filter(|e| e.entrant.bot == bot.name)
-                            .count()
-                            >= MAX_ENTRANTS_PER_ACCOUNT =>
-                        {
-                            if self.refused.len() >= 1024 {
-                                self.refused.clear();
-                            }
-                            if self
-                                .refused
-                                .insert((bot.name.clone(), strategy.clone(), version.clone()))
-                            {
-                                warn!(bot = %bot.name, strategy, version, "the account has as many ladder entrants as allowed: not entered");
-                            }
-                            continue;
-                        }
-                        None => match self.add_entrant(&bot.name, strategy, &version, now).await {
-                            Some(id) => id,
-                            None => continue,
-                        },
-                    };
-                    present.insert(id);
-                }
-            }
+                None => match self.add_entrant(&bot, &strategy, &version, now).await {
+                    Some(id) => id,
+                    None => continue,
+                },
+            };
+            present.insert(id);
         }
         for id in &present {
             if let Some(e) = self.entrants.get_mut(id) {
@@ -682,7 +673,18 @@ impl Actor {
                 self.count_order(&running.seats);
                 self.games += 1;
             }
-            Ok(false) => info!(game = %id, "ladder game already counted"),
+            Ok(false) => {
+                // Counted by another node that ran this ladder before (a take-over): its
+                // entrants' stats are read again, so that the next game's starts from them.
+                info!(game = %id, "ladder game already counted");
+                if let Ok(stored) = self.store.ladder_entrants(self.id).await {
+                    for e in stored {
+                        if running.seats.contains(&e.entrant.id) {
+                            self.entrants.insert(e.entrant.id, e);
+                        }
+                    }
+                }
+            }
             Err(cause) => warn!(game = %id, %cause, "a ladder game's result could not be stored: not rated"),
         }
     }
@@ -754,53 +756,17 @@ impl Actor {
 
     /// The ladder's table now.
     pub(crate) fn status(&self) -> LadderStatus {
-        let now = now_ms();
-        let bound = rating::provisional_bound(self.system);
-        let mut table: Vec<LadderRow> = self
-            .entrants
-            .values()
-            .map(|e| {
-                let s = &e.stats;
-                LadderRow {
-                    rank: 0,
-                    entrant: e.entrant.clone(),
-                    rating: s.rating,
-                    deviation: s.deviation,
-                    provisional: s.deviation >= bound,
-                    games: s.games,
-                    wins: s.wins,
-                    draws: s.draws,
-                    losses: s.losses,
-                    forfeits: s.forfeits.clone(),
-                    last_seen_ms: s.last_seen_ms,
-                    present: self.present.contains(&e.entrant.id),
-                    paused: (s.paused_until_ms > now).then(|| Paused {
-                        reason: s.last_fail.unwrap_or(ForfeitReason::EngineFailure),
-                        in_a_row: s.fail_streak,
-                        until_ms: s.paused_until_ms,
-                    }),
-                }
-            })
-            .collect();
-        table.sort_by(|a, b| {
-            let key = |r: &LadderRow| r.rating - 2.0 * r.deviation;
-            key(b).total_cmp(&key(a)).then(a.entrant.id.cmp(&b.entrant.id))
-        });
-        for (i, row) in table.iter_mut().enumerate() {
-            row.rank = u32::try_from(i + 1).unwrap_or(u32::MAX);
-        }
-        LadderStatus {
-            summary: LadderSummary {
+        table(
+            Summed {
                 id: self.id,
-                game: self.game.clone(),
-                rating_system: self.system,
-                provisional_deviation: bound,
-                entrants: u32::try_from(self.entrants.len()).unwrap_or(u32::MAX),
+                game: &self.game,
+                system: self.system,
                 games: self.games,
-                running: u32::try_from(self.running.len()).unwrap_or(u32::MAX),
+                running: self.running.len(),
             },
-            table,
-        }
+            self.entrants.values(),
+            &self.present,
+        )
     }
 }
 

@@ -6,7 +6,9 @@
 //!
 //! One move, in order: a five; the block of the opponent's five; the first four of its own VCF
 //! (up to [`vcf::ROOT_DEPTH`] fours); then every candidate after which the opponent has a VCF
-//! is dropped (when another is left) and the rest searched deeper and deeper. Under renju, black
+//! is dropped (when another is left) and the rest searched deeper and deeper. The VCT search
+//! ([`vct`](mod@vct)) is not used in play yet: its claimed wins are not all won in play
+//! (`tests/pattern_search_vct.rs`, the ignored tests). Under renju, black
 //! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
 //! check forbids (a superset), and the root checks every candidate with the rules engine.
 
@@ -18,6 +20,7 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod vcf;
+pub mod vct;
 
 use rand::RngCore;
 use skirmish_games::gomoku::{Action, Point, Rule, View};
@@ -201,6 +204,15 @@ impl PatternSearch {
         let first = *root.first()?;
         let o = me ^ 1;
         let nodes_now = |s: &Searcher| s.nodes() - nodes_before;
+        // A five of its own comes before the block of the opponent's (the candidates are only
+        // the blocks when the opponent has a five to make).
+        if pos.has(me, C_FIVE) > 0
+            && let Some(five) = vcf::find(&pos, me, C_FIVE, None)
+        {
+            let nodes = nodes_now(searcher);
+            self.finish(&clock, WIN - 1, 0, vec![pos.point(five)], nodes);
+            return Some(pos.point(five));
+        }
         // A five, or the block of the opponent's.
         if pos.combo(me, first) == C_FIVE || pos.has(o, C_FIVE) > 0 {
             let score = if pos.combo(me, first) == C_FIVE {

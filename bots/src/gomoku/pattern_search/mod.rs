@@ -1,14 +1,16 @@
 //! The `pattern-search` strategy, built the way the strongest classical gomoku engines are
 //! (Rapfi, Embryo, Yixin as their authors describe them): per-point, per-direction line patterns
 //! kept incrementally ([`board`]) from lookup tables ([`line`](mod@line)), a fitted evaluation summed from
-//! them ([`eval`]), a VCF solver with its own table ([`vcf`](mod@vcf)), and a principal variation search
+//! them ([`eval`]), a VCF solver and a VCT search with their own tables ([`vcf`](mod@vcf),
+//! [`vct`](mod@vct)), and a principal variation search
 //! ([`search`]) with a transposition table ([`tt`]) under a clock ([`time`](mod@time)).
 //!
 //! One move, in order: a five; the block of the opponent's five; the first four of its own VCF
-//! (up to [`vcf::ROOT_DEPTH`] fours); then every candidate after which the opponent has a VCF
-//! is dropped (when another is left) and the rest searched deeper and deeper. The VCT search
-//! ([`vct`](mod@vct)) is not used in play yet: its claimed wins are not all won in play
-//! (`tests/pattern_search_vct.rs`, the ignored tests). Under renju, black
+//! (up to [`vcf::ROOT_DEPTH`] fours); the first threat of its own VCT (up to [`vct::ROOT_DEPTH`]
+//! fours and threes); then every candidate after which the opponent has a VCF is dropped (when
+//! another is left), and, when the opponent given a free move would win by a VCT, only the
+//! candidates proved to stop it are kept (else those whose check ran out; a four of its own
+//! that comes first counts as stopping it); the rest are searched deeper and deeper. Under renju, black
 //! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
 //! check forbids (a superset), and the root checks every candidate with the rules engine.
 
@@ -40,6 +42,14 @@ pub const VCF_NODES_PER_SECOND: u64 = 400_000;
 /// VCF nodes for the opponent's win after each root candidate, per second of think time (at
 /// least [`MIN_VCF_NODES`] / 4).
 pub const DEFENCE_NODES_PER_SECOND: u64 = 40_000;
+/// VCT nodes for the root's own win, per second of think time (at least [`MIN_VCT_NODES`]);
+/// half as many look for the opponent's VCT after a pass.
+pub const VCT_NODES_PER_SECOND: u64 = 200_000;
+/// VCT nodes for the opponent's win after each root candidate when it has one after a pass,
+/// per second of think time (at least [`MIN_VCT_NODES`] / 8).
+pub const VCT_DEFENCE_NODES_PER_SECOND: u64 = 40_000;
+/// The least VCT budget of a root check, in nodes.
+pub const MIN_VCT_NODES: u64 = 20_000;
 /// The least VCF budget of a root check, in nodes (node- or depth-limited play uses it too).
 pub const MIN_VCF_NODES: u64 = 20_000;
 /// Share of the think time after which the defence checks stop (the rest stay unchecked).
@@ -241,24 +251,69 @@ impl PatternSearch {
             self.finish(&clock, WIN - line.len() as i32, 0, pv, nodes);
             return Some(mv);
         }
-        // Defence: drop the candidates after which the opponent has a VCF.
+        // Our own VCT.
+        let vct_nodes = scaled(VCT_NODES_PER_SECOND, MIN_VCT_NODES);
+        if searcher
+            .vct()
+            .solve(&mut pos, vct::ROOT_DEPTH, vct_nodes, &mut line)
+            == Outcome::Win
+            && line.first().is_some_and(|&i| root.contains(&i))
+        {
+            let nodes = nodes_now(searcher);
+            let pv: Vec<Point> = line.iter().map(|&i| pos.point(i)).collect();
+            let mv = pv[0];
+            self.finish(&clock, WIN - line.len() as i32, 0, pv, nodes);
+            return Some(mv);
+        }
+        // Whether the opponent, given a free move, wins by threats: then every candidate is
+        // checked for the VCT it leaves.
+        pos.pass();
+        let their_vct = searcher
+            .vct()
+            .solve(&mut pos, vct::ROOT_DEPTH, vct_nodes / 2, &mut line)
+            == Outcome::Win;
+        pos.pass();
+        // Defence: drop the candidates after which the opponent has a VCF, and, against a VCT,
+        // keep those proved to leave none (else those whose check ran out).
         let defence_nodes = scaled(DEFENCE_NODES_PER_SECOND, MIN_VCF_NODES / 4);
+        let vct_defence_nodes = scaled(VCT_DEFENCE_NODES_PER_SECOND, MIN_VCT_NODES / 8);
         let mut safe = Vec::new();
-        let mut sharp = false;
+        let (mut refuting, mut unsure) = (Vec::new(), Vec::new());
+        let mut sharp = their_vct;
         for &i in &root {
             if clock.past(DEFENCE_SHARE) {
                 safe.push(i);
+                unsure.push(i);
                 continue;
             }
             pos.make(i);
             let theirs = searcher
                 .vcf()
                 .solve(&mut pos, vcf::ROOT_DEPTH, defence_nodes, &mut line);
+            let threats = if theirs != Outcome::Win && their_vct {
+                searcher
+                    .vct()
+                    .solve(&mut pos, vct::ROOT_DEPTH, vct_defence_nodes, &mut line)
+            } else {
+                Outcome::NoWin
+            };
             pos.unmake();
             if theirs == Outcome::Win {
                 sharp = true;
-            } else {
-                safe.push(i);
+                continue;
+            }
+            safe.push(i);
+            match threats {
+                Outcome::NoWin => refuting.push(i),
+                Outcome::Unknown => unsure.push(i),
+                Outcome::Win => {}
+            }
+        }
+        if their_vct {
+            if !refuting.is_empty() {
+                safe = refuting;
+            } else if !unsure.is_empty() {
+                safe = unsure;
             }
         }
         if safe.is_empty() {

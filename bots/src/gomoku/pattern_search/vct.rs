@@ -12,16 +12,20 @@
 //! miss a win but never invents one. Every attacker node first asks the [`Vcf`] solver.
 //!
 //! Results are kept in the search's own transposition table, keyed by the stones, the side to
-//! move and the attacker: a proved win for good, a failure with the depth it was searched to.
+//! move, the attacker and the stone the node's threats relate to: a proved win for good, a
+//! failure with the depth it was searched to.
 
 use super::board::Position;
 use super::line::{B4, C_B4, C_F3, C_F3X2, C_F4, C_FIVE, D4, F4, FORBIDDEN, Pat};
 use super::vcf::{self, Outcome, Vcf};
 
 /// Attacker threats (fours and threes) a root VCT may chain.
-pub const ROOT_DEPTH: u32 = 12;
-/// Attacker threes and fours tried at one node, best first by combination and line patterns.
+pub const ROOT_DEPTH: u32 = 8;
+/// Attacker threes and fours tried at one node past the root, best first by combination and
+/// line patterns.
 pub const WIDTH: usize = 8;
+/// Attacker threes and fours tried at the root.
+pub const ROOT_WIDTH: usize = 24;
 /// Attacker fours the VCF tried at each attacker node may chain.
 const NODE_VCF_DEPTH: u32 = 8;
 /// VCF nodes the VCF tried at each attacker node may visit.
@@ -50,6 +54,7 @@ pub struct Vct {
 /// with white to move is a different fact from a win of black's with white to move).
 const SIDE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 const ATTACKER_SALT: u64 = 0xc2b2_ae3d_27d4_eb4f;
+const NEAR_SALT: u64 = 0x1656_67b1_9e37_79f9;
 
 /// The order of an attacker move: its combination first, then its line patterns.
 fn attack_order(pos: &Position, side: usize, i: usize) -> i32 {
@@ -86,24 +91,39 @@ impl Vct {
     }
 
     /// Whether the side to move in `pos` wins by continuous threats within `depth` of its own
-    /// threats, visiting at most `limit` nodes (its VCF solver's included); on a win, `line`
-    /// gets the main line (attacker and defender moves alternating, the defender's first
+    /// threats, visiting at most `limit` nodes (its VCF solver's included), searched one threat
+    /// deeper at a time (the win found is one of the fewest threats); on a win, `line` gets the
+    /// main line (attacker and defender moves alternating, the defender's first
     /// defence each time, from the attacker's first threat to its five).
     pub fn solve(&mut self, pos: &mut Position, depth: u32, limit: u64, line: &mut Vec<usize>) -> Outcome {
         self.limit = self.nodes().saturating_add(limit);
         line.clear();
         let attacker = pos.side();
-        match self.attack(pos, attacker, None, depth, 0, line) {
-            Some(true) => Outcome::Win,
-            Some(false) => Outcome::NoWin,
-            None => Outcome::Unknown,
+        // Deeper and deeper, so that the win found is one of the fewest threats: each stone of
+        // it then leaves a shorter one, and a player following it makes progress.
+        for d in 1..=depth {
+            match self.attack(pos, attacker, None, d, 0, line) {
+                Some(true) => return Outcome::Win,
+                Some(false) => line.clear(),
+                None => {
+                    line.clear();
+                    return Outcome::Unknown;
+                }
+            }
         }
+        Outcome::NoWin
     }
 
-    fn key(pos: &Position, attacker: usize) -> u64 {
+    /// The table key of a node: the stones, the side to move, the attacker, and the stone its
+    /// moves are related to (an attacker node's last threat, a defender node's threat), since
+    /// past the root the attacker's threes are those on that stone's lines and a failure
+    /// holds only for the same choice.
+    fn key(pos: &Position, attacker: usize, near: Option<usize>) -> u64 {
+        let near = near.map_or(0, |q| (q as u64 + 1).wrapping_mul(NEAR_SALT).rotate_left(17));
         pos.hash()
             ^ if pos.side() == 0 { 0 } else { SIDE_SALT }
             ^ if attacker == 0 { 0 } else { ATTACKER_SALT }
+            ^ near
     }
 
     fn spend(&mut self) -> bool {
@@ -172,7 +192,7 @@ impl Vct {
         if depth == 0 {
             return Some(false);
         }
-        let key = Self::key(pos, a);
+        let key = Self::key(pos, a, near);
         match self.probe(key, depth) {
             // A stored win has no line: at the top the search runs again to find one.
             Some(true) if ply > 0 => return Some(true),
@@ -230,7 +250,9 @@ impl Vct {
                 }
             }
             scored.sort_unstable_by_key(|&(i, v)| (std::cmp::Reverse(v), i));
-            moves.extend(scored.iter().take(WIDTH).map(|&(i, _)| i));
+            // The root tries more; past it, the best few.
+            let width = if near.is_some() { WIDTH } else { ROOT_WIDTH };
+            moves.extend(scored.iter().take(width).map(|&(i, _)| i));
         }
         let start = line.len();
         let mut result = Some(false);
@@ -288,7 +310,7 @@ impl Vct {
             line.extend([block, five?]);
             return Some(true);
         }
-        let key = Self::key(pos, a);
+        let key = Self::key(pos, a, pos.last());
         match self.probe(key, depth) {
             Some(true) => return Some(true),
             Some(false) => return Some(false),

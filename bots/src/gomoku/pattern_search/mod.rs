@@ -42,14 +42,16 @@ pub const VCF_NODES_PER_SECOND: u64 = 400_000;
 /// VCF nodes for the opponent's win after each root candidate, per second of think time (at
 /// least [`MIN_VCF_NODES`] / 4).
 pub const DEFENCE_NODES_PER_SECOND: u64 = 40_000;
-/// VCT nodes for the root's own win, per second of think time (at least [`MIN_VCT_NODES`]);
-/// half as many look for the opponent's VCT after a pass.
-pub const VCT_NODES_PER_SECOND: u64 = 200_000;
+/// VCT nodes for the root's own win, per second of think time (at least [`MIN_VCT_NODES`];
+/// the search visits about 450,000 a second, so about 13% of the think time); half as many
+/// look for the opponent's VCT after a pass.
+pub const VCT_NODES_PER_SECOND: u64 = 60_000;
 /// VCT nodes for the opponent's win after each root candidate when it has one after a pass,
-/// per second of think time (at least [`MIN_VCT_NODES`] / 8).
+/// per second of think time (at least [`MIN_VCT_NODES`] / 8; the checks stop at
+/// [`DEFENCE_SHARE`] of the think time).
 pub const VCT_DEFENCE_NODES_PER_SECOND: u64 = 40_000;
 /// The least VCT budget of a root check, in nodes.
-pub const MIN_VCT_NODES: u64 = 20_000;
+pub const MIN_VCT_NODES: u64 = 5_000;
 /// The least VCF budget of a root check, in nodes (node- or depth-limited play uses it too).
 pub const MIN_VCF_NODES: u64 = 20_000;
 /// Share of the think time after which the defence checks stop (the rest stay unchecked).

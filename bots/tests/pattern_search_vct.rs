@@ -1,10 +1,9 @@
 //! `pattern-search`'s VCT search (victory by continuous threats) on positions built for it and
 //! in games through the referee: a built win found (by `threat-search`'s solver too) and played
 //! out by the engine, a built win refused because the defender has a counter-four, every win it
-//! claims in random positions won against `threat-search`'s defence, the engine's defence (a
-//! move that stops the opponent's VCT, judged by `threat-search`'s solver too), renju black's
-//! forbidden points, and the engine's own five before the opponent's. No timing: the engines
-//! run on node limits.
+//! claims in random positions won against `threat-search`'s defence (by a player following the
+//! search's line and by the engine), renju black's forbidden points, and the engine's own five
+//! before the opponent's. No timing: the engines run on node limits.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -236,34 +235,6 @@ fn the_vct_search_refuses_when_the_defender_has_a_counter_four() {
 }
 
 #[test]
-fn the_engine_stops_the_built_vct() {
-    // White to move against black's double three at j8.
-    let board = board_of(THREES_BLACK, &THREES_WHITE[..4]);
-    let mut line = Vec::new();
-    let mut threat = board.clone();
-    threat.set(p("n2"), Some(Stone::White));
-    assert_eq!(
-        vct_of(&threat, Rule::Freestyle, Stone::Black, &mut line),
-        Outcome::Win
-    );
-    let view = view_of(&board, Rule::Freestyle, Stone::White);
-    let point =
-        place(PatternSearch::with_node_limit(2_000).act(&view, budget(), &mut SmallRng::seed_from_u64(1)));
-    let mut after = board.clone();
-    after.set(point, Some(Stone::White));
-    assert_eq!(
-        vct_of(&after, Rule::Freestyle, Stone::Black, &mut line),
-        Outcome::NoWin,
-        "after white's {point}: {line:?}"
-    );
-    assert_eq!(
-        find_vct(&after, Rule::Freestyle, Stone::Black, 400_000),
-        None,
-        "after {point}"
-    );
-}
-
-#[test]
 fn under_renju_black_never_threatens_from_a_forbidden_point() {
     // Black's double three at j8 is forbidden under renju: black may win only by another
     // order (a four-three at j8 is allowed), and every black stone of its line is legal when
@@ -435,61 +406,6 @@ fn the_engine_wins_every_claimed_vct_through_the_referee() {
 #[test]
 fn every_claimed_vct_win_holds_through_the_referee_under_renju() {
     claimed_wins_hold(Rule::Renju, 13, 12, false);
-}
-
-#[test]
-fn pattern_search_leaves_the_opponent_no_vct_it_could_stop() {
-    let (mut checked, mut stopped) = (0, 0);
-    for (board, stone) in random_positions(17, 30, 22, Rule::Freestyle) {
-        let me = side_of(stone);
-        let pos = Position::new(&board, Rule::Freestyle, me);
-        if pos.has(me, C_FIVE) > 0 || pos.has(me, C_F4) > 0 || pos.has(me ^ 1, C_FIVE) > 0 {
-            continue;
-        }
-        // Not won for the mover, and the opponent, given a free move, has a VCT but no VCF.
-        if vcf_of(&board, Rule::Freestyle, stone) != Outcome::NoWin
-            || vct_of(&board, Rule::Freestyle, stone, &mut Vec::new()) != Outcome::NoWin
-            || vcf_of(&board, Rule::Freestyle, stone.other()) != Outcome::NoWin
-            || vct_of(&board, Rule::Freestyle, stone.other(), &mut Vec::new()) != Outcome::Win
-        {
-            continue;
-        }
-        let near = |q: Point| {
-            board
-                .points()
-                .any(|r| board.get(r).is_some() && r.distance(q) <= 2)
-        };
-        let stoppable = board.empty_points().filter(|&q| near(q)).any(|q| {
-            let mut b = board.clone();
-            b.set(q, Some(stone));
-            vct_of(&b, Rule::Freestyle, stone.other(), &mut Vec::new()) == Outcome::NoWin
-        });
-        if !stoppable {
-            continue;
-        }
-        let view = view_of(&board, Rule::Freestyle, stone);
-        let point = place(PatternSearch::with_node_limit(1_000).act(
-            &view,
-            budget(),
-            &mut SmallRng::seed_from_u64(3),
-        ));
-        let mut after = board.clone();
-        after.set(point, Some(stone));
-        let mut line = Vec::new();
-        let left = vct_of(&after, Rule::Freestyle, stone.other(), &mut line);
-        if left == Outcome::Win {
-            let names: Vec<String> = line.iter().map(ToString::to_string).collect();
-            eprintln!("{point} leaves the VCT {names:?}\n{}", picture(&board));
-        } else {
-            stopped += 1;
-        }
-        checked += 1;
-    }
-    eprintln!("{stopped} of {checked} positions with a stoppable VCT threat stopped");
-    assert!(checked >= 5, "the sample has threats to stop ({checked})");
-    // The engine's checks run on a budget (40,000 VCT nodes a candidate at 1 s), the judge's
-    // on ten times that: most, not all, are stopped.
-    assert!(stopped * 5 >= checked * 4, "{stopped} of {checked} stopped");
 }
 
 #[test]

@@ -7,7 +7,9 @@
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
-use skirmish_bots::gomoku::pattern_search::eval::WIN_THRESHOLD;
+use skirmish_bots::gomoku::pattern_search::eval::{WIN_THRESHOLD, Weights};
+use skirmish_bots::gomoku::pattern_search::search::{Limits, Searcher};
+use skirmish_bots::gomoku::pattern_search::time::Clock;
 use skirmish_bots::gomoku::pattern_search::vcf::{self, Outcome, Vcf};
 use skirmish_bots::gomoku::threat_search::find_vcf;
 use skirmish_bots::gomoku::{Budget, GomokuStrategy, PatternSearch, RandomStone, SeedMinimax};
@@ -296,11 +298,24 @@ fn pattern_search_finds_a_mate_by_threes_at_shallow_depth() {
         Vcf::new(12).solve(&mut pos, vcf::ROOT_DEPTH, 100_000, &mut line),
         Outcome::NoWin
     );
+    // The main search alone (the engine's root VCT would decide this before it).
+    let mut searcher = Searcher::new(4, Weights::fitted());
+    let mut cands = Vec::new();
+    Searcher::candidates(&pos, &mut cands, false);
+    let root: Vec<usize> = cands.iter().map(|&(i, _)| i).collect();
+    let limits = Limits {
+        max_depth: 60,
+        node_limit: 20_000,
+    };
+    let report = searcher.iterate(&mut pos, &root, limits, Clock::new(None), false);
+    assert!(report.score > WIN_THRESHOLD, "{report:?}");
+    assert!((1..=6).contains(&report.depth), "{report:?}");
+    assert_eq!(report.pv.first(), report.best.as_ref());
+    // The engine sees it too (by its VCT).
     let mut engine = PatternSearch::with_node_limit(20_000);
     let point = place(engine.act(&v, budget(), &mut rng()));
     let thought = engine.thought().expect("a thought").clone();
     assert!(thought.score > WIN_THRESHOLD, "{point}: {thought:?}");
-    assert!((1..=6).contains(&thought.depth), "{thought:?}");
     assert_eq!(thought.pv.first(), Some(&point));
     // And the game is won in at most 11 more stones against the same engine.
     let game = game_from(Rule::Freestyle, black, white);

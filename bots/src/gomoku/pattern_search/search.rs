@@ -9,6 +9,7 @@ use super::line::{B4, C_B4, C_B4F3, C_F3, C_F4, C_FIVE, FIVE, FORBIDDEN, OVERLIN
 use super::time::Clock;
 use super::tt::{Bound, Table};
 use super::vcf::{self, Outcome, Vcf};
+use super::vct::Vct;
 
 /// Deepest ply the search reaches (iterations stop before it).
 pub const MAX_PLY: usize = 64;
@@ -21,6 +22,8 @@ pub const LEAF_VCF_NODES: u64 = 200;
 /// Plies from the root within which the defences against an open three are searched without
 /// spending depth.
 pub const THREAT_EXTENSION_PLIES: usize = 16;
+/// Slots of the VCT search's table, as a power of two (2^18 slots of 16 bytes: 4 MiB).
+pub const VCT_TABLE_BITS: u32 = 18;
 /// Half-width of the first aspiration window around the last iteration's score, in centipawns.
 pub const ASPIRATION: i32 = 50;
 
@@ -56,6 +59,7 @@ pub struct Report {
 pub struct Searcher {
     tt: Table,
     vcf: Vcf,
+    vct: Vct,
     vcf_line: Vec<usize>,
     killers: [[usize; 2]; MAX_PLY],
     history: [Vec<i32>; 2],
@@ -111,6 +115,7 @@ impl Searcher {
         Searcher {
             tt: Table::new(tt_mib),
             vcf: Vcf::new(16),
+            vct: Vct::new(VCT_TABLE_BITS),
             vcf_line: Vec::new(),
             killers: [[usize::MAX; 2]; MAX_PLY],
             history: [Vec::new(), Vec::new()],
@@ -129,9 +134,14 @@ impl Searcher {
         }
     }
 
-    /// Main-search plus VCF nodes visited since the searcher was made.
+    /// Main-search, VCF and VCT nodes visited since the searcher was made.
     pub fn nodes(&self) -> u64 {
-        self.nodes + self.vcf.nodes()
+        self.nodes + self.vcf.nodes() + self.vct.nodes()
+    }
+
+    /// The VCT search (its own table), for the root's threat checks.
+    pub fn vct(&mut self) -> &mut Vct {
+        &mut self.vct
     }
 
     /// The VCF solver (shared table), for the root's threat checks.

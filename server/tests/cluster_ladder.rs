@@ -11,124 +11,21 @@
 mod common;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::cluster::TestCluster;
+use common::ladder::{
+    BotProcess, bots_program, get_json as get, ladder_bot, ladder_status as ladder, register, seat_games,
+    until_ladder as until,
+};
 use skirmish_protocol::ladder::{LadderId, LadderStatus, LadderSummary};
 use skirmish_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::store::Store;
 use skirmish_server::testing::TestClient;
 
-/// The `skirmish-bots` program beside the server's, built first if it is not there.
-fn bots_program() -> PathBuf {
-    let server = PathBuf::from(env!("CARGO_BIN_EXE_skirmish-server"));
-    let path = server.with_file_name("skirmish-bots");
-    if !path.is_file() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-p", "skirmish-bots"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "skirmish-bots builds");
-    }
-    path
-}
-
-/// A bot process, killed when dropped.
-struct BotProcess(Child);
-
-impl Drop for BotProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `skirmish-bots play` at `ws` as account `name` (its `token`) in the gomoku freestyle
-/// ladder, offering `strategy`.
+/// Starts `skirmish-bots play` at `ws` in the gomoku freestyle ladder ([`ladder_bot`]).
 fn bot(ws: &str, name: &str, token: &str, strategy: &str) -> BotProcess {
-    let child = Command::new(bots_program())
-        .args([
-            "play",
-            "--url",
-            ws,
-            "--name",
-            name,
-            "--ladder",
-            "gomoku-freestyle",
-            "--strategies",
-            strategy,
-            "--think-ms",
-            "30",
-            "--bot-version",
-            "1.0",
-        ])
-        .env("SKIRMISH_BOT_TOKEN", token)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the bot program starts");
-    BotProcess(child)
-}
-
-async fn get<T: serde::de::DeserializeOwned>(base: &str, path: &str) -> T {
-    let response = reqwest::get(format!("{base}{path}"))
-        .await
-        .expect("the node answers");
-    assert!(
-        response.status().is_success(),
-        "{base}{path}: {}",
-        response.status()
-    );
-    response.json().await.expect("JSON")
-}
-
-async fn ladder(base: &str, id: &str) -> LadderStatus {
-    get(base, &format!("/api/ladders/{id}")).await
-}
-
-/// Waits (at most `secs` seconds) until `ready` holds of ladder `id`'s table on `base`.
-async fn until(
-    base: &str,
-    id: &str,
-    secs: u64,
-    what: &str,
-    ready: impl Fn(&LadderStatus) -> bool,
-) -> LadderStatus {
-    let start = Instant::now();
-    loop {
-        let status = ladder(base, id).await;
-        if ready(&status) {
-            return status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(secs),
-            "{what}: never, the table is {:#?}",
-            status.summary
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-/// Games rated, by the entrants' counts: each game counts once per seat.
-fn seat_games(status: &LadderStatus) -> u32 {
-    status.table.iter().map(|r| r.games).sum()
-}
-
-/// Registers bot accounts `names` in the database at `database`; their tokens by name.
-async fn register(database: &str, names: &[&str]) -> HashMap<String, String> {
-    let store = Store::connect(database).await.expect("the database");
-    let mut tokens = HashMap::new();
-    for name in names {
-        let issued = skirmish_server::accounts::register(&store, name)
-            .await
-            .expect("registered");
-        tokens.insert((*name).to_owned(), issued.token.expose().to_owned());
-    }
-    store.close().await;
-    tokens
+    ladder_bot(ws, name, token, "gomoku-freestyle", strategy, "1.0")
 }
 
 /// The node (index) each ladder runs on, once every live node in `live` names the same node for

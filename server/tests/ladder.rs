@@ -9,80 +9,40 @@
 
 mod common;
 
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::ServerProcess;
+use common::ladder::{
+    BotProcess, bots_program, get_json, ladder_bot, ladder_status, register, seat_games, until_ladder,
+};
 use skirmish_protocol::ladder::{EntrantDetail, LadderRow, LadderStatus, LadderSummary};
 use skirmish_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
 use skirmish_server::testing::TestClient;
 
-/// The `skirmish-bots` program beside the server's, built first if it is not there.
-fn bots_program() -> PathBuf {
-    let server = PathBuf::from(env!("CARGO_BIN_EXE_skirmish-server"));
-    let path = server.with_file_name("skirmish-bots");
-    if !path.is_file() {
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "-p", "skirmish-bots"])
-            .status()
-            .expect("cargo runs");
-        assert!(status.success(), "skirmish-bots builds");
-    }
-    path
+fn base(port: u16) -> String {
+    format!("http://127.0.0.1:{port}")
 }
 
-/// A bot process, killed when dropped.
-struct BotProcess(Child);
-
-impl Drop for BotProcess {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `skirmish-bots play` as account `name` (its `token`) in `ladder`, offering `strategy`,
-/// declaring `version`.
+/// Starts `skirmish-bots play` on the server at `port` ([`ladder_bot`]).
 fn bot(port: u16, name: &str, token: &str, ladder: &str, strategy: &str, version: &str) -> BotProcess {
-    let child = Command::new(bots_program())
-        .args([
-            "play",
-            "--url",
-            &format!("ws://127.0.0.1:{port}/ws"),
-            "--name",
-            name,
-            "--ladder",
-            ladder,
-            "--strategies",
-            strategy,
-            "--think-ms",
-            "30",
-            "--bot-version",
-            version,
-        ])
-        .env("SKIRMISH_BOT_TOKEN", token)
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the bot program starts");
-    BotProcess(child)
+    ladder_bot(
+        &format!("ws://127.0.0.1:{port}/ws"),
+        name,
+        token,
+        ladder,
+        strategy,
+        version,
+    )
 }
 
 async fn get<T: serde::de::DeserializeOwned>(port: u16, path: &str) -> T {
-    let response = reqwest::get(format!("http://127.0.0.1:{port}{path}"))
-        .await
-        .expect("the server answers");
-    assert!(response.status().is_success(), "{path}: {}", response.status());
-    response.json().await.expect("JSON")
+    get_json(&base(port), path).await
 }
 
 async fn ladder(port: u16, id: &str) -> LadderStatus {
-    get(port, &format!("/api/ladders/{id}")).await
+    ladder_status(&base(port), id).await
 }
 
-/// Waits (at most `secs` seconds) until `ready` holds of ladder `id`'s table.
 async fn until(
     port: u16,
     id: &str,
@@ -90,19 +50,7 @@ async fn until(
     what: &str,
     ready: impl Fn(&LadderStatus) -> bool,
 ) -> LadderStatus {
-    let start = Instant::now();
-    loop {
-        let status = ladder(port, id).await;
-        if ready(&status) {
-            return status;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(secs),
-            "{what}: never, the table is {:#?}",
-            status.table
-        );
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    until_ladder(&base(port), id, secs, what, ready).await
 }
 
 /// Each ladder game's state in the SQLite file at `database`, as another program reads it.
@@ -135,11 +83,6 @@ fn row<'a>(status: &'a LadderStatus, bot: &str, version: &str) -> &'a LadderRow 
         .iter()
         .find(|r| r.entrant.bot == bot && r.entrant.version == version)
         .unwrap_or_else(|| panic!("{bot} {version} in {:#?}", status.table))
-}
-
-/// Games rated, by the entrants' counts: each game counts once per seat.
-fn seat_games(status: &LadderStatus) -> u32 {
-    status.table.iter().map(|r| r.games).sum()
 }
 
 /// The stronger strategy ranks above the weaker: both threat-search accounts above both random
@@ -178,22 +121,6 @@ fn strong_above_weak(status: &LadderStatus) {
             );
         }
     }
-}
-
-/// Registers bot accounts `names` in the database at `database`; their tokens by name.
-async fn register(database: &str, names: &[&str]) -> std::collections::HashMap<String, String> {
-    let store = skirmish_server::store::Store::connect(database)
-        .await
-        .expect("the database");
-    let mut tokens = std::collections::HashMap::new();
-    for name in names {
-        let issued = skirmish_server::accounts::register(&store, name)
-            .await
-            .expect("registered");
-        tokens.insert((*name).to_owned(), issued.token.expose().to_owned());
-    }
-    store.close().await;
-    tokens
 }
 
 /// A second, independent run of the gomoku ladder (the pairing's shuffle and the bots' play

@@ -9,6 +9,7 @@ use skirmish_server::testing::TestClient;
 
 pub mod cluster;
 pub mod haproxy;
+pub mod ladder;
 pub mod postgres;
 
 pub fn cell(name: &str) -> Cell {

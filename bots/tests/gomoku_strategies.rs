@@ -2,58 +2,15 @@
 //! player's wins and blocks, threat-search's VCFs and its defence, renju legality as black, and
 //! wins from the seed paper's formations. No timing: threat-search runs on node limits.
 
+mod common;
+
+use common::gomoku::{budget, p, place, view};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use skirmish_bots::gomoku::threat_search::{fast_forbidden, find_vcf, find_vct};
-use skirmish_bots::gomoku::{Budget, GomokuStrategy, RandomStone, SeedMinimax, ThreatSearch};
-use skirmish_games::gomoku::{
-    Action, Board, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View, openings,
-};
+use skirmish_bots::gomoku::{GomokuStrategy, RandomStone, SeedMinimax, ThreatSearch};
+use skirmish_games::gomoku::{Action, Board, Config, Gomoku, Move, Opening, Point, Rule, Stone, openings};
 use skirmish_games::{Game, Seat, Viewer};
-use std::time::Duration;
-
-fn p(s: &str) -> Point {
-    s.parse().expect("a point name")
-}
-
-/// A view of a freestyle (or `rule`) position with the given stones, `to_move` to play.
-fn view(rule: Rule, black: &[&str], white: &[&str], to_move: Stone) -> View {
-    let mut moves = Vec::new();
-    for s in black {
-        moves.push(Move {
-            stone: Stone::Black,
-            point: p(s),
-        });
-    }
-    for s in white {
-        moves.push(Move {
-            stone: Stone::White,
-            point: p(s),
-        });
-    }
-    View {
-        viewer: Viewer::Seat(to_move.seat()),
-        size: 15,
-        rule,
-        opening: moves.len(),
-        moves,
-        to_move: Some(to_move.seat()),
-        forbidden: Vec::new(),
-        outcome: None,
-        offers: Offers::default(),
-    }
-}
-
-fn budget() -> Budget {
-    Budget::new(0, Duration::from_secs(1))
-}
-
-fn place(action: Action) -> Point {
-    match action {
-        Action::Place { point } => point,
-        other => panic!("expected a stone, got {other:?}"),
-    }
-}
 
 fn rng() -> SmallRng {
     SmallRng::seed_from_u64(7)

@@ -4,6 +4,9 @@
 //! opponent's VCF, a mate found by the main search at shallow depth, renju legality as black,
 //! and wins against the seed player. No timing: the engine runs on node limits.
 
+mod common;
+
+use common::gomoku::{budget, p, place, view};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
@@ -12,52 +15,11 @@ use skirmish_bots::gomoku::pattern_search::search::{Limits, Searcher};
 use skirmish_bots::gomoku::pattern_search::time::Clock;
 use skirmish_bots::gomoku::pattern_search::vcf::{self, Outcome, Vcf};
 use skirmish_bots::gomoku::threat_search::find_vcf;
-use skirmish_bots::gomoku::{Budget, GomokuStrategy, PatternSearch, RandomStone, SeedMinimax};
+use skirmish_bots::gomoku::{GomokuStrategy, PatternSearch, RandomStone, SeedMinimax};
 use skirmish_games::gomoku::{
     Action, Board, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View, openings,
 };
 use skirmish_games::{Game, Seat, Viewer};
-use std::time::Duration;
-
-fn p(s: &str) -> Point {
-    s.parse().expect("a point name")
-}
-
-fn view(rule: Rule, black: &[&str], white: &[&str], to_move: Stone) -> View {
-    let mut moves: Vec<Move> = black
-        .iter()
-        .map(|s| Move {
-            stone: Stone::Black,
-            point: p(s),
-        })
-        .collect();
-    moves.extend(white.iter().map(|s| Move {
-        stone: Stone::White,
-        point: p(s),
-    }));
-    View {
-        viewer: Viewer::Seat(to_move.seat()),
-        size: 15,
-        rule,
-        opening: moves.len(),
-        moves,
-        to_move: Some(to_move.seat()),
-        forbidden: Vec::new(),
-        outcome: None,
-        offers: Offers::default(),
-    }
-}
-
-fn budget() -> Budget {
-    Budget::new(0, Duration::from_secs(1))
-}
-
-fn place(action: Action) -> Point {
-    match action {
-        Action::Place { point } => point,
-        other => panic!("expected a stone, got {other:?}"),
-    }
-}
 
 fn rng() -> SmallRng {
     SmallRng::seed_from_u64(7)

@@ -5,6 +5,9 @@
 //! search's line and by the engine), renju black's forbidden points, and the engine's own five
 //! before the opponent's. No timing: the engines run on node limits.
 
+mod common;
+
+use common::gomoku::{budget, p, place, view_of_moves};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
@@ -14,15 +17,8 @@ use skirmish_bots::gomoku::pattern_search::vcf::{self, Outcome, Vcf};
 use skirmish_bots::gomoku::pattern_search::vct::{self, Vct};
 use skirmish_bots::gomoku::threat_search::find_vct;
 use skirmish_bots::gomoku::{Budget, GomokuStrategy, PatternSearch, ThreatSearch};
-use skirmish_games::gomoku::{
-    Action, Board, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View,
-};
+use skirmish_games::gomoku::{Action, Board, Config, Gomoku, Move, Opening, Point, Rule, Stone, View};
 use skirmish_games::{Game, Seat, Viewer};
-use std::time::Duration;
-
-fn p(s: &str) -> Point {
-    s.parse().expect("a point name")
-}
 
 fn board_of(black: &[&str], white: &[&str]) -> Board {
     let mut board = Board::new(15);
@@ -40,28 +36,7 @@ fn view_of(board: &Board, rule: Rule, to_move: Stone) -> View {
         .points()
         .filter_map(|q| board.get(q).map(|stone| Move { stone, point: q }))
         .collect();
-    View {
-        viewer: Viewer::Seat(to_move.seat()),
-        size: 15,
-        rule,
-        opening: moves.len(),
-        moves,
-        to_move: Some(to_move.seat()),
-        forbidden: Vec::new(),
-        outcome: None,
-        offers: Offers::default(),
-    }
-}
-
-fn budget() -> Budget {
-    Budget::new(0, Duration::from_secs(1))
-}
-
-fn place(action: Action) -> Point {
-    match action {
-        Action::Place { point } => point,
-        other => panic!("expected a stone, got {other:?}"),
-    }
+    view_of_moves(rule, moves, to_move)
 }
 
 fn vcf_of(board: &Board, rule: Rule, stone: Stone) -> Outcome {

@@ -2,6 +2,8 @@
 //! engines written as small python3 scripts, and bot processes that die with the test.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod gomoku;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 

@@ -59,7 +59,8 @@ async fn fire_at(page: &Client, seat: u64, cell: &str) {
 }
 
 /// Three people on three browsers: a 3-seat `double` room, created and joined from the lobby,
-/// deployed and played to the end of a 1-round match by clicking; every page shows the same scores.
+/// deployed and played to the end of a 2-round match by clicking; between the rounds each page
+/// shows the round just played with every plane revealed; every page shows the same scores.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_people_play_a_double_match() {
     let _serial = SERIAL.lock().await;
@@ -72,7 +73,7 @@ async fn three_people_play_a_double_match() {
         open_as(&page, &base(&server), name).await;
         pages.push(page);
     }
-    let room = create_room(&pages[0], 3, "double", 1).await;
+    let room = create_room(&pages[0], 3, "double", 2).await;
     // The others see the room appear in their lobby and join it.
     for page in &pages[1..] {
         find(page, &format!("[data-room-id=\"{room}\"] [data-action=\"join\"]")).await;
@@ -117,16 +118,26 @@ async fn three_people_play_a_double_match() {
     let start = Instant::now();
     let mut fired: HashMap<u64, usize> = HashMap::new();
     let mut shots = 0;
+    let mut recaps_seen: HashSet<usize> = HashSet::new();
     loop {
         assert!(start.elapsed() < MATCH_LIMIT, "the match took too long");
         let mut over = 0;
-        for page in &pages {
+        for (i, page) in pages.iter().enumerate() {
             let s = state(page).await;
             if s["phase"] == "over" {
                 over += 1;
                 continue;
             }
             if s["phase"] == "deploy" && s["deploy"] == "placing" {
+                if s["round"] != "0" {
+                    // The round just played, before the next is deployed: all three boards,
+                    // each with both its planes revealed (20 cells).
+                    let recap = page.execute(RECAP_JS, vec![]).await.unwrap();
+                    let boards = recap["boards"].as_array().expect("the recap's boards");
+                    assert_eq!(boards.len(), 3, "{recap}");
+                    assert!(boards.iter().all(|b| b["planes"] == 20), "{recap}");
+                    recaps_seen.insert(i);
+                }
                 deploy_random(page).await;
                 continue;
             }
@@ -168,6 +179,7 @@ async fn three_people_play_a_double_match() {
         }
         tokio::time::sleep(Duration::from_millis(30)).await;
     }
+    assert_eq!(recaps_seen.len(), 3, "every page showed the first round's recap");
     // Every page shows the same totals and placings, and the final screen.
     let mut finals = Vec::new();
     for page in &pages {

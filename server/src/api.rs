@@ -65,7 +65,12 @@ impl From<TournamentError> for HttpError {
 
 /// Who made each tournament made without a key (on a server with `--open-tournaments`).
 #[derive(Debug, Default)]
-pub struct Makers(Mutex<HashMap<TournamentId, IpAddr>>, tokio::sync::Mutex<()>);
+pub struct Makers {
+    /// Each such tournament's maker's address.
+    by_tournament: Mutex<HashMap<TournamentId, IpAddr>>,
+    /// Held from a creation's count to its tournament's start: one creation at a time.
+    creating: tokio::sync::Mutex<()>,
+}
 
 /// Who is asking: a key's holder, or a stranger from an address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +130,11 @@ fn check_room_for_one_more(state: &AppState, caller: Caller) -> Result<(), HttpE
         ));
     }
     if let Caller::Stranger(Some(address)) = caller {
-        let mut makers = state.tournament_makers.0.lock().expect("not poisoned");
+        let mut makers = state
+            .tournament_makers
+            .by_tournament
+            .lock()
+            .expect("not poisoned");
         makers.retain(|id, _| running.contains(id));
         let own = makers.values().filter(|a| **a == address).count();
         if own >= state.limits.tournaments_per_address {
@@ -157,13 +166,13 @@ async fn create(
     let Json(config) = body?;
     // One creation at a time, from the count to the tournament's start: requests sent at once
     // would otherwise all pass the count before any of them is running.
-    let _one_at_a_time = state.tournament_makers.1.lock().await;
+    let _one_at_a_time = state.tournament_makers.creating.lock().await;
     check_room_for_one_more(&state, caller)?;
     let status = state.tournaments.create(config).await?;
     if let Caller::Stranger(Some(address)) = caller {
         state
             .tournament_makers
-            .0
+            .by_tournament
             .lock()
             .expect("not poisoned")
             .insert(status.summary.id, address);
@@ -220,7 +229,7 @@ async fn cancel(
     if let Caller::Stranger(address) = caller {
         let maker = state
             .tournament_makers
-            .0
+            .by_tournament
             .lock()
             .expect("not poisoned")
             .get(&id)

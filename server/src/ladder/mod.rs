@@ -444,25 +444,29 @@ impl Ladders {
         self.members.set(account, ladders);
     }
 
-    /// Ladder `id`'s table with the node running it (in a cluster).
-    fn read(&self, id: LadderId, board: &Board) -> LadderStatus {
-        let mut status = board.status.borrow().clone();
-        status.summary.node = self.members.shared.as_ref().and_then(|s| s.runner(id));
-        status
+    /// The node running ladder `id` (in a cluster).
+    fn runner(&self, id: LadderId) -> Option<String> {
+        self.members.shared.as_ref().and_then(|s| s.runner(id))
     }
 
     /// Every ladder's summary, in [`LadderId::ALL`]'s order.
     pub fn list(&self) -> Vec<LadderSummary> {
         LadderId::ALL
             .iter()
-            .filter_map(|id| Some(self.read(*id, self.boards.get(id)?).summary))
+            .filter_map(|id| {
+                let mut summary = self.boards.get(id)?.status.borrow().summary.clone();
+                summary.node = self.runner(*id);
+                Some(summary)
+            })
             .collect()
     }
 
     /// Ladder `id`'s table now (in a cluster, as the store holds it within [`REFRESH`] when
     /// another node runs it).
     pub fn status(&self, id: LadderId) -> Option<LadderStatus> {
-        self.boards.get(&id).map(|b| self.read(id, b))
+        let mut status = self.boards.get(&id)?.status.borrow().clone();
+        status.summary.node = self.runner(id);
+        Some(status)
     }
 
     /// The database the ladders are stored in (for the entrant pages).

@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::gomoku::{budget, p, place, view};
+use common::gomoku::{budget, game_from_points, p, place, play_out, view};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
@@ -283,45 +283,16 @@ fn pattern_search_finds_a_mate_by_threes_at_shallow_depth() {
     let game = game_from(Rule::Freestyle, black, white);
     let winner = play_out(
         game,
-        Box::new(PatternSearch::with_node_limit(5_000)),
-        Box::new(PatternSearch::with_node_limit(5_000)),
+        &mut PatternSearch::with_node_limit(5_000),
+        &mut PatternSearch::with_node_limit(5_000),
         11,
     );
     assert_eq!(winner, Some(Seat(0)));
 }
 
 fn game_from(rule: Rule, black: &[&str], white: &[&str]) -> Gomoku {
-    let mut points = Vec::new();
-    for i in 0..black.len().max(white.len()) {
-        points.extend(black.get(i).map(|s| p(s)));
-        points.extend(white.get(i).map(|s| p(s)));
-    }
-    Gomoku::new(Config {
-        size: 15,
-        rule,
-        opening: Some(Opening::Moves(points)),
-    })
-    .expect("a valid test position")
-    .0
-}
-
-fn play_out(
-    mut game: Gomoku,
-    mut black: Box<dyn GomokuStrategy>,
-    mut white: Box<dyn GomokuStrategy>,
-    max_stones: usize,
-) -> Option<Seat> {
-    let mut rng = rng();
-    for _ in 0..max_stones {
-        let Some(&seat) = game.to_act().first() else {
-            break;
-        };
-        let view = game.view(Viewer::Seat(seat));
-        let player = if seat.0 == 0 { &mut black } else { &mut white };
-        let action = player.act(&view, budget(), &mut rng);
-        game.apply(seat, action).expect("the referee accepts every move");
-    }
-    game.outcome().and_then(|o| o.winner)
+    let points = |names: &[&str]| names.iter().map(|s| p(s)).collect::<Vec<_>>();
+    game_from_points(rule, &points(black), &points(white))
 }
 
 #[test]
@@ -368,8 +339,8 @@ fn pattern_search_wins_the_seed_formations_as_black_against_seed_minimax() {
         let winner = play_out(
             game,
             // 20,000 nodes: about four plies, where a double three of the opponent's shows.
-            Box::new(PatternSearch::with_node_limit(20_000)),
-            Box::new(SeedMinimax),
+            &mut PatternSearch::with_node_limit(20_000),
+            &mut SeedMinimax,
             225,
         );
         assert_eq!(winner, Some(Seat(0)), "black wins from {}", opening.name);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::gomoku::{budget, p, place, view_of_moves};
+use common::gomoku::{budget, game_from_points, p, place, play_out, view_of_moves};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
@@ -17,7 +17,7 @@ use skirmish_bots::gomoku::pattern_search::vcf::{self, Outcome, Vcf};
 use skirmish_bots::gomoku::pattern_search::vct::{self, Vct};
 use skirmish_bots::gomoku::threat_search::find_vct;
 use skirmish_bots::gomoku::{Budget, GomokuStrategy, PatternSearch, ThreatSearch};
-use skirmish_games::gomoku::{Action, Board, Config, Gomoku, Move, Opening, Point, Rule, Stone, View};
+use skirmish_games::gomoku::{Action, Board, Gomoku, Move, Point, Rule, Stone, View};
 use skirmish_games::{Game, Seat, Viewer};
 
 fn board_of(black: &[&str], white: &[&str]) -> Board {
@@ -82,45 +82,7 @@ fn game_from(board: &Board, rule: Rule, to_move: Stone) -> Gomoku {
     while black.len() < white.len() + usize::from(to_move == Stone::White) {
         black.push(spares.next().expect("a free corner"));
     }
-    let mut points = Vec::new();
-    for i in 0..black.len().max(white.len()) {
-        points.extend(black.get(i).copied());
-        points.extend(white.get(i).copied());
-    }
-    Gomoku::new(Config {
-        size: 15,
-        rule,
-        opening: Some(Opening::Moves(points)),
-    })
-    .expect("a valid test position")
-    .0
-}
-
-/// Plays `game` out for at most `max_stones` stones and returns the winner; under renju, no
-/// black stone may be one the referee lists as forbidden.
-fn play_out(
-    mut game: Gomoku,
-    black: &mut dyn GomokuStrategy,
-    white: &mut dyn GomokuStrategy,
-    max_stones: usize,
-) -> Option<Seat> {
-    let mut rng = SmallRng::seed_from_u64(7);
-    for _ in 0..max_stones {
-        let Some(&seat) = game.to_act().first() else {
-            break;
-        };
-        let view = game.view(Viewer::Seat(seat));
-        let player: &mut dyn GomokuStrategy = if seat.0 == 0 { &mut *black } else { &mut *white };
-        let action = player.act(&view, budget(), &mut rng);
-        if let Action::Place { point } = &action {
-            assert!(
-                seat.0 == 1 || !view.forbidden.contains(point),
-                "black chose forbidden {point}"
-            );
-        }
-        game.apply(seat, action).expect("the referee accepts every move");
-    }
-    game.outcome().and_then(|o| o.winner)
+    game_from_points(rule, &black, &white)
 }
 
 /// Black h8 i8 (row 8) and j10 j11 (column j): j8 makes two open threes (a win by threes, no

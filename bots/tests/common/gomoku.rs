@@ -1,11 +1,14 @@
 //! Helpers for the gomoku strategy tests (`gomoku_strategies.rs`, `pattern_search.rs`,
-//! `pattern_search_vct.rs`): positions written as point names, views of them, a budget.
+//! `pattern_search_vct.rs`): positions written as point names, views and games of them, a
+//! budget, and a game played out between two strategies.
 
 use std::time::Duration;
 
-use skirmish_bots::gomoku::Budget;
-use skirmish_games::Viewer;
-use skirmish_games::gomoku::{Action, Move, Offers, Point, Rule, Stone, View};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use skirmish_bots::gomoku::{Budget, GomokuStrategy};
+use skirmish_games::gomoku::{Action, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View};
+use skirmish_games::{Game, Seat, Viewer};
 
 /// The point named `s` (`h8`: column letter, row from 1 at the bottom).
 pub fn p(s: &str) -> Point {
@@ -49,4 +52,48 @@ pub fn place(action: Action) -> Point {
         Action::Place { point } => point,
         other => panic!("expected a stone, got {other:?}"),
     }
+}
+
+/// A 15x15 game under `rule` opened with `black`'s and `white`'s stones, alternating from black
+/// (the longer list's extra stones last).
+pub fn game_from_points(rule: Rule, black: &[Point], white: &[Point]) -> Gomoku {
+    let mut points = Vec::new();
+    for i in 0..black.len().max(white.len()) {
+        points.extend(black.get(i).copied());
+        points.extend(white.get(i).copied());
+    }
+    Gomoku::new(Config {
+        size: 15,
+        rule,
+        opening: Some(Opening::Moves(points)),
+    })
+    .expect("a valid test position")
+    .0
+}
+
+/// Plays `game` out for at most `max_stones` stones and returns the winner; under renju, no
+/// black stone may be one the referee lists as forbidden.
+pub fn play_out(
+    mut game: Gomoku,
+    black: &mut dyn GomokuStrategy,
+    white: &mut dyn GomokuStrategy,
+    max_stones: usize,
+) -> Option<Seat> {
+    let mut rng = SmallRng::seed_from_u64(7);
+    for _ in 0..max_stones {
+        let Some(&seat) = game.to_act().first() else {
+            break;
+        };
+        let view = game.view(Viewer::Seat(seat));
+        let player: &mut dyn GomokuStrategy = if seat.0 == 0 { &mut *black } else { &mut *white };
+        let action = player.act(&view, budget(), &mut rng);
+        if let Action::Place { point } = &action {
+            assert!(
+                seat.0 == 1 || !view.forbidden.contains(point),
+                "black chose forbidden {point}"
+            );
+        }
+        game.apply(seat, action).expect("the referee accepts every move");
+    }
+    game.outcome().and_then(|o| o.winner)
 }

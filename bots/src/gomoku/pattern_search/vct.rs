@@ -162,6 +162,16 @@ impl Vct {
         }
     }
 
+    /// Stores a node's result searched to `depth`: a win for good, a failure at its depth,
+    /// nothing when the node limit ran out (`None`).
+    fn store_result(&mut self, key: u64, depth: u32, result: Option<bool>) {
+        match result {
+            Some(true) => self.store(key, u8::MAX),
+            Some(false) => self.store(key, depth.min(254) as u8),
+            None => {}
+        }
+    }
+
     /// The attacker (`a`, to move) looks for a threat that wins; `near` is its last threat's
     /// stone (`None` at the root). `Some(win)`, or `None` when the node limit ran out.
     fn attack(
@@ -275,11 +285,7 @@ impl Vct {
             }
         }
         self.buffers[ply] = moves;
-        match result {
-            Some(true) => self.store(key, u8::MAX),
-            Some(false) => self.store(key, depth.min(254) as u8),
-            None => {}
-        }
+        self.store_result(key, depth, result);
         result
     }
 
@@ -380,11 +386,7 @@ impl Vct {
             }
         }
         self.buffers[ply] = moves;
-        match result {
-            Some(true) => self.store(key, u8::MAX),
-            Some(false) => self.store(key, depth.min(254) as u8),
-            None => {}
-        }
+        self.store_result(key, depth, result);
         result
     }
 }

@@ -471,3 +471,95 @@ async fn a_stranger_on_another_node_gains_nothing_and_leaves_nothing_behind() {
     // The match goes on for its players, unchanged.
     your_turn(&mut ann).await;
 }
+
+/// The bot entry `player` has in the directory's bots bucket on `nats`, as JSON (none: `None`).
+async fn bot_entry(kv: &async_nats::jetstream::kv::Store, player: &str) -> Option<serde_json::Value> {
+    let bytes = kv.get(player).await.expect("the bucket reads")?;
+    Some(serde_json::from_slice(&bytes).expect("JSON"))
+}
+
+/// Waits (at most 10 s) until the directory names `node` for bot `player`.
+async fn until_bot_entry_names(kv: &async_nats::jetstream::kv::Store, player: &str, node: &str) {
+    for _ in 0..200 {
+        if bot_entry(kv, player).await.is_some_and(|e| e["node"] == node) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!(
+        "the directory never named {node} for bot {player}: {:?}",
+        bot_entry(kv, player).await
+    );
+}
+
+/// Waits (at most 10 s) until `owner`'s node lists the bot named `steady`.
+async fn until_listed(owner: &mut TestClient) {
+    for _ in 0..200 {
+        let bots = owner.request(ClientMsg::ListBots).await;
+        if matches!(bots, ServerMsg::Bots { ref bots, .. } if bots.iter().any(|b| b.name == "steady")) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the other node never lists the bot");
+}
+
+/// A node whose bot moved to another node may write its own entry after the new node's (their
+/// write queues are not ordered with each other), then delete it as its own: no node could seat
+/// the bot while it stays connected. The node holding the bot writes its entry again when the
+/// directory loses it or names another node, and the other nodes list the bot again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connected_bots_lost_or_overwritten_directory_entry_is_written_again() {
+    let cluster = TestCluster::start(2, &[]).await;
+    let mut bot = TestClient::connect(&cluster.ws(0)).await;
+    let welcome = bot
+        .request(ClientMsg::Hello {
+            protocol: skirmish_protocol::PROTOCOL_VERSION,
+            name: "steady".to_owned(),
+            bot: Some(skirmish_protocol::BotOffer {
+                games: [(skirmish_protocol::GameKind::Plane, vec!["random".to_owned()])].into(),
+                version: None,
+            }),
+            resume: None,
+            key: None,
+            token: None,
+            turn_view: Some(true),
+            ladder: Vec::new(),
+        })
+        .await;
+    let ServerMsg::Welcome { player, .. } = welcome else {
+        panic!("{welcome:?}")
+    };
+    let player = player.to_string();
+    let client = async_nats::connect(cluster.nats.url()).await.expect("NATS");
+    let kv = async_nats::jetstream::new(client)
+        .get_key_value("skirmish_bots")
+        .await
+        .expect("the bots bucket");
+    until_bot_entry_names(&kv, &player, "node1").await;
+    let (mut owner, _) = TestClient::join(&cluster.ws(1), "Owner").await;
+    until_listed(&mut owner).await;
+
+    // The entry is deleted behind the node's back: it comes back.
+    kv.delete(&player).await.expect("deleted");
+    until_bot_entry_names(&kv, &player, "node1").await;
+
+    // Another node's older write lands over it: the entry names node1 again.
+    let mut stale = bot_entry(&kv, &player).await.expect("the entry");
+    stale["node"] = serde_json::json!("node2");
+    kv.put(&player, serde_json::to_vec(&stale).expect("JSON").into())
+        .await
+        .expect("written");
+    until_bot_entry_names(&kv, &player, "node1").await;
+    until_listed(&mut owner).await;
+
+    // A bot that leaves is not written back.
+    drop(bot);
+    for _ in 0..200 {
+        if bot_entry(&kv, &player).await.is_none() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("a bot gone stays in the directory");
+}

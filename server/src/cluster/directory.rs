@@ -326,13 +326,26 @@ fn apply(cluster: &Cluster, name: &str, entry: &kv::Entry) {
         }
         "bots" => {
             let Ok(id) = entry.key.parse() else { return };
-            match serde_json::from_slice::<ClusterBot>(&entry.value) {
+            let lost = match serde_json::from_slice::<ClusterBot>(&entry.value) {
                 Ok(bot) if put => {
+                    let other = bot.node != cluster.0.node;
                     cache.bots.insert(id, bot);
+                    other
                 }
                 _ => {
                     cache.bots.remove(&id);
+                    true
                 }
+            };
+            drop(cache);
+            // The entry of a bot connected here went, or names another node: a node that gave
+            // the bot up wrote after the node it moved to (their queues are not ordered with
+            // each other), and no node could seat it. It is written again.
+            if lost
+                && !cluster.fenced()
+                && let Some(lobby) = cluster.0.lobby.get()
+            {
+                lobby.relist_bot(id);
             }
         }
         "ladders" => {

@@ -518,6 +518,22 @@ impl Lobby {
         self.forget_if_idle(&mut players, player);
     }
 
+    /// Tells the cluster `player`'s bot entry again when their bot is connected here: the
+    /// directory lost it, or holds another node's older write over it (a node that gave the
+    /// player up can write its own entry after the one the new node wrote), and no other node
+    /// could seat the bot. Whether it was told again.
+    pub fn relist_bot(&self, player: PlayerId) -> bool {
+        let mut players = self.lock_players();
+        let here = players
+            .records
+            .get(&player)
+            .is_some_and(|p| p.connected_here() && p.bot.is_some());
+        if here {
+            players.share(player);
+        }
+        here
+    }
+
     /// The seats `player` holds in rooms not yet finished.
     pub fn seats_of(&self, player: PlayerId) -> Vec<SeatRef> {
         self.lock_players()

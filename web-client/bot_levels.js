@@ -12,7 +12,7 @@ export const DEFAULT_LEVEL = 'medium';
 /** Each game's levels as the server plays them: [strategy, milliseconds to think a move or null]. */
 const LEVEL_PLAY = {
   plane: { easy: ['random', null], medium: ['seed-cv', null], hard: ['points', null] },
-  gomoku: { easy: ['seed-minimax', null], medium: ['threat-search', 200], hard: ['threat-search', 1000] },
+  gomoku: { easy: ['pattern-search-easy', 1000], medium: ['pattern-search-medium', 1000], hard: ['pattern-search', 1000] },
   junqi: { easy: ['random', null], medium: ['seed-rules', null], hard: ['belief-search', 1000] },
   tic_tac_toe: { easy: ['random', null], medium: ['seed-junior', null], hard: ['seed-rules', null] },
 };

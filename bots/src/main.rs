@@ -96,7 +96,7 @@ enum Command {
         #[arg(long, env = "SKIRMISH_BOT_NAME", default_value = "bot")]
         name: String,
         /// Strategies to offer, strongest first (comma-separated; the games' names may be mixed:
-        /// points, bayes, seed-cv, random for plane battle; threat-search, seed-minimax, random for gomoku;
+        /// points, bayes, seed-cv, random for plane battle; pattern-search, threat-search, seed-minimax, random for gomoku;
         /// the junqi strategies of bots/README.md); all by default.
         #[arg(long, env = "SKIRMISH_STRATEGIES", value_delimiter = ',')]
         strategies: Vec<String>,

@@ -317,7 +317,7 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
     let pool = Bots::start(
         &server,
         &["pool-1"],
-        &["threat-search", "seed-minimax", "random"],
+        &["pattern-search", "pattern-search-medium", "pattern-search-easy"],
         Some(&dir),
     )
     .await;
@@ -342,7 +342,7 @@ async fn a_bot_added_by_level_plays_the_levels_strategy_with_its_budget() {
     let bot = playing.seats[1].occupant.clone().unwrap();
     assert_eq!(
         (bot.bot.as_deref(), bot.level),
-        (Some("threat-search"), Some(BotLevel::Hard))
+        (Some("pattern-search"), Some(BotLevel::Hard))
     );
     // The bot was told the level's budget with its seat.
     let transcript = dir.join("pool-1.jsonl");

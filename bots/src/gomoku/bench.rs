@@ -28,7 +28,7 @@ pub const DEFAULT_OPENINGS: &[&str] = &[
 #[derive(Debug, Clone, clap::Args)]
 pub struct BenchArgs {
     /// Strategy A (the one measured).
-    #[arg(long, default_value = "threat-search")]
+    #[arg(long, default_value = "pattern-search")]
     pub a: String,
     /// Strategy B (the opponent).
     #[arg(long, default_value = "seed-minimax")]

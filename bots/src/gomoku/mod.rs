@@ -64,12 +64,19 @@ pub struct SearchStats {
     pub elapsed: Duration,
 }
 
-/// Strategy names, strongest first.
-pub const STRATEGIES: &[&str] = &["pattern-search", "threat-search", "seed-minimax", "random"];
+/// Strategy names, strongest first (`pattern-search-medium` and `-easy` are `pattern-search`'s
+/// levels, offered so that a bot program can play the server's levels: bots/README.md, "Levels").
+pub const STRATEGIES: &[&str] = &[
+    "pattern-search",
+    "threat-search",
+    "pattern-search-medium",
+    "pattern-search-easy",
+    "seed-minimax",
+    "random",
+];
 
-/// A fresh strategy by name, or `None` for an unknown name. Besides [`STRATEGIES`],
-/// `pattern-search-easy`, `pattern-search-medium` and `pattern-search-hard` are
-/// `pattern-search` at the proposed levels ([`pattern_search::Level`]).
+/// A fresh strategy by name, or `None` for an unknown name: [`STRATEGIES`], and
+/// `pattern-search-hard` (the same as `pattern-search`).
 pub fn strategy(name: &str) -> Option<Box<dyn GomokuStrategy>> {
     match name {
         "pattern-search" => Some(Box::new(PatternSearch::new())),

@@ -23,8 +23,9 @@ const fn play(strategy: &'static str, think_ms: Option<u64>) -> LevelPlay {
 /// Every game's levels, easy, medium and hard (bots/README.md, "Levels"):
 /// - plane battle: `random` (about 52 shots to clear a 9x9 board), `seed-cv` (about 9.7),
 ///   `points` (about 8.7, and the most points in 3-player matches);
-/// - gomoku: `seed-minimax` (depth 2), `threat-search` at 200 ms a move, `threat-search` at
-///   1 s a move;
+/// - gomoku: `pattern-search` at its easy level (2 plies, 3,000 nodes, a fifth of the budget),
+///   at its medium level (6 plies, 60,000 nodes, 30% of the budget) and at full strength, each
+///   given 1 s a move (`skirmish_bots::gomoku::pattern_search::Level`);
 /// - junqi: `random`, `seed-rules`, `belief-search` at 1 s a move;
 /// - tic-tac-toe: `random`, `seed-junior` (blocks a line of two), `seed-rules` (never loses).
 pub const LEVELS: &[(GameKind, [LevelPlay; 3])] = &[
@@ -35,9 +36,9 @@ pub const LEVELS: &[(GameKind, [LevelPlay; 3])] = &[
     (
         GameKind::Gomoku,
         [
-            play("seed-minimax", None),
-            play("threat-search", Some(200)),
-            play("threat-search", Some(1000)),
+            play("pattern-search-easy", Some(1000)),
+            play("pattern-search-medium", Some(1000)),
+            play("pattern-search", Some(1000)),
         ],
     ),
     (

@@ -36,7 +36,11 @@ fn level_bots(server: &TestServer) -> Bots {
     let mut options = BotOptions::new(server.ws_url(), "pool".into());
     options.strategies.insert(
         skirmish_protocol::GameKind::Gomoku,
-        vec!["threat-search".into(), "seed-minimax".into(), "random".into()],
+        vec![
+            "pattern-search".into(),
+            "pattern-search-medium".into(),
+            "pattern-search-easy".into(),
+        ],
     );
     let stop = token.clone();
     tokio::spawn(async move {
@@ -117,7 +121,7 @@ async fn a_person_quick_matches_gomoku_on_a_phone_and_plays_a_bot_named_by_its_l
     assert_eq!(seats["names"][1], json!("中等 · 机器人"), "{seats}");
     assert_eq!(
         seats["details"],
-        json!(["threat-search"]),
+        json!(["pattern-search-medium"]),
         "the strategy as the detail: {seats}"
     );
     for n in 0..2 {

@@ -40,7 +40,7 @@ from .relay import TimingRelay
 from .report import FORFEIT_CAUSES, Report, Row, wilson
 
 #: The built-in opponent per game when none is given: the "medium" level of bots/README.md ("Levels").
-DEFAULT_OPPONENTS = {"plane": "seed-cv", "gomoku": "pattern-search", "junqi": "seed-rules", "tic_tac_toe": "seed-junior"}
+DEFAULT_OPPONENTS = {"plane": "seed-cv", "gomoku": "pattern-search-medium", "junqi": "seed-rules", "tic_tac_toe": "seed-junior"}
 #: Seconds to wait for the server to listen and for every bot to connect.
 START_TIMEOUT_S = 60.0
 #: Seconds between two looks at a running tournament.

@@ -1,0 +1,74 @@
+//! `pattern-search`'s levels (bots/README.md, "Levels"; the players' 简单 / 中等 / 困难): easy
+//! searches at most 2 plies, medium at most 6, and each reaches its depth. On node limits, with
+//! no clock, so deterministic.
+
+mod common;
+
+use common::gomoku::{budget, view_of_moves};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use skirmish_bots::gomoku::GomokuStrategy;
+use skirmish_bots::gomoku::pattern_search::eval::WIN_THRESHOLD;
+use skirmish_bots::gomoku::pattern_search::{Level, PatternSearch};
+use skirmish_games::gomoku::{Board, Move, Point, Rule, Stone};
+
+/// `level` on node and depth limits alone.
+fn unclocked(level: Level) -> PatternSearch {
+    PatternSearch::with_level(Level {
+        ignore_clock: true,
+        ..level
+    })
+}
+
+/// Positions of random play near the centre (up to `stones` stones each), with the side to move.
+fn random_positions(seed: u64, games: usize, stones: usize) -> Vec<(Board, Stone)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut board = Board::new(15);
+        let mut stone = Stone::Black;
+        for _ in 0..stones {
+            let q = Point::new(rng.random_range(3..12), rng.random_range(3..12));
+            if board.get(q).is_some() {
+                continue;
+            }
+            board.set(q, Some(stone));
+            if board.winning_line(q, stone, Rule::Freestyle).is_some() {
+                break;
+            }
+            stone = stone.other();
+            out.push((board.clone(), stone));
+        }
+    }
+    out
+}
+
+/// What `engine` thinks of `board` with `stone` to move: whether it claims a forced win, and the
+/// depth it searched to.
+fn think(engine: &mut PatternSearch, board: &Board, stone: Stone) -> (bool, u32) {
+    let moves: Vec<Move> = board
+        .points()
+        .filter_map(|q| board.get(q).map(|s| Move { stone: s, point: q }))
+        .collect();
+    let view = view_of_moves(Rule::Freestyle, moves, stone);
+    engine.act(&view, budget(), &mut SmallRng::seed_from_u64(1));
+    let thought = engine.thought().expect("a thought");
+    (thought.score >= WIN_THRESHOLD, thought.depth)
+}
+
+#[test]
+fn each_level_searches_no_deeper_than_its_plies() {
+    let positions = random_positions(5, 8, 16);
+    for (level, most) in [(Level::EASY, 2), (Level::MEDIUM, 6)] {
+        let mut deepest = 0;
+        for (board, stone) in positions.iter().step_by(4) {
+            let (_, depth) = think(&mut unclocked(level), board, *stone);
+            deepest = deepest.max(depth);
+        }
+        assert!(deepest <= most, "{level:?} searched to {deepest} plies");
+        assert!(
+            deepest == most,
+            "{level:?} never reached its {most} plies: the test is blind"
+        );
+    }
+}

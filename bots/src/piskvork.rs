@@ -19,6 +19,10 @@
 //! ([`Action::Resign`], at most [`MAX_REASON_BYTES`] bytes). `act` blocks its thread for at most
 //! the engine's turn time plus the grace (and the engine's start, at most [`START_TIMEOUT`]).
 //!
+//! An engine's `MESSAGE` lines are logged; one that reports its search the way Rapfi and figrid
+//! do (`MESSAGE Speed 225K | Depth 9-12 | Eval 17 | Node 79K | Time 350ms`) also gives the move's
+//! [`SearchStats`] ([`search_report`]), so `gomoku-bench` prints its speed and depth.
+//!
 //! Piskvork coordinates are 0-based `x` (column from the left) and `y` (row from the **top**);
 //! ours count rows from the bottom, so `piskvork_y = size - 1 - point.y` both ways.
 
@@ -30,7 +34,7 @@ use skirmish_games::gomoku::{Action, MAX_REASON_BYTES, Move, Point, Rule, Stone,
 use tracing::{debug, warn};
 
 use crate::engine_process::{EngineProcess, ProcessError, cap, keyword, truncate};
-use crate::gomoku::{Budget, GomokuStrategy};
+use crate::gomoku::{Budget, GomokuStrategy, SearchStats};
 
 /// The game its engines play (gomoku): the bot client offers them for it alone.
 pub const GAME: skirmish_protocol::GameKind = skirmish_protocol::GameKind::Gomoku;
@@ -99,6 +103,8 @@ pub struct PiskvorkStrategy {
     engine: Option<Engine>,
     /// Whether the engine failed (the strategy resigned for it).
     failed: bool,
+    /// How the engine said its last move searched, if it said.
+    stats: Option<SearchStats>,
 }
 
 impl std::fmt::Debug for PiskvorkStrategy {
@@ -131,6 +137,7 @@ impl PiskvorkStrategy {
             max_memory: DEFAULT_MAX_MEMORY,
             engine: None,
             failed: false,
+            stats: None,
         }
     }
 
@@ -228,7 +235,10 @@ impl PiskvorkStrategy {
             }
         }
         let engine = self.engine.as_mut().expect("the engine runs");
+        engine.report = None;
+        self.stats = None;
         let point = engine.answer(view, own, limits, turn.as_deref())?;
+        self.stats = engine.report.take();
         engine.known = view.moves.clone();
         engine.known.push(Move { stone: own, point });
         Ok(point)
@@ -261,6 +271,59 @@ impl GomokuStrategy for PiskvorkStrategy {
     fn engine_failed(&self) -> bool {
         self.failed
     }
+
+    fn stats(&self) -> Option<SearchStats> {
+        self.stats
+    }
+}
+
+/// The search an engine reports in a `MESSAGE` line the way Rapfi and figrid do, fields split by
+/// `|`: `Depth D` or `Depth D-S` (the depth completed, then the selective depth; the first is
+/// taken), `Node N` or `Nodes N` (a count, with an optional `K`, `M` or `G`), and `Time T` (`ms`
+/// or `s`). `None` unless the line has all three; other fields (`Speed`, `Eval`, ...) are
+/// ignored.
+pub fn search_report(line: &str) -> Option<SearchStats> {
+    let text = line.trim_start().strip_prefix("MESSAGE")?;
+    let (mut depth, mut nodes, mut elapsed) = (None, None, None);
+    for field in text.split('|') {
+        let mut words = field.split_whitespace();
+        let (Some(key), Some(value)) = (words.next(), words.next()) else {
+            continue;
+        };
+        match key.to_ascii_lowercase().as_str() {
+            "depth" => depth = value.split('-').next().and_then(|d| d.parse::<u32>().ok()),
+            "node" | "nodes" => nodes = count(value),
+            "time" => elapsed = duration(value),
+            _ => {}
+        }
+    }
+    Some(SearchStats {
+        nodes: nodes?,
+        depth: depth?,
+        elapsed: elapsed?,
+    })
+}
+
+/// `79K` as 79,000 (`K`, `M` and `G` multiply by a thousand, a million, a billion).
+fn count(value: &str) -> Option<u64> {
+    let (number, scale) = match value.char_indices().last()? {
+        (i, 'K' | 'k') => (&value[..i], 1e3),
+        (i, 'M' | 'm') => (&value[..i], 1e6),
+        (i, 'G' | 'g') => (&value[..i], 1e9),
+        _ => (value, 1.0),
+    };
+    let n: f64 = number.parse().ok()?;
+    (n.is_finite() && n >= 0.0).then(|| (n * scale).round() as u64)
+}
+
+/// `350ms` or `1.5s` as a duration.
+fn duration(value: &str) -> Option<Duration> {
+    let (number, seconds) = match value.strip_suffix("ms") {
+        Some(ms) => (ms, 1e-3),
+        None => (value.strip_suffix('s')?, 1.0),
+    };
+    let n: f64 = number.parse().ok()?;
+    Duration::try_from_secs_f64(n * seconds).ok()
 }
 
 impl Drop for PiskvorkStrategy {
@@ -323,6 +386,8 @@ struct Engine {
     turn_ms: Option<u64>,
     /// `INFO` lines sent since the engine's last move: an `UNKNOWN` may answer one of them (engines answer in order, so none is pending once a move came back).
     unanswered_infos: u32,
+    /// The last search report ([`search_report`]) the engine gave since it was asked to move.
+    report: Option<SearchStats>,
 }
 
 impl Engine {
@@ -344,6 +409,7 @@ impl Engine {
             known: Vec::new(),
             turn_ms: None,
             unanswered_infos: 0,
+            report: None,
         };
         let ok = engine.start_game(deadline, max_memory);
         match ok {
@@ -396,7 +462,12 @@ impl Engine {
         loop {
             let line = self.process.next_line(deadline, what)?;
             match keyword(&line).as_str() {
-                "MESSAGE" | "DEBUG" => debug!(engine = %self.name, %line, "engine says"),
+                "MESSAGE" | "DEBUG" => {
+                    debug!(engine = %self.name, %line, "engine says");
+                    if let Some(report) = search_report(&line) {
+                        self.report = Some(report);
+                    }
+                }
                 _ => return Ok(line),
             }
         }
@@ -495,6 +566,39 @@ mod tests {
         assert_eq!(parse_answer("7", 15), None);
         assert_eq!(parse_answer("7,7,1", 15), None);
         assert_eq!(parse_answer("-1,3", 15), None);
+    }
+
+    #[test]
+    fn an_engines_search_report_is_read_from_its_message() {
+        // figrid 1.2.0's line, as it prints it before its move.
+        let figrid = "MESSAGE Speed 225K | Depth 9-9 | Eval 17 | Node 79K | Time 350ms";
+        assert_eq!(
+            search_report(figrid),
+            Some(SearchStats {
+                nodes: 79_000,
+                depth: 9,
+                elapsed: Duration::from_millis(350),
+            })
+        );
+        let other = "MESSAGE Depth 14-27 | Eval -M3 | Nodes 1.25M | Time 1.5s";
+        assert_eq!(
+            search_report(other),
+            Some(SearchStats {
+                nodes: 1_250_000,
+                depth: 14,
+                elapsed: Duration::from_millis(1500),
+            })
+        );
+        for line in [
+            "MESSAGE config: version=1.2.0; weights=embedded",
+            "MESSAGE Depth 9 | Eval 17",
+            "MESSAGE Depth x | Node 79K | Time 350ms",
+            "MESSAGE Depth 9 | Node -5 | Time 350ms",
+            "MESSAGE Depth 9 | Node 79K | Time -1s",
+            "DEBUG Depth 9 | Node 79K | Time 350ms",
+        ] {
+            assert_eq!(search_report(line), None, "{line}");
+        }
     }
 
     #[test]

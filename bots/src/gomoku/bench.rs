@@ -38,8 +38,8 @@ pub struct BenchArgs {
     pub b_engine: Option<std::path::PathBuf>,
     /// An outside piskvork engine as A instead of a strategy (path to a pbrain-* program). With
     /// the same program as `--b-engine`, the engine plays itself: a reference for what the
-    /// openings leave to each colour. A's time per move is then the driver's wall time, and no
-    /// speed is printed (the engine reports no nodes).
+    /// openings leave to each colour. A's time per move is then the driver's wall time; speed
+    /// and depth are printed when the engine reports them (`piskvork::search_report`).
     #[arg(long)]
     pub a_engine: Option<std::path::PathBuf>,
     /// Rule set: freestyle, standard or renju.
@@ -123,7 +123,8 @@ impl Costs {
     }
 
     /// One line: median and worst time, speed, median depth and budget share (what the side
-    /// reports; an outside engine reports no nodes, so no speed or depth is printed for it).
+    /// reports; an outside engine's only when its `MESSAGE` lines say, as
+    /// `piskvork::search_report` reads them).
     fn line(&self, side: &str) -> Option<String> {
         let mut times = self.times.clone();
         times.sort();

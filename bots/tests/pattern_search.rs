@@ -6,9 +6,9 @@
 
 mod common;
 
-use common::gomoku::{budget, game_from_points, p, place, play_out, view};
+use common::gomoku::{budget, game_from_points, p, place, play_out, random_positions, view};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
 use skirmish_bots::gomoku::pattern_search::eval::{WIN_THRESHOLD, Weights};
 use skirmish_bots::gomoku::pattern_search::search::{Limits, Searcher};
@@ -116,35 +116,12 @@ fn the_vcf_solver_refuses_when_the_defender_has_a_counter_four() {
     assert_eq!(place(engine.act(&v, budget(), &mut rng())), p("j13"));
 }
 
-/// Positions from games of random play near the centre, with the side to move.
-fn random_positions(seed: u64, games: usize, stones: usize) -> Vec<(Board, Stone)> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::new(15);
-        let mut stone = Stone::Black;
-        for _ in 0..stones {
-            let q = Point::new(rng.random_range(3..12), rng.random_range(3..12));
-            if board.get(q).is_some() {
-                continue;
-            }
-            board.set(q, Some(stone));
-            if board.winning_line(q, stone, Rule::Freestyle).is_some() {
-                break;
-            }
-            stone = stone.other();
-            out.push((board.clone(), stone));
-        }
-    }
-    out
-}
-
 #[test]
 fn the_vcf_solver_never_misses_a_vcf_the_reference_solver_finds() {
     let mut solver = Vcf::new(16);
     let mut line = Vec::new();
     let (mut wins, mut longest) = (0, 0);
-    for (board, stone) in random_positions(5, 60, 40) {
+    for (board, stone) in random_positions(5, 60, 40, Rule::Freestyle) {
         let mut pos = Position::new(&board, Rule::Freestyle, side_of(stone));
         if pos.has(
             side_of(stone),
@@ -192,7 +169,7 @@ fn pattern_search_leaves_the_opponent_no_vcf() {
     );
     // And in random positions: whenever some move stops the opponent's VCF, the engine's does.
     let mut checked = 0;
-    for (board, stone) in random_positions(9, 40, 24) {
+    for (board, stone) in random_positions(9, 40, 24, Rule::Freestyle) {
         let mut pos = Position::new(&board, Rule::Freestyle, side_of(stone));
         let me = side_of(stone);
         use skirmish_bots::gomoku::pattern_search::line::{C_F4, C_FIVE};

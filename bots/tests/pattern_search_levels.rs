@@ -4,13 +4,13 @@
 
 mod common;
 
-use common::gomoku::{budget, view_of_moves};
+use common::gomoku::{budget, random_positions, view_of_moves};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::GomokuStrategy;
 use skirmish_bots::gomoku::pattern_search::eval::WIN_THRESHOLD;
 use skirmish_bots::gomoku::pattern_search::{Level, PatternSearch};
-use skirmish_games::gomoku::{Board, Move, Point, Rule, Stone};
+use skirmish_games::gomoku::{Board, Move, Rule, Stone};
 
 /// `level` on node and depth limits alone.
 fn unclocked(level: Level) -> PatternSearch {
@@ -18,29 +18,6 @@ fn unclocked(level: Level) -> PatternSearch {
         ignore_clock: true,
         ..level
     })
-}
-
-/// Positions of random play near the centre (up to `stones` stones each), with the side to move.
-fn random_positions(seed: u64, games: usize, stones: usize) -> Vec<(Board, Stone)> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::new(15);
-        let mut stone = Stone::Black;
-        for _ in 0..stones {
-            let q = Point::new(rng.random_range(3..12), rng.random_range(3..12));
-            if board.get(q).is_some() {
-                continue;
-            }
-            board.set(q, Some(stone));
-            if board.winning_line(q, stone, Rule::Freestyle).is_some() {
-                break;
-            }
-            stone = stone.other();
-            out.push((board.clone(), stone));
-        }
-    }
-    out
 }
 
 /// What `engine` thinks of `board` with `stone` to move: whether it claims a forced win, and the
@@ -58,7 +35,7 @@ fn think(engine: &mut PatternSearch, board: &Board, stone: Stone) -> (bool, u32)
 
 #[test]
 fn each_level_searches_no_deeper_than_its_plies() {
-    let positions = random_positions(5, 8, 16);
+    let positions = random_positions(5, 8, 16, Rule::Freestyle);
     for (level, most) in [(Level::EASY, 2), (Level::MEDIUM, 6)] {
         let mut deepest = 0;
         for (board, stone) in positions.iter().step_by(4) {

@@ -7,9 +7,9 @@
 
 mod common;
 
-use common::gomoku::{budget, game_from_points, p, place, play_out, view_of_moves};
+use common::gomoku::{budget, game_from_points, p, place, play_out, random_positions, view_of_moves};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
 use skirmish_bots::gomoku::pattern_search::eval::WIN_THRESHOLD;
 use skirmish_bots::gomoku::pattern_search::line::{C_F4, C_FIVE};
@@ -209,31 +209,6 @@ fn under_renju_black_never_threatens_from_a_forbidden_point() {
     );
     let board = board_of(THREES_WHITE, THREES_BLACK);
     assert_eq!(vct_of(&board, Rule::Renju, Stone::White, &mut line), Outcome::Win);
-}
-
-/// Positions from games of random play near the centre, with the side to move.
-fn random_positions(seed: u64, games: usize, stones: usize, rule: Rule) -> Vec<(Board, Stone)> {
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut board = Board::new(15);
-        let mut stone = Stone::Black;
-        for _ in 0..stones {
-            let q = Point::new(rng.random_range(3..12), rng.random_range(3..12));
-            if board.get(q).is_some()
-                || (stone == Stone::Black && board.forbidden(q).is_some() && rule == Rule::Renju)
-            {
-                continue;
-            }
-            board.set(q, Some(stone));
-            if board.winning_line(q, stone, rule).is_some() {
-                break;
-            }
-            stone = stone.other();
-            out.push((board.clone(), stone));
-        }
-    }
-    out
 }
 
 /// The board as rows of `x` (black), `o` (white) and `.`, the top row first.

@@ -32,19 +32,11 @@ async fn server() -> TestServer {
 
 /// A bot's `hello`: `name`, offering `strategy` for gomoku, with the account `token` if any.
 fn bot_hello(name: &str, strategy: &str, token: Option<AccountToken>) -> ClientMsg {
-    ClientMsg::Hello {
-        protocol: PROTOCOL_VERSION,
-        name: name.to_owned(),
-        bot: Some(BotOffer {
-            games: [(GameKind::Gomoku, vec![strategy.to_owned()])].into(),
-            version: None,
-        }),
-        resume: None,
-        key: None,
-        token,
-        turn_view: Some(true),
-        ladder: Vec::new(),
-    }
+    let offer = BotOffer {
+        games: [(GameKind::Gomoku, vec![strategy.to_owned()])].into(),
+        version: None,
+    };
+    common::bot_hello(name, offer, token)
 }
 
 fn code(msg: &ServerMsg) -> ErrorCode {

@@ -513,19 +513,14 @@ async fn a_connected_bots_lost_or_overwritten_directory_entry_is_written_again()
     let cluster = TestCluster::start(2, &[]).await;
     let mut bot = TestClient::connect(&cluster.ws(0)).await;
     let welcome = bot
-        .request(ClientMsg::Hello {
-            protocol: skirmish_protocol::PROTOCOL_VERSION,
-            name: "steady".to_owned(),
-            bot: Some(skirmish_protocol::BotOffer {
+        .request(bot_hello(
+            "steady",
+            skirmish_protocol::BotOffer {
                 games: [(skirmish_protocol::GameKind::Plane, vec!["random".to_owned()])].into(),
                 version: None,
-            }),
-            resume: None,
-            key: None,
-            token: None,
-            turn_view: Some(true),
-            ladder: Vec::new(),
-        })
+            },
+            None,
+        ))
         .await;
     let ServerMsg::Welcome { player, .. } = welcome else {
         panic!("{welcome:?}")

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use common::raw;
 use common::*;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, ServerMsg};
 use skirmish_server::Limits;
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -50,22 +50,14 @@ async fn gauge_reaches(server: &TestServer, name: &str, value: i64) {
 }
 
 fn bot_hello(name: &str, strategies: Vec<String>) -> ClientMsg {
-    ClientMsg::Hello {
-        protocol: PROTOCOL_VERSION,
-        name: name.to_owned(),
-        bot: Some(BotOffer {
-            games: [GameKind::Plane, GameKind::Gomoku, GameKind::Junqi]
-                .into_iter()
-                .map(|g| (g, strategies.clone()))
-                .collect::<BTreeMap<_, _>>(),
-            version: Some("v".repeat(BotOffer::MAX_LABEL_CHARS)),
-        }),
-        resume: None,
-        key: None,
-        token: None,
-        turn_view: Some(true),
-        ladder: Vec::new(),
-    }
+    let offer = BotOffer {
+        games: [GameKind::Plane, GameKind::Gomoku, GameKind::Junqi]
+            .into_iter()
+            .map(|g| (g, strategies.clone()))
+            .collect::<BTreeMap<_, _>>(),
+        version: Some("v".repeat(BotOffer::MAX_LABEL_CHARS)),
+    };
+    common::bot_hello(name, offer, None)
 }
 
 /// `n` bot connections, one after another: hello with the largest offer allowed (every other

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use common::raw::{self, Got};
 use common::*;
 use skirmish_games::plane::Variant;
-use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, PROTOCOL_VERSION, ServerMsg};
+use skirmish_protocol::{BotOffer, ClientMsg, ErrorCode, GameKind, ServerMsg};
 use skirmish_server::session::{CLOSE_INVALID_DATA, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG};
 use skirmish_server::testing::{TestClient, TestServer};
 use tokio::io::AsyncWriteExt;
@@ -149,7 +149,7 @@ async fn names_the_server_repeats_lose_control_and_bidi_characters() {
     // A bot's name is cleaned the same way: what list_bots shows.
     let mut bot = TestClient::connect(&server.ws_url()).await;
     let welcome = bot
-        .request(bot_hello(&format!("bot{HOSTILE}"), offer(1, "random")))
+        .request(bot_hello(&format!("bot{HOSTILE}"), offer(1, "random"), None))
         .await;
     assert!(matches!(welcome, ServerMsg::Welcome { .. }), "{welcome:?}");
     let ServerMsg::Bots { bots, .. } = alice.request(ClientMsg::ListBots).await else {
@@ -163,19 +163,6 @@ fn offer(strategies: usize, name: &str) -> BotOffer {
     BotOffer {
         games: BTreeMap::from([(GameKind::Plane, names)]),
         version: None,
-    }
-}
-
-fn bot_hello(name: &str, offer: BotOffer) -> ClientMsg {
-    ClientMsg::Hello {
-        protocol: PROTOCOL_VERSION,
-        name: name.to_owned(),
-        bot: Some(offer),
-        resume: None,
-        key: None,
-        token: None,
-        turn_view: Some(true),
-        ladder: Vec::new(),
     }
 }
 
@@ -204,7 +191,7 @@ async fn bot_offers_over_the_size_limits_are_refused_with_bad_offer() {
     ];
     for (what, offer) in refused {
         let mut bot = TestClient::connect(&server.ws_url()).await;
-        let reply = bot.request(bot_hello("bot", offer)).await;
+        let reply = bot.request(bot_hello("bot", offer, None)).await;
         assert!(
             matches!(
                 &reply,
@@ -219,7 +206,11 @@ async fn bot_offers_over_the_size_limits_are_refused_with_bad_offer() {
     // The largest offer allowed is welcome.
     let mut bot = TestClient::connect(&server.ws_url()).await;
     let reply = bot
-        .request(bot_hello("bot", offer(BotOffer::MAX_STRATEGIES, &"s".repeat(30))))
+        .request(bot_hello(
+            "bot",
+            offer(BotOffer::MAX_STRATEGIES, &"s".repeat(30)),
+            None,
+        ))
         .await;
     assert!(matches!(reply, ServerMsg::Welcome { .. }), "{reply:?}");
 }

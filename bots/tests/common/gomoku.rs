@@ -4,10 +4,12 @@
 
 use std::time::Duration;
 
-use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 use skirmish_bots::gomoku::{Budget, GomokuStrategy};
-use skirmish_games::gomoku::{Action, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View};
+use skirmish_games::gomoku::{
+    Action, Board, Config, Gomoku, Move, Offers, Opening, Point, Rule, Stone, View,
+};
 use skirmish_games::{Game, Seat, Viewer};
 
 /// The point named `s` (`h8`: column letter, row from 1 at the bottom).
@@ -96,4 +98,30 @@ pub fn play_out(
         game.apply(seat, action).expect("the referee accepts every move");
     }
     game.outcome().and_then(|o| o.winner)
+}
+
+/// Positions from `games` games of random play near the centre (up to `stones` stones each, black
+/// never on a renju forbidden point under `rule`), each with the side to move.
+pub fn random_positions(seed: u64, games: usize, stones: usize, rule: Rule) -> Vec<(Board, Stone)> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut board = Board::new(15);
+        let mut stone = Stone::Black;
+        for _ in 0..stones {
+            let q = Point::new(rng.random_range(3..12), rng.random_range(3..12));
+            if board.get(q).is_some()
+                || (stone == Stone::Black && board.forbidden(q).is_some() && rule == Rule::Renju)
+            {
+                continue;
+            }
+            board.set(q, Some(stone));
+            if board.winning_line(q, stone, rule).is_some() {
+                break;
+            }
+            stone = stone.other();
+            out.push((board.clone(), stone));
+        }
+    }
+    out
 }

@@ -34,6 +34,25 @@ pub fn gomoku_room_named(name: &str, rule: skirmish_games::gomoku::Rule, clock: 
     }
 }
 
+/// A bot's `hello`: `name`, offering `offer`, with the account `token` if any, asking for turn
+/// views.
+pub fn bot_hello(
+    name: &str,
+    offer: skirmish_protocol::BotOffer,
+    token: Option<skirmish_protocol::AccountToken>,
+) -> ClientMsg {
+    ClientMsg::Hello {
+        protocol: skirmish_protocol::PROTOCOL_VERSION,
+        name: name.to_owned(),
+        bot: Some(offer),
+        resume: None,
+        key: None,
+        token,
+        turn_view: Some(true),
+        ladder: Vec::new(),
+    }
+}
+
 /// The act that places a gomoku stone on `point` (`h8`).
 ///
 /// # Panics

@@ -26,6 +26,28 @@ pub const BLACK: Side = 0;
 /// White's [`Side`].
 pub const WHITE: Side = 1;
 
+/// An empty point's patterns and combinations before a stone changed them, for
+/// [`Position::unmake`] to put back.
+#[derive(Clone, Copy)]
+struct Undo {
+    point: u32,
+    pat: u32,
+    combo: [Combo; 2],
+}
+
+/// What [`Position::unmake`] needs of a stone beyond its [`Undo`] entries.
+#[derive(Clone)]
+struct Frame {
+    /// The stone's padded index.
+    point: usize,
+    /// The length of the undo log before the stone.
+    undo_len: usize,
+    /// The pattern counts before the stone.
+    pat_count: [[i32; 16]; 2],
+    /// The combination counts before the stone.
+    combo_count: [[i32; 16]; 2],
+}
+
 /// A position under search, with incrementally kept line patterns.
 #[derive(Clone)]
 pub struct Position {
@@ -61,7 +83,10 @@ pub struct Position {
     points: Vec<usize>,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
-    history: Vec<usize>,
+    /// The stones played since [`Position::new`], with what taking each back restores.
+    history: Vec<Frame>,
+    /// The patterns the stones in `history` changed, in the order they changed them.
+    undo: Vec<Undo>,
     side: Side,
     /// The line patterns of both colours per line key ([`pair_table`]).
     pairs: &'static [u8; LINE_KEYS],
@@ -118,6 +143,7 @@ impl Position {
             zobrist,
             hash: 0,
             history: Vec::new(),
+            undo: Vec::new(),
             side,
             pairs: pair_table(exact(Stone::Black), exact(Stone::White)),
             combos: [combo_table(rule == Rule::Renju), combo_table(false)],
@@ -134,6 +160,7 @@ impl Position {
             }
         }
         pos.history.clear();
+        pos.undo.clear();
         pos.side = side;
         pos
     }
@@ -202,7 +229,7 @@ impl Position {
 
     /// The last stone played since [`Position::new`].
     pub fn last(&self) -> Option<usize> {
-        self.history.last().copied()
+        self.history.last().map(|frame| frame.point)
     }
 
     /// The Zobrist hash of the stones (the side to move follows from them).
@@ -262,15 +289,20 @@ impl Position {
     /// In debug builds, when `i` is not an empty board point.
     pub fn make(&mut self, i: usize) {
         debug_assert!(self.is_empty(i), "a stone goes on an empty point");
+        self.history.push(Frame {
+            point: i,
+            undo_len: self.undo.len(),
+            pat_count: self.pat_count,
+            combo_count: self.combo_count,
+        });
         self.count(i, -1);
         self.track(i, false);
         let colour = self.side as u32 + 1;
         self.cells[i] = colour as u8;
         self.hash ^= self.zobrist[i][self.side];
-        self.relines(i, |key, k| key | colour << shift(k));
+        self.relines::<true>(i, |key, k| key | colour << shift(k));
         self.touch_near(i, 1);
         self.near_set.remove(i);
-        self.history.push(i);
         self.side ^= 1;
     }
 
@@ -279,25 +311,41 @@ impl Position {
     /// # Panics
     /// When nothing was played since [`Position::new`].
     pub fn unmake(&mut self) {
-        let i = self.history.pop().expect("unmake follows a make");
+        let frame = self.history.pop().expect("unmake follows a make");
+        let i = frame.point;
         self.side ^= 1;
         self.cells[i] = EMPTY as u8;
         self.hash ^= self.zobrist[i][self.side];
-        self.relines(i, |key, k| key & !(3 << shift(k)));
+        self.relines::<false>(i, |key, k| key & !(3 << shift(k)));
+        // The patterns the stone changed go back, newest first, with the sets they are in.
+        while self.undo.len() > frame.undo_len {
+            let undo = self.undo.pop().expect("the log is longer than the frame's start");
+            let q = undo.point as usize;
+            self.pat[q] = undo.pat;
+            for side in [BLACK, WHITE] {
+                let combo = undo.combo[side];
+                if self.combo[side][q] != combo {
+                    self.combo[side][q] = combo;
+                    self.fours[side].set(q, (C_B4..=C_F4).contains(&combo));
+                    self.fives[side].set(q, combo == C_FIVE);
+                }
+            }
+        }
+        self.pat_count = frame.pat_count;
+        self.combo_count = frame.combo_count;
         self.touch_near(i, -1);
         self.near_set.set(i, self.near[i] > 0);
         // The point's patterns are those it had when the stone was played: every stone played
         // since has been taken back.
-        self.count(i, 1);
         self.track(i, true);
     }
 
     /// Applies `change` to the keys of the points on the four lines through `i` (within
     /// [`HALF`]; `change(key, k)` for the point `k` steps before `i`, whose key holds `i` at
-    /// `shift(k)`), and updates the empty ones' patterns. Padding is [`HALF`] wide, so the
-    /// first wall met going out ends that side.
+    /// `shift(k)`), and when `UPDATE` updates the empty ones' patterns (logging what they
+    /// were). Padding is [`HALF`] wide, so the first wall met going out ends that side.
     #[inline(always)]
-    fn relines(&mut self, i: usize, change: impl Fn(u32, i32) -> u32) {
+    fn relines<const UPDATE: bool>(&mut self, i: usize, change: impl Fn(u32, i32) -> u32) {
         for d in 0..4 {
             let step = self.steps[d];
             for dir in [-1, 1] {
@@ -310,7 +358,7 @@ impl Position {
                     }
                     let key = change(self.keys[q][d], k);
                     self.keys[q][d] = key;
-                    if cell == EMPTY as u8 {
+                    if UPDATE && cell == EMPTY as u8 {
                         self.update(q, d, key);
                     }
                 }
@@ -377,6 +425,11 @@ impl Position {
         if new == old {
             return;
         }
+        self.undo.push(Undo {
+            point: i as u32,
+            pat: old,
+            combo: [self.combo[BLACK][i], self.combo[WHITE][i]],
+        });
         self.pat[i] = new;
         for side in [BLACK, WHITE] {
             let (was, now) = (old >> (16 * side) & 0xFFFF, new >> (16 * side) & 0xFFFF);

@@ -346,6 +346,10 @@ impl Position {
     /// were). Padding is [`HALF`] wide, so the first wall met going out ends that side.
     #[inline(always)]
     fn relines<const UPDATE: bool>(&mut self, i: usize, change: impl Fn(u32, i32) -> u32) {
+        // The empty points' new patterns are all read first and applied after, so that the
+        // table reads do not wait on one another's updates.
+        let mut changed = [(0u32, 0u8, 0u8); 8 * HALF as usize];
+        let mut n = 0;
         for d in 0..4 {
             let step = self.steps[d];
             for dir in [-1, 1] {
@@ -359,10 +363,15 @@ impl Position {
                     let key = change(self.keys[q][d], k);
                     self.keys[q][d] = key;
                     if UPDATE && cell == EMPTY as u8 {
-                        self.update(q, d, key);
+                        let pair = self.pairs[key as usize & (LINE_KEYS - 1)];
+                        changed[n] = (q as u32, d as u8, pair);
+                        n += 1;
                     }
                 }
             }
+        }
+        for &(q, d, pair) in &changed[..n] {
+            self.update(q as usize, usize::from(d), pair);
         }
     }
 
@@ -415,10 +424,11 @@ impl Position {
         self.tables[side][key as usize]
     }
 
-    /// Recomputes empty point `i`'s patterns along direction `d`, whose key is now `key`.
+    /// Sets empty point `i`'s patterns along direction `d` to `pair` (both colours', as
+    /// [`pair_table`] packs them).
     #[inline(always)]
-    fn update(&mut self, i: usize, d: usize, key: u32) {
-        let pair = u32::from(self.pairs[key as usize & (LINE_KEYS - 1)]);
+    fn update(&mut self, i: usize, d: usize, pair: u8) {
+        let pair = u32::from(pair);
         let shift = 4 * d as u32;
         let old = self.pat[i];
         let new = (old & !(0xF_000F << shift)) | (((pair & 15) | (pair >> 4) << 16) << shift);

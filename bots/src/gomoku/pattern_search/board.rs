@@ -3,8 +3,11 @@
 //! lines' combination and the number of empty points showing each pattern and combination.
 //!
 //! A stone changes only the ten points each side of it on its four lines, so [`Position::make`]
-//! and [`Position::unmake`] update at most 80 (point, direction) entries, each by two table
-//! reads, instead of rescanning the board.
+//! updates at most 40 (point, direction) entries, each by one read of both colours' patterns
+//! ([`pair_table`]), instead of rescanning the board; it logs what it changed, and
+//! [`Position::unmake`] puts that back without reading any table. The position also keeps, as
+//! bitboards ([`bits`](super::bits)), the empty points near a stone and each colour's four and
+//! five points, which the searches walk instead of the board.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

@@ -3,16 +3,20 @@
 //! lines' combination and the number of empty points showing each pattern and combination.
 //!
 //! A stone changes only the ten points each side of it on its four lines, so [`Position::make`]
-//! and [`Position::unmake`] update at most 80 (point, direction) entries, each by two table
-//! reads, instead of rescanning the board.
+//! updates at most 40 (point, direction) entries, each by one read of both colours' patterns
+//! ([`pair_table`]), instead of rescanning the board; it logs what it changed, and
+//! [`Position::unmake`] puts that back without reading any table. The position also keeps, as
+//! bitboards ([`bits`](super::bits)), the empty points near a stone and each colour's four and
+//! five points, which the searches walk instead of the board.
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use skirmish_games::gomoku::{Board, Point, Rule, Stone};
 
+use super::bits::PointSet;
 use super::line::{
-    COMBOS, Combo, EMPTY, HALF, PATTERNS, Pat, WALL, combo_index, combo_table, line_table, shift,
-    swap_colours,
+    C_B4, C_F4, C_FIVE, COMBO_KEYS, COMBOS, Combo, EMPTY, HALF, LINE_KEYS, PATTERNS, Pat, WALL, combo_index,
+    combo_table, line_table, pair_table, shift, swap_colours,
 };
 
 /// Points of padding around the board (a line key reaches five points out).
@@ -25,6 +29,28 @@ pub const BLACK: Side = 0;
 /// White's [`Side`].
 pub const WHITE: Side = 1;
 
+/// An empty point's patterns and combinations before a stone changed them, for
+/// [`Position::unmake`] to put back.
+#[derive(Clone, Copy)]
+struct Undo {
+    point: u32,
+    pat: u32,
+    combo: [Combo; 2],
+}
+
+/// What [`Position::unmake`] needs of a stone beyond its [`Undo`] entries.
+#[derive(Clone)]
+struct Frame {
+    /// The stone's padded index.
+    point: usize,
+    /// The length of the undo log before the stone.
+    undo_len: usize,
+    /// The pattern counts before the stone.
+    pat_count: [[i32; 16]; 2],
+    /// The combination counts before the stone.
+    combo_count: [[i32; 16]; 2],
+}
+
 /// A position under search, with incrementally kept line patterns.
 #[derive(Clone)]
 pub struct Position {
@@ -34,26 +60,42 @@ pub struct Position {
     cells: Vec<u8>,
     /// Per padded point and direction: the line key (10 points, 2 bits each), black as own.
     keys: Vec<[u32; 4]>,
-    /// Per colour, point and direction: the line pattern (kept current for empty points only).
-    pat: [Vec<[Pat; 4]>; 2],
+    /// Per point: both colours' line patterns, four bits per direction `d` at bit `4 * d`,
+    /// black's in the low 16 bits and white's in the high 16 (each half a [`combo_index`]);
+    /// kept current for empty points only (an occupied point keeps the patterns it had when its
+    /// stone was played, which are its patterns again when the stone is taken back).
+    pat: Vec<u32>,
     /// Per colour and point: the combination of the point's four patterns.
     combo: [Vec<Combo>; 2],
-    /// Per colour: how many (empty point, direction) pairs show each pattern.
-    pat_count: [[i32; PATTERNS]; 2],
-    /// Per colour: how many empty points show each combination.
-    combo_count: [[i32; COMBOS]; 2],
+    /// Per colour: how many (empty point, direction) pairs show each pattern (16 slots, so
+    /// that a 4-bit pattern indexes it; the last four stay 0).
+    pat_count: [[i32; 16]; 2],
+    /// Per colour: how many empty points show each combination (16 slots; the last seven stay 0).
+    combo_count: [[i32; 16]; 2],
     /// Per padded point: stones within two points (a 5x5 square).
     near: Vec<u8>,
+    /// The empty points with a stone within two points.
+    near_set: PointSet,
+    /// Per colour: the empty points where it makes a four ([`C_B4`] to [`C_F4`]).
+    fours: [PointSet; 2],
+    /// Per colour: the empty points where it makes a five ([`C_FIVE`]).
+    fives: [PointSet; 2],
     /// Direction steps in padded indices.
     steps: [isize; 4],
     /// The on-board points, as padded indices, row by row.
     points: Vec<usize>,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
-    history: Vec<usize>,
+    /// The stones played since [`Position::new`], with what taking each back restores.
+    history: Vec<Frame>,
+    /// The patterns the stones in `history` changed, in the order they changed them.
+    undo: Vec<Undo>,
     side: Side,
+    /// The line patterns of both colours per line key ([`pair_table`]).
+    pairs: &'static [u8; LINE_KEYS],
+    combos: [&'static [Combo; COMBO_KEYS]; 2],
+    /// The line tables of each colour, for [`Position::matches_rescan`].
     tables: [&'static [Pat]; 2],
-    combos: [&'static [Combo]; 2],
     rule: Rule,
 }
 
@@ -91,19 +133,24 @@ impl Position {
             width,
             cells,
             keys,
-            pat: [vec![[0; 4]; width * width], vec![[0; 4]; width * width]],
+            pat: vec![0; width * width],
             combo: [vec![0; width * width], vec![0; width * width]],
-            pat_count: [[0; PATTERNS]; 2],
-            combo_count: [[0; COMBOS]; 2],
+            pat_count: [[0; 16]; 2],
+            combo_count: [[0; 16]; 2],
             near: vec![0; width * width],
+            near_set: PointSet::default(),
+            fours: [PointSet::default(); 2],
+            fives: [PointSet::default(); 2],
             steps,
             points,
             zobrist,
             hash: 0,
             history: Vec::new(),
+            undo: Vec::new(),
             side,
-            tables: [line_table(exact(Stone::Black)), line_table(exact(Stone::White))],
+            pairs: pair_table(exact(Stone::Black), exact(Stone::White)),
             combos: [combo_table(rule == Rule::Renju), combo_table(false)],
+            tables: [line_table(exact(Stone::Black)), line_table(exact(Stone::White))],
             rule,
         };
         for i in pos.points.clone() {
@@ -116,6 +163,7 @@ impl Position {
             }
         }
         pos.history.clear();
+        pos.undo.clear();
         pos.side = side;
         pos
     }
@@ -155,6 +203,23 @@ impl Position {
         self.near[i]
     }
 
+    /// The empty points with a stone within two points (those where [`Position::near`] is
+    /// above 0).
+    pub fn near_points(&self) -> &PointSet {
+        &self.near_set
+    }
+
+    /// The empty points where `side` makes a four: those where its [`Position::combo`] is
+    /// [`C_B4`] to [`C_F4`].
+    pub fn fours(&self, side: Side) -> &PointSet {
+        &self.fours[side]
+    }
+
+    /// The empty points where `side` makes a five (its [`Position::combo`] is [`C_FIVE`]).
+    pub fn fives(&self, side: Side) -> &PointSet {
+        &self.fives[side]
+    }
+
     /// The side to move.
     pub fn side(&self) -> Side {
         self.side
@@ -167,7 +232,7 @@ impl Position {
 
     /// The last stone played since [`Position::new`].
     pub fn last(&self) -> Option<usize> {
-        self.history.last().copied()
+        self.history.last().map(|frame| frame.point)
     }
 
     /// The Zobrist hash of the stones (the side to move follows from them).
@@ -177,7 +242,14 @@ impl Position {
 
     /// Line patterns of `side` at empty point `i`, one per direction.
     pub fn pats(&self, side: Side, i: usize) -> [Pat; 4] {
-        self.pat[side][i]
+        let packed = self.packed(side, i);
+        [0, 4, 8, 12].map(|s| ((packed >> s) & 15) as Pat)
+    }
+
+    /// Line patterns of `side` at empty point `i` packed four bits a direction (direction `d`
+    /// at bit `4 * d`: a [`combo_index`]).
+    pub fn packed(&self, side: Side, i: usize) -> u16 {
+        (self.pat[i] >> (16 * side)) as u16
     }
 
     /// The combination of `side` at empty point `i`.
@@ -187,12 +259,16 @@ impl Position {
 
     /// (empty point, direction) pairs where `side` shows each pattern.
     pub fn pat_counts(&self, side: Side) -> &[i32; PATTERNS] {
-        &self.pat_count[side]
+        self.pat_count[side][..PATTERNS]
+            .try_into()
+            .expect("PATTERNS fit in 16 slots")
     }
 
     /// Empty points where `side` shows each combination.
     pub fn combo_counts(&self, side: Side) -> &[i32; COMBOS] {
-        &self.combo_count[side]
+        self.combo_count[side][..COMBOS]
+            .try_into()
+            .expect("COMBOS fit in 16 slots")
     }
 
     /// Empty points where `side` shows `combo`.
@@ -216,25 +292,20 @@ impl Position {
     /// In debug builds, when `i` is not an empty board point.
     pub fn make(&mut self, i: usize) {
         debug_assert!(self.is_empty(i), "a stone goes on an empty point");
+        self.history.push(Frame {
+            point: i,
+            undo_len: self.undo.len(),
+            pat_count: self.pat_count,
+            combo_count: self.combo_count,
+        });
         self.count(i, -1);
+        self.track(i, false);
         let colour = self.side as u32 + 1;
         self.cells[i] = colour as u8;
         self.hash ^= self.zobrist[i][self.side];
-        for d in 0..4 {
-            let step = self.steps[d];
-            for k in (-HALF..=HALF).filter(|&k| k != 0) {
-                let q = (i as isize - k as isize * step) as usize;
-                if self.cells[q] == WALL as u8 {
-                    continue;
-                }
-                self.keys[q][d] |= colour << shift(k);
-                if self.cells[q] == EMPTY as u8 {
-                    self.update(q, d);
-                }
-            }
-        }
+        self.relines::<true>(i, |key, k| key | colour << shift(k));
         self.touch_near(i, 1);
-        self.history.push(i);
+        self.near_set.remove(i);
         self.side ^= 1;
     }
 
@@ -243,25 +314,68 @@ impl Position {
     /// # Panics
     /// When nothing was played since [`Position::new`].
     pub fn unmake(&mut self) {
-        let i = self.history.pop().expect("unmake follows a make");
+        let frame = self.history.pop().expect("unmake follows a make");
+        let i = frame.point;
         self.side ^= 1;
         self.cells[i] = EMPTY as u8;
         self.hash ^= self.zobrist[i][self.side];
-        for d in 0..4 {
-            let step = self.steps[d];
-            for k in (-HALF..=HALF).filter(|&k| k != 0) {
-                let q = (i as isize - k as isize * step) as usize;
-                if self.cells[q] == WALL as u8 {
-                    continue;
-                }
-                self.keys[q][d] &= !(3 << shift(k));
-                if self.cells[q] == EMPTY as u8 {
-                    self.update(q, d);
+        self.relines::<false>(i, |key, k| key & !(3 << shift(k)));
+        // The patterns the stone changed go back, newest first, with the sets they are in.
+        while self.undo.len() > frame.undo_len {
+            let undo = self.undo.pop().expect("the log is longer than the frame's start");
+            let q = undo.point as usize;
+            self.pat[q] = undo.pat;
+            for side in [BLACK, WHITE] {
+                let combo = undo.combo[side];
+                if self.combo[side][q] != combo {
+                    self.combo[side][q] = combo;
+                    self.fours[side].set(q, (C_B4..=C_F4).contains(&combo));
+                    self.fives[side].set(q, combo == C_FIVE);
                 }
             }
         }
+        self.pat_count = frame.pat_count;
+        self.combo_count = frame.combo_count;
         self.touch_near(i, -1);
-        self.refresh(i);
+        self.near_set.set(i, self.near[i] > 0);
+        // The point's patterns are those it had when the stone was played: every stone played
+        // since has been taken back.
+        self.track(i, true);
+    }
+
+    /// Applies `change` to the keys of the points on the four lines through `i` (within
+    /// [`HALF`]; `change(key, k)` for the point `k` steps before `i`, whose key holds `i` at
+    /// `shift(k)`), and when `UPDATE` updates the empty ones' patterns (logging what they
+    /// were). Padding is [`HALF`] wide, so the first wall met going out ends that side.
+    #[inline(always)]
+    fn relines<const UPDATE: bool>(&mut self, i: usize, change: impl Fn(u32, i32) -> u32) {
+        // The empty points' new patterns are all read first and applied after, so that the
+        // table reads do not wait on one another's updates.
+        let mut changed = [(0u32, 0u8, 0u8); 8 * HALF as usize];
+        let mut n = 0;
+        for d in 0..4 {
+            let step = self.steps[d];
+            for dir in [-1, 1] {
+                for k in 1..=HALF {
+                    let k = dir * k;
+                    let q = (i as isize - k as isize * step) as usize;
+                    let cell = self.cells[q];
+                    if cell == WALL as u8 {
+                        break;
+                    }
+                    let key = change(self.keys[q][d], k);
+                    self.keys[q][d] = key;
+                    if UPDATE && cell == EMPTY as u8 {
+                        let pair = self.pairs[key as usize & (LINE_KEYS - 1)];
+                        changed[n] = (q as u32, d as u8, pair);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        for &(q, d, pair) in &changed[..n] {
+            self.update(q as usize, usize::from(d), pair);
+        }
     }
 
     /// Passes the move (for threat searches that let one side play twice).
@@ -273,7 +387,15 @@ impl Position {
         for dy in -2..=2isize {
             for dx in -2..=2isize {
                 let q = (i as isize + dy * self.width as isize + dx) as usize;
-                self.near[q] = (i32::from(self.near[q]) + by) as u8;
+                let near = (i32::from(self.near[q]) + by) as u8;
+                self.near[q] = near;
+                // An occupied point counts its own stone, so only an empty point (or the
+                // padding) goes from no stone near to one, or back.
+                if by > 0 && near == 1 && self.cells[q] == EMPTY as u8 {
+                    self.near_set.insert(q);
+                } else if near == 0 {
+                    self.near_set.remove(q);
+                }
             }
         }
     }
@@ -281,46 +403,78 @@ impl Position {
     /// Adds (`by` = 1) or removes (-1) empty point `i`'s patterns and combinations from the counts.
     fn count(&mut self, i: usize, by: i32) {
         for side in [BLACK, WHITE] {
-            for p in self.pat[side][i] {
-                self.pat_count[side][usize::from(p)] += by;
+            let packed = self.packed(side, i);
+            for s in [0, 4, 8, 12] {
+                self.pat_count[side][usize::from((packed >> s) & 15)] += by;
             }
-            self.combo_count[side][usize::from(self.combo[side][i])] += by;
+            self.combo_count[side][usize::from(self.combo[side][i] & 15)] += by;
         }
     }
 
+    /// Puts empty point `i` into the sets its combinations call for (`present`), or takes it
+    /// out of them all (a stone is played there).
+    fn track(&mut self, i: usize, present: bool) {
+        for side in [BLACK, WHITE] {
+            let combo = self.combo[side][i];
+            self.fours[side].set(i, present && (C_B4..=C_F4).contains(&combo));
+            self.fives[side].set(i, present && combo == C_FIVE);
+        }
+    }
+
+    /// The line pattern of `side` for line key `key` (black as own), from its line table.
     fn pattern(&self, side: Side, key: u32) -> Pat {
         let key = if side == BLACK { key } else { swap_colours(key) };
         self.tables[side][key as usize]
     }
 
-    /// Recomputes empty point `i`'s pattern along direction `d` (its key changed).
-    fn update(&mut self, i: usize, d: usize) {
-        let key = self.keys[i][d];
+    /// Sets empty point `i`'s patterns along direction `d` to `pair` (both colours', as
+    /// [`pair_table`] packs them).
+    #[inline(always)]
+    fn update(&mut self, i: usize, d: usize, pair: u8) {
+        let pair = u32::from(pair);
+        let shift = 4 * d as u32;
+        let old = self.pat[i];
+        let new = (old & !(0xF_000F << shift)) | (((pair & 15) | (pair >> 4) << 16) << shift);
+        if new == old {
+            return;
+        }
+        self.undo.push(Undo {
+            point: i as u32,
+            pat: old,
+            combo: [self.combo[BLACK][i], self.combo[WHITE][i]],
+        });
+        self.pat[i] = new;
         for side in [BLACK, WHITE] {
-            let new = self.pattern(side, key);
-            let old = self.pat[side][i][d];
-            if new == old {
+            let (was, now) = (old >> (16 * side) & 0xFFFF, new >> (16 * side) & 0xFFFF);
+            if was == now {
                 continue;
             }
-            self.pat_count[side][usize::from(old)] -= 1;
-            self.pat_count[side][usize::from(new)] += 1;
-            self.pat[side][i][d] = new;
-            let combo = self.combos[side][combo_index(self.pat[side][i])];
-            let was = std::mem::replace(&mut self.combo[side][i], combo);
-            self.combo_count[side][usize::from(was)] -= 1;
-            self.combo_count[side][usize::from(combo)] += 1;
+            self.pat_count[side][(was >> shift & 15) as usize] -= 1;
+            self.pat_count[side][(now >> shift & 15) as usize] += 1;
+            let combo = self.combos[side][now as usize];
+            let before = std::mem::replace(&mut self.combo[side][i], combo);
+            if combo != before {
+                self.combo_count[side][usize::from(before & 15)] -= 1;
+                self.combo_count[side][usize::from(combo & 15)] += 1;
+                self.fours[side].set(i, (C_B4..=C_F4).contains(&combo));
+                self.fives[side].set(i, combo == C_FIVE);
+            }
         }
     }
 
     /// Recomputes all of empty point `i`'s patterns from its keys and counts them.
     fn refresh(&mut self, i: usize) {
+        let mut packed = 0;
+        for d in 0..4 {
+            let pair = u32::from(self.pairs[self.keys[i][d] as usize & (LINE_KEYS - 1)]);
+            packed |= ((pair & 15) | (pair >> 4) << 16) << (4 * d);
+        }
+        self.pat[i] = packed;
         for side in [BLACK, WHITE] {
-            for d in 0..4 {
-                self.pat[side][i][d] = self.pattern(side, self.keys[i][d]);
-            }
-            self.combo[side][i] = self.combos[side][combo_index(self.pat[side][i])];
+            self.combo[side][i] = self.combos[side][usize::from(self.packed(side, i))];
         }
         self.count(i, 1);
+        self.track(i, true);
     }
 
     /// The board of this position (for the rules engine's checks).
@@ -364,21 +518,36 @@ impl Position {
                 }
                 for side in [BLACK, WHITE] {
                     let p = self.pattern(side, key);
-                    if p != self.pat[side][i][d] {
+                    if p != self.pats(side, i)[d] {
                         return false;
                     }
                     pat_count[side][usize::from(p)] += 1;
                 }
             }
             for side in [BLACK, WHITE] {
-                let combo = self.combos[side][combo_index(self.pat[side][i])];
+                let combo = self.combos[side][combo_index(self.pats(side, i))];
                 if combo != self.combo[side][i] {
                     return false;
                 }
                 combo_count[side][usize::from(combo)] += 1;
             }
         }
-        pat_count == self.pat_count && combo_count == self.combo_count && hash == self.hash
+        let mut near_set = PointSet::default();
+        let mut fours = [PointSet::default(); 2];
+        let mut fives = [PointSet::default(); 2];
+        for &i in self.points.iter().filter(|&&i| self.is_empty(i)) {
+            near_set.set(i, self.near[i] > 0);
+            for side in [BLACK, WHITE] {
+                fours[side].set(i, (C_B4..=C_F4).contains(&self.combo[side][i]));
+                fives[side].set(i, self.combo[side][i] == C_FIVE);
+            }
+        }
+        near_set == self.near_set
+            && fours == self.fours
+            && fives == self.fives
+            && pat_count == [*self.pat_counts(BLACK), *self.pat_counts(WHITE)]
+            && combo_count == [*self.combo_counts(BLACK), *self.combo_counts(WHITE)]
+            && hash == self.hash
     }
 }
 

@@ -12,6 +12,7 @@
 //! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
 //! check forbids (a superset), and the root checks every candidate with the rules engine.
 
+pub mod bits;
 pub mod board;
 pub mod eval;
 pub mod fit;

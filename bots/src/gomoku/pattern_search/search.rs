@@ -5,7 +5,7 @@
 
 use super::board::Position;
 use super::eval::{WIN, WIN_THRESHOLD, Weights, evaluate};
-use super::line::{B4, C_B4, C_B4F3, C_F3, C_F4, C_FIVE, FIVE, FORBIDDEN, OVERLINE, Pat};
+use super::line::{B4, C_B4, C_B4F3, C_F3, C_F4, C_FIVE, FIVE, FORBIDDEN, OVERLINE};
 use super::time::Clock;
 use super::tt::{Bound, Table};
 use super::vcf::{self, Outcome, Vcf};
@@ -100,9 +100,10 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 /// quarter: attack first) and the opponent's it blocks.
 pub fn move_score(pos: &Position, side: usize, i: usize) -> i32 {
     let v = |s: usize| -> i32 {
-        pos.pats(s, i)
+        let packed = pos.packed(s, i);
+        [0, 4, 8, 12]
             .iter()
-            .map(|&p: &Pat| ORDER[usize::from(p)])
+            .map(|&shift| ORDER[usize::from((packed >> shift) & 15).min(ORDER.len() - 1)])
             .sum::<i32>()
             + COMBO_ORDER[usize::from(pos.combo(s, i)).min(7)]
     };
@@ -155,39 +156,46 @@ impl Searcher {
     /// farther four), best first, at most [`WIDTH`] when `cap`. Black's forbidden points under
     /// renju (by the pattern check, which forbids a little more than the rules) are left out.
     pub fn candidates(pos: &Position, out: &mut Vec<(usize, i32)>, cap: bool) {
+        Self::gather(pos, out, cap);
+        out.sort_unstable_by_key(|&(i, v)| (std::cmp::Reverse(v), i));
+    }
+
+    /// The points [`Searcher::candidates`] gives, in no particular order.
+    fn gather(pos: &Position, out: &mut Vec<(usize, i32)>, cap: bool) {
         out.clear();
         let s = pos.side();
         let o = s ^ 1;
         let allowed = |i: usize| pos.combo(s, i) != FORBIDDEN;
         if pos.has(o, C_FIVE) > 0 {
-            out.extend(
-                pos.points()
-                    .iter()
-                    .copied()
-                    .filter(|&i| pos.is_empty(i) && pos.combo(o, i) == C_FIVE && allowed(i))
-                    .map(|i| (i, 0)),
-            );
+            out.extend(pos.fives(o).iter().filter(|&i| allowed(i)).map(|i| (i, 0)));
             return;
         }
         let threatened = pos.has(o, C_F4) > 0;
-        for &i in pos.points() {
-            if !pos.is_empty(i) || !allowed(i) {
-                continue;
-            }
-            let mine = pos.combo(s, i);
-            let keep = if threatened {
-                vcf::is_four(mine)
+        if threatened {
+            for &i in pos.points() {
+                if !pos.is_empty(i) || !allowed(i) {
+                    continue;
+                }
+                let mine = pos.combo(s, i);
+                if vcf::is_four(mine)
                     || mine == C_FIVE
                     || pos.pats(o, i).iter().any(|&p| p >= B4 && p != OVERLINE)
-            } else {
-                pos.near(i) > 0 || mine >= C_B4
-            };
-            if keep {
-                out.push((i, move_score(pos, s, i)));
+                {
+                    out.push((i, move_score(pos, s, i)));
+                }
             }
+            return;
         }
-        out.sort_unstable_by_key(|&(i, v)| (std::cmp::Reverse(v), i));
-        if cap && !threatened {
+        // The points near a stone, and any farther four or five (`combo >= C_B4`; a
+        // forbidden point is not allowed).
+        let near = pos.near_points().union(pos.fours(s)).union(pos.fives(s));
+        out.extend(
+            near.iter()
+                .filter(|&i| allowed(i))
+                .map(|i| (i, move_score(pos, s, i))),
+        );
+        if cap && out.len() > WIDTH {
+            out.select_nth_unstable_by_key(WIDTH - 1, |&(i, v)| (std::cmp::Reverse(v), i));
             out.truncate(WIDTH);
         }
     }
@@ -383,7 +391,8 @@ impl Searcher {
             }
         }
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        Self::candidates(pos, &mut moves, true);
+        // In no order yet: sorted once the table move, killers and history are added.
+        Self::gather(pos, &mut moves, true);
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return if their_fives > 0 {

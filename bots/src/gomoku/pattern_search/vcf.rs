@@ -27,6 +27,9 @@ pub struct Vcf {
     mask: usize,
     nodes: u64,
     limit: u64,
+    /// Per remaining depth, the attacker's fours with their combinations (kept to save
+    /// allocations: the depth falls by one a level, so a line of the search uses each once).
+    buffers: Vec<Vec<(usize, u8)>>,
 }
 
 /// The outcome of a bounded VCF search.
@@ -51,6 +54,7 @@ impl Vcf {
             mask: (1 << bits) - 1,
             nodes: 0,
             limit: 0,
+            buffers: Vec::new(),
         }
     }
 
@@ -104,46 +108,48 @@ impl Vcf {
                 return Some(false);
             }
         }
-        let moves: Vec<usize> = if pos.has(d, C_FIVE) > 0 {
+        let slot = depth as usize;
+        if self.buffers.len() <= slot {
+            self.buffers.resize_with(slot + 1, Vec::new);
+        }
+        let mut moves = std::mem::take(&mut self.buffers[slot]);
+        moves.clear();
+        if pos.has(d, C_FIVE) > 0 {
             // A counter-four: the only move is its five point, and it must be a four.
             if pos.has(d, C_FIVE) > 1 {
+                self.buffers[slot] = moves;
                 return Some(false);
             }
             let block = find(pos, d, C_FIVE, pos.last())?;
             if !(C_B4..=C_F4).contains(&pos.combo(a, block)) {
+                self.buffers[slot] = moves;
                 return Some(false);
             }
-            vec![block]
+            moves.push((block, 0));
         } else {
-            let mut fours: Vec<(usize, u8)> = pos
-                .points()
-                .iter()
-                .copied()
-                .filter(|&i| pos.is_empty(i) && (C_B4..=C_F4).contains(&pos.combo(a, i)))
-                .map(|i| (i, pos.combo(a, i)))
-                .collect();
-            fours.sort_by_key(|&(i, c)| (std::cmp::Reverse(c), i));
-            fours.into_iter().map(|(i, _)| i).collect()
-        };
-        for four in moves {
+            moves.extend(pos.fours(a).iter().map(|i| (i, pos.combo(a, i))));
+            moves.sort_unstable_by_key(|&(i, c)| (std::cmp::Reverse(c), i));
+        }
+        let mut result = Some(false);
+        for &(four, _) in &moves {
             line.push(four);
             pos.make(four);
-            let mut fives: Vec<usize> = pos
-                .line_points(four)
-                .filter(|&i| pos.combo(a, i) == C_FIVE)
-                .collect();
-            fives.sort_unstable();
-            fives.dedup();
-            let result = match fives.as_slice() {
+            // The attacker had no five before this four, so its five points now are the
+            // four's (on the four's lines), in board order.
+            let fives = {
+                let mut fives = pos.fives(a).iter();
+                (fives.next(), fives.next())
+            };
+            let r = match fives {
                 // A flex four or two fours: the defender blocks one five point, the attacker
                 // plays the other.
-                [block, five, ..] => {
-                    line.extend([*block, *five]);
+                (Some(block), Some(five)) => {
+                    line.extend([block, five]);
                     Some(true)
                 }
-                [block] => {
-                    line.push(*block);
-                    pos.make(*block);
+                (Some(block), None) => {
+                    line.push(block);
+                    pos.make(block);
                     let r = self.search(pos, depth - 1, line);
                     pos.unmake();
                     if r != Some(true) {
@@ -151,25 +157,24 @@ impl Vcf {
                     }
                     r
                 }
-                [] => Some(false),
+                (None, _) => Some(false),
             };
             pos.unmake();
-            match result {
-                Some(true) => {
-                    self.store(key, u8::MAX);
-                    return Some(true);
-                }
-                Some(false) => {
-                    line.pop();
-                }
-                None => {
-                    line.pop();
-                    return None;
-                }
+            if r != Some(true) {
+                line.pop();
+            }
+            if r != Some(false) {
+                result = r;
+                break;
             }
         }
-        self.store(key, depth.min(254) as u8);
-        Some(false)
+        self.buffers[slot] = moves;
+        match result {
+            Some(true) => self.store(key, u8::MAX),
+            Some(false) => self.store(key, depth.min(254) as u8),
+            None => {}
+        }
+        result
     }
 
     fn store(&mut self, key: u64, depth: u8) {
@@ -186,8 +191,18 @@ impl Vcf {
 /// An empty point where `side` shows `combo`, looked for on the lines through `near` first,
 /// then on the whole board.
 pub fn find(pos: &Position, side: usize, combo: u8, near: Option<usize>) -> Option<usize> {
+    let count = pos.has(side, combo);
+    if count == 0 {
+        return None;
+    }
+    if combo == C_FIVE && count == 1 {
+        return pos.fives(side).iter().next();
+    }
     if let Some(i) = near.and_then(|p| pos.line_points(p).find(|&i| pos.combo(side, i) == combo)) {
         return Some(i);
+    }
+    if combo == C_FIVE {
+        return pos.fives(side).iter().next();
     }
     pos.points()
         .iter()

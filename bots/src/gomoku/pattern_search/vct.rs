@@ -244,18 +244,24 @@ impl Vct {
                     scored.push((i, attack_order(pos, a, i)));
                 }
             };
+            // The order they are met in does not matter: they are sorted by a total order.
             match near {
                 Some(q) if !fours_only => {
-                    for &i in pos.points() {
+                    for i in pos.fours(a).iter() {
                         consider(i, false);
                     }
                     for i in pos.line_points(q) {
                         consider(i, true);
                     }
                 }
+                _ if fours_only => {
+                    for i in pos.fours(a).iter() {
+                        consider(i, false);
+                    }
+                }
                 _ => {
                     for &i in pos.points() {
-                        consider(i, !fours_only);
+                        consider(i, true);
                     }
                 }
             }
@@ -339,13 +345,11 @@ impl Vct {
                     scored.push((i, blocks * 1_000 + attack_order(pos, d, i)));
                 }
             };
-            for &x in pos.points() {
-                if !pos.is_empty(x) {
-                    continue;
-                }
-                if (C_B4..=C_F4).contains(&pos.combo(d, x)) {
-                    add(x, &mut scored);
-                }
+            // The order they are met in does not matter: they are sorted by a total order.
+            for x in pos.fours(d).iter() {
+                add(x, &mut scored);
+            }
+            for x in pos.fours(a).iter() {
                 if pos.combo(a, x) == C_F4 {
                     add(x, &mut scored);
                     for q in pos.line_points(x) {

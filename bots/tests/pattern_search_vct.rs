@@ -342,3 +342,38 @@ fn black_and_white_sides_do_not_share_table_entries() {
         Outcome::Win
     );
 }
+
+/// The threat solvers stop at the decision's deadline whatever their node budgets: on a loaded
+/// machine a budget sized for the think time can take several times as long (`tests/budgets.rs`
+/// holds the whole decision to its time).
+#[test]
+fn the_threat_solvers_stop_at_their_deadline_whatever_their_node_budget() {
+    let mut line = Vec::new();
+    let mut checked = 0;
+    for (board, stone) in random_positions(3, 20, 30, Rule::Freestyle) {
+        let mut pos = Position::new(&board, Rule::Freestyle, side_of(stone));
+        let mut free = Vct::new(14);
+        free.solve(&mut pos, vct::ROOT_DEPTH, 1_000_000, &mut line);
+        if free.nodes() < 20 * vcf::DEADLINE_EVERY {
+            continue;
+        }
+        let mut late = Vct::new(14);
+        late.set_deadline(Some(std::time::Instant::now()));
+        assert_eq!(
+            late.solve(&mut pos, vct::ROOT_DEPTH, 1_000_000, &mut line),
+            Outcome::Unknown
+        );
+        assert!(
+            late.nodes() <= 3 * vcf::DEADLINE_EVERY,
+            "{} nodes past the deadline (without one: {})",
+            late.nodes(),
+            free.nodes()
+        );
+        let mut fours = Vcf::new(14);
+        fours.set_deadline(Some(std::time::Instant::now()));
+        fours.solve(&mut pos, vcf::ROOT_DEPTH, 1_000_000, &mut line);
+        assert!(fours.nodes() <= vcf::DEADLINE_EVERY);
+        checked += 1;
+    }
+    assert!(checked >= 3, "the sample has long VCT searches ({checked})");
+}

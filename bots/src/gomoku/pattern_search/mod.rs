@@ -185,6 +185,7 @@ impl PatternSearch {
         let searcher = self
             .searcher
             .get_or_insert_with(|| Searcher::new(TT_MIB, Weights::fitted()));
+        searcher.set_deadline(clock.deadline());
         let nodes_before = searcher.nodes();
         let renju_black = view.rule == Rule::Renju && me == BLACK;
         let legal = |pos: &Position, i: usize| !renju_black || board.forbidden(pos.point(i)).is_none();

@@ -140,6 +140,13 @@ impl Searcher {
         self.nodes + self.vcf.nodes() + self.vct.nodes()
     }
 
+    /// Stops the VCF and VCT solvers from `deadline` on, whatever their node budgets (`None`:
+    /// node budgets alone, as node-limited play needs to stay deterministic).
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.vcf.set_deadline(deadline);
+        self.vct.set_deadline(deadline);
+    }
+
     /// The VCT search (its own table), for the root's threat checks.
     pub fn vct(&mut self) -> &mut Vct {
         &mut self.vct

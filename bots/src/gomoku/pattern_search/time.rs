@@ -35,6 +35,12 @@ impl Clock {
         self.start.elapsed()
     }
 
+    /// When the hard limit passes (`None` without a time limit): the threat solvers stop there
+    /// too, whatever their node budgets ([`super::search::Searcher::set_deadline`]).
+    pub fn deadline(&self) -> Option<Instant> {
+        self.think.map(|t| self.start + t.mul_f64(HARD_SHARE))
+    }
+
     /// Whether the hard limit has passed.
     pub fn hard_stop(&self) -> bool {
         self.past(HARD_SHARE)

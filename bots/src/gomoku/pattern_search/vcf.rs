@@ -7,6 +7,8 @@
 //! Results are kept in the solver's own transposition table: a proved win for good, a failure
 //! with the depth it was searched to.
 
+use std::time::Instant;
+
 use super::board::Position;
 use super::line::{C_B4, C_B4F3, C_F4, C_FIVE};
 
@@ -27,6 +29,9 @@ pub struct Vcf {
     mask: usize,
     nodes: u64,
     limit: u64,
+    /// When to stop whatever the node limit (`None`: never), looked at every
+    /// [`DEADLINE_EVERY`] nodes.
+    deadline: Option<Instant>,
     /// Per remaining depth, the attacker's fours with their combinations (kept to save
     /// allocations: the depth falls by one a level, so a line of the search uses each once).
     buffers: Vec<Vec<(usize, u8)>>,
@@ -43,6 +48,9 @@ pub enum Outcome {
     Unknown,
 }
 
+/// Nodes between two looks at the deadline (well under a millisecond of work).
+pub const DEADLINE_EVERY: u64 = 1_024;
+
 /// A salt mixed into keys so that a win for one side is not read for the other.
 const SIDE_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -54,8 +62,26 @@ impl Vcf {
             mask: (1 << bits) - 1,
             nodes: 0,
             limit: 0,
+            deadline: None,
             buffers: Vec::new(),
         }
+    }
+
+    /// Stops every search from `deadline` on (`None`: node limits alone, deterministic), as
+    /// the decision's clock says: on a loaded machine a node budget can take far longer than
+    /// the time it was sized for.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Counts a node; whether the node limit or the deadline has passed (the limit is then
+    /// spent, so the search unwinds at once).
+    fn spent(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(DEADLINE_EVERY) && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.limit = 0;
+        }
+        self.nodes > self.limit
     }
 
     /// VCF nodes visited since the solver was made.
@@ -82,8 +108,7 @@ impl Vcf {
 
     /// `Some(win)`, or `None` when the node limit ran out.
     fn search(&mut self, pos: &mut Position, depth: u32, line: &mut Vec<usize>) -> Option<bool> {
-        self.nodes += 1;
-        if self.nodes > self.limit {
+        if self.spent() {
             return None;
         }
         let a = pos.side();

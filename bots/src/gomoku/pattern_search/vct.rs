@@ -15,6 +15,8 @@
 //! move, the attacker and the stone the node's threats relate to: a proved win for good, a
 //! failure with the depth it was searched to.
 
+use std::time::Instant;
+
 use super::board::Position;
 use super::line::{B4, C_B4, C_F3, C_F3X2, C_F4, C_FIVE, D4, F4, FORBIDDEN, Pat};
 use super::vcf::{self, Outcome, Vcf};
@@ -44,6 +46,9 @@ pub struct Vct {
     mask: usize,
     nodes: u64,
     limit: u64,
+    /// When to stop whatever the node limit (`None`: never), looked at every
+    /// [`vcf::DEADLINE_EVERY`] nodes.
+    deadline: Option<Instant>,
     vcf: Vcf,
     vcf_line: Vec<usize>,
     /// Per ply, a move list (kept to save allocations).
@@ -79,6 +84,7 @@ impl Vct {
             mask: (1 << bits) - 1,
             nodes: 0,
             limit: 0,
+            deadline: None,
             vcf: Vcf::new(bits - 2),
             vcf_line: Vec::new(),
             buffers: Vec::new(),
@@ -128,7 +134,19 @@ impl Vct {
 
     fn spend(&mut self) -> bool {
         self.nodes += 1;
+        if self.nodes.is_multiple_of(vcf::DEADLINE_EVERY)
+            && self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.limit = 0;
+        }
         self.nodes() <= self.limit
+    }
+
+    /// Stops every search, and its VCF solver's, from `deadline` on (`None`: node limits
+    /// alone, deterministic): see [`Vcf::set_deadline`].
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.vcf.set_deadline(deadline);
     }
 
     fn buffer(&mut self, ply: usize) -> Vec<usize> {

@@ -42,7 +42,8 @@ pub const VCF_NODES_PER_SECOND: u64 = 400_000;
 /// least [`MIN_VCF_NODES`] / 4).
 pub const DEFENCE_NODES_PER_SECOND: u64 = 40_000;
 /// VCT nodes for the root's own win, per second of think time (at least [`MIN_VCT_NODES`];
-/// the search visits about 450,000 a second, so about 13% of the think time).
+/// a small share of the think time at the engine's speed, bots/README.md "Gomoku benchmark").
+/// Like every root threat check it also stops at the decision's hard limit.
 pub const VCT_NODES_PER_SECOND: u64 = 60_000;
 /// The least VCT budget of a root check, in nodes.
 pub const MIN_VCT_NODES: u64 = 5_000;

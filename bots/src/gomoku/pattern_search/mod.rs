@@ -126,8 +126,12 @@ impl PatternSearch {
         PatternSearch::with_level(Level::FULL)
     }
 
-    /// A player at `level`.
+    /// A player at `level`. The first one made in a process builds the pattern tables
+    /// ([`line::build_all`], a fraction of a second) and the fitted values, so that its first
+    /// move's clock does not pay for them.
     pub fn with_level(level: Level) -> PatternSearch {
+        line::build_all();
+        Weights::fitted();
         PatternSearch {
             level,
             searcher: None,

@@ -111,9 +111,10 @@ pub struct Costs {
 impl Costs {
     fn record(&mut self, elapsed: Duration, think: Duration, stats: Option<super::SearchStats>) {
         self.times.push(elapsed);
+        // Saturating: an outside engine's report (`piskvork::search_report`) may be absurd.
         if let Some(s) = stats {
-            self.nodes += s.nodes;
-            self.searched += s.elapsed;
+            self.nodes = self.nodes.saturating_add(s.nodes);
+            self.searched = self.searched.saturating_add(s.elapsed);
             if s.depth > 0 {
                 self.depths.push(s.depth);
                 self.shares
@@ -480,6 +481,19 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_absurd_engine_report_saturates_the_sums() {
+        let absurd = crate::piskvork::search_report("MESSAGE Depth 9 | Node 99999999999G | Time 1e15s")
+            .expect("a report");
+        assert_eq!(absurd.nodes, u64::MAX);
+        let mut costs = Costs::default();
+        for _ in 0..3 {
+            costs.record(Duration::from_millis(5), Duration::from_millis(10), Some(absurd));
+        }
+        assert_eq!(costs.nodes, u64::MAX);
+        assert!(costs.line("B").is_some());
+    }
 
     #[test]
     fn summary_scores_and_elo() {

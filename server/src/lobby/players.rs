@@ -521,17 +521,16 @@ impl Lobby {
     /// Tells the cluster `player`'s bot entry again when their bot is connected here: the
     /// directory lost it, or holds another node's older write over it (a node that gave the
     /// player up can write its own entry after the one the new node wrote), and no other node
-    /// could seat the bot. Whether it was told again.
-    pub fn relist_bot(&self, player: PlayerId) -> bool {
+    /// could seat the bot. Nothing for a player not connected here or not a bot.
+    pub fn relist_bot(&self, player: PlayerId) {
         let mut players = self.lock_players();
-        let here = players
+        if players
             .records
             .get(&player)
-            .is_some_and(|p| p.connected_here() && p.bot.is_some());
-        if here {
+            .is_some_and(|p| p.connected_here() && p.bot.is_some())
+        {
             players.share(player);
         }
-        here
     }
 
     /// The seats `player` holds in rooms not yet finished.

@@ -15,7 +15,8 @@
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
 #     postgres.rs; the cluster the package makes is not used), and nats-server (the cluster tests
 #     start their own with JetStream, server/tests/common/cluster.rs), and haproxy (the load
-#     balancer's configuration, deploy/haproxy.cfg, under the real one: bench/tests/load_balancer.rs);
+#     balancer's configuration, deploy/haproxy.cfg, under the real one: bench/tests/load_balancer.rs),
+#     and python3-pip when python3 has no pip;
 #   - Python's websockets (examples/python/requirements.txt; server/tests/python_bot.rs), and the
 #     Python SDK with its test dependencies (pip install './sdk/python[test]': websockets and
 #     jsonschema; server/tests/python_sdk.rs runs the SDK from the source tree);
@@ -56,6 +57,8 @@ for package in chromium chromium-driver docker-compose postgresql nats-server ha
 done
 # Node for the AsyncAPI validator: the machine's own when it has one, else Debian's.
 command -v npm >/dev/null || missing+=(nodejs npm)
+# pip for the Python packages below, when the machine's python3 has none.
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ "${#missing[@]}" -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         sudo=()

@@ -10,9 +10,11 @@ mod common;
 use common::gomoku::{budget, game_from_points, p, place, play_out, random_positions, view_of_moves};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use skirmish_bots::gomoku::pattern_search::VERIFY_NODES_PER_SECOND;
 use skirmish_bots::gomoku::pattern_search::board::{BLACK, Position, WHITE, side_of};
 use skirmish_bots::gomoku::pattern_search::eval::WIN_THRESHOLD;
 use skirmish_bots::gomoku::pattern_search::line::{C_F4, C_FIVE};
+use skirmish_bots::gomoku::pattern_search::search::VCT_TABLE_BITS;
 use skirmish_bots::gomoku::pattern_search::vcf::{self, Outcome, Vcf};
 use skirmish_bots::gomoku::pattern_search::vct::{self, Vct};
 use skirmish_bots::gomoku::threat_search::find_vct;
@@ -376,4 +378,55 @@ fn the_threat_solvers_stop_at_their_deadline_whatever_their_node_budget() {
         checked += 1;
     }
     assert!(checked >= 3, "the sample has long VCT searches ({checked})");
+}
+
+/// Openings of games `pattern-search` lost as white to figrid's codebook build and to
+/// `threat-search`, each up to the stone after which its search alone chose a point that let
+/// black win by a VCT of 4 to 7 threats (a lone `f9`, `h6`, `e7`, `n5`).
+const WALKED_INTO_A_VCT: &[&str] = &[
+    "h8 i9 g7 j8 f8",
+    "h8 h9 h7 j8 g8 g10 i8",
+    "h8 h9 h6 i10 i7 g9 j8 g5 h7 g8 f7",
+    "h8 h9 i9 j10 j8 i8 j7 k7 i6 j6 k8 h5 l8 l9 m8 n8 j5 h7 g6 i10 l7 k6 k10 j11 k12 k11 l11 g10 m6",
+];
+
+/// On one second's worth of nodes (the engine's own VCT check), no stone it chooses after these
+/// openings lets the opponent win by a VCT the solver proves on the same budget; the search
+/// alone chose such a stone in the first two.
+#[test]
+fn the_chosen_stone_leaves_the_opponent_no_vct_the_solver_proves() {
+    for game in WALKED_INTO_A_VCT {
+        let moves: Vec<Move> = game
+            .split_whitespace()
+            .enumerate()
+            .map(|(n, s)| Move {
+                stone: if n % 2 == 0 { Stone::Black } else { Stone::White },
+                point: p(s),
+            })
+            .collect();
+        let to_move = if moves.len() % 2 == 0 {
+            Stone::Black
+        } else {
+            Stone::White
+        };
+        let view = view_of_moves(Rule::Freestyle, moves, to_move);
+        let mut engine = PatternSearch::with_node_limit(100_000);
+        let stone = place(engine.act(&view, budget(), &mut SmallRng::seed_from_u64(1)));
+        let mut board = view.board();
+        board.set(stone, Some(to_move));
+        let mut line = Vec::new();
+        let theirs = {
+            let mut pos = Position::new(&board, Rule::Freestyle, side_of(to_move.other()));
+            let mut raw = Vec::new();
+            let outcome =
+                Vct::new(VCT_TABLE_BITS).solve(&mut pos, vct::ROOT_DEPTH, VERIFY_NODES_PER_SECOND, &mut raw);
+            line.extend(raw.iter().map(|&i| pos.point(i)));
+            outcome
+        };
+        assert_ne!(
+            theirs,
+            Outcome::Win,
+            "after {game}, {stone} lets the opponent win by {line:?}"
+        );
+    }
 }

@@ -8,7 +8,10 @@
 //! One move, in order: a five; the block of the opponent's five; the first four of its own VCF
 //! (up to [`vcf::ROOT_DEPTH`] fours); the first threat of its own VCT (up to [`vct::ROOT_DEPTH`]
 //! fours and threes); then every candidate after which the opponent has a VCF is dropped (when
-//! another is left) and the rest searched deeper and deeper. Under renju, black
+//! another is left) and the rest searched deeper and deeper, in [`SEARCH_SHARE`] of the think
+//! time; then the chosen stone is checked for a VCT of the opponent's, and a stone refuted
+//! leaves the list and the search goes on with the rest (up to [`MAX_REFUTED`] times, within
+//! the hard limit). Under renju, black
 //! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
 //! check forbids (a superset), and the root checks every candidate with the rules engine.
 
@@ -49,6 +52,17 @@ pub const VCT_NODES_PER_SECOND: u64 = 60_000;
 pub const MIN_VCT_NODES: u64 = 5_000;
 /// The least VCF budget of a root check, in nodes (node- or depth-limited play uses it too).
 pub const MIN_VCF_NODES: u64 = 20_000;
+/// VCT nodes for the check of the chosen move against the opponent's VCT, per second of think
+/// time (at least [`MIN_VCT_NODES`]; in the games lost against figrid's codebook build and
+/// `threat-search`, the stones that walked into a VCT of 2 to 13 threats let the solver prove it
+/// in 5,000 to 60,000 nodes; like every root check it also stops at the decision's hard limit).
+pub const VERIFY_NODES_PER_SECOND: u64 = 200_000;
+/// Share of the think time the main search gets before its move is checked (the rest is for
+/// the check and, when it refutes the move, the search of the others).
+pub const SEARCH_SHARE: f64 = 0.85;
+/// Chosen stones the VCT check may refute in one decision before the search's word is taken
+/// (of the lost games' openings in `tests/pattern_search_vct.rs`, one needed 7).
+pub const MAX_REFUTED: usize = 8;
 /// Share of the think time after which the defence checks stop (the rest stay unchecked).
 pub const DEFENCE_SHARE: f64 = 0.35;
 
@@ -63,6 +77,9 @@ pub struct Level {
     pub time_share: f64,
     /// Whether it ignores the clock (then deterministic: node and depth limits alone).
     pub ignore_clock: bool,
+    /// Chosen stones its check for the opponent's VCT may refute in one decision (0: no check;
+    /// the search then has the whole think time).
+    pub refutations: usize,
 }
 
 impl Level {
@@ -72,13 +89,16 @@ impl Level {
         node_limit: None,
         time_share: 1.0,
         ignore_clock: false,
+        refutations: MAX_REFUTED,
     };
-    /// A proposed "easy": two plies (its own move and the reply), VCF threats still seen.
+    /// A proposed "easy": two plies (its own move and the reply), VCF threats still seen, its
+    /// stone not checked against the opponent's VCT.
     pub const EASY: Level = Level {
         max_depth: 2,
         node_limit: Some(3_000),
         time_share: 0.2,
         ignore_clock: false,
+        refutations: 0,
     };
     /// A proposed "medium": six plies at most, a fifth of the budget.
     pub const MEDIUM: Level = Level {
@@ -86,6 +106,7 @@ impl Level {
         node_limit: Some(60_000),
         time_share: 0.3,
         ignore_clock: false,
+        refutations: MAX_REFUTED,
     };
 }
 
@@ -290,8 +311,32 @@ impl PatternSearch {
             max_depth: self.level.max_depth,
             node_limit: self.level.node_limit.unwrap_or(u64::MAX),
         };
-        let report = searcher.iterate(&mut pos, &safe, limits, clock, sharp);
-        let best = report.best.unwrap_or(safe[0]);
+        // The main search, then its move checked for a VCT of the opponent's: a refuted move
+        // leaves the list and the search goes on with the rest (its table keeps what it read).
+        let verify_nodes = scaled(VERIFY_NODES_PER_SECOND, MIN_VCT_NODES);
+        let mut refuted = 0;
+        let search_clock = if self.level.refutations > 0 {
+            clock.share(SEARCH_SHARE)
+        } else {
+            clock
+        };
+        let mut report = searcher.iterate(&mut pos, &safe, limits, search_clock, sharp);
+        let mut best = report.best.unwrap_or(safe[0]);
+        while refuted < self.level.refutations && safe.len() > 1 && !clock.hard_stop() {
+            pos.make(best);
+            let theirs = searcher
+                .vct()
+                .solve(&mut pos, vct::ROOT_DEPTH, verify_nodes, &mut line);
+            pos.unmake();
+            if theirs != Outcome::Win {
+                break;
+            }
+            refuted += 1;
+            safe.retain(|&i| i != best);
+            // An iteration cut short at once still names a move of the list (its first).
+            report = searcher.iterate(&mut pos, &safe, limits, clock, true);
+            best = report.best.unwrap_or(safe[0]);
+        }
         let mut pv: Vec<Point> = report.pv.iter().map(|&i| pos.point(i)).collect();
         if pv.first() != Some(&pos.point(best)) {
             pv = vec![pos.point(best)];

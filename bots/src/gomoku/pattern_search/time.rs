@@ -30,6 +30,15 @@ impl Clock {
         }
     }
 
+    /// The same decision's clock with `share` of its think time (the same start): a search
+    /// that leaves the rest to checks after it.
+    pub fn share(&self, share: f64) -> Clock {
+        Clock {
+            start: self.start,
+            think: self.think.map(|t| t.mul_f64(share)),
+        }
+    }
+
     /// Time since the decision started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()

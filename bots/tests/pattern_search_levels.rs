@@ -49,3 +49,18 @@ fn each_level_searches_no_deeper_than_its_plies() {
         );
     }
 }
+
+/// A level's node limit holds for each move, not for the engine's life: one engine thinking
+/// about one position after another reaches its plies on the later ones too.
+#[test]
+fn a_level_keeps_its_depth_move_after_move() {
+    let positions = random_positions(5, 8, 16, Rule::Freestyle);
+    let mut engine = unclocked(Level::MEDIUM);
+    let depths: Vec<u32> = positions
+        .iter()
+        .step_by(4)
+        .map(|(board, stone)| think(&mut engine, board, *stone).1)
+        .collect();
+    let later_full = depths.iter().skip(1).filter(|&&d| d == 6).count();
+    assert!(later_full >= 10, "depths move after move: {depths:?}");
+}

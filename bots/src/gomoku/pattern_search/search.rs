@@ -21,9 +21,8 @@ pub const LEAF_VCF_DEPTH: u32 = 8;
 /// VCF nodes the probe at a leaf may visit.
 pub const LEAF_VCF_NODES: u64 = 200;
 /// Plies from the root within which the defences against an open three are searched without
-/// spending depth, also past the nominal depth (a leaf facing an open three is not scored
-/// statically: 72.2% against `threat-search` at 200 ms a move over the 54-game set with this and
-/// the chosen move's VCT check, 59.3% with the check alone; bots/README.md, "Gomoku benchmark").
+/// spending depth, also past the nominal depth: a leaf facing an open three is not scored
+/// statically (measured in CHANGELOG.md, issue 38).
 pub const THREAT_EXTENSION_PLIES: usize = 16;
 /// Slots of the VCT search's table, as a power of two (2^18 slots of 16 bytes: 4 MiB).
 pub const VCT_TABLE_BITS: u32 = 18;

@@ -404,7 +404,7 @@ fn the_chosen_stone_leaves_the_opponent_no_vct_the_solver_proves() {
                 point: p(s),
             })
             .collect();
-        let to_move = if moves.len() % 2 == 0 {
+        let to_move = if moves.len().is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White

@@ -381,8 +381,8 @@ fn the_threat_solvers_stop_at_their_deadline_whatever_their_node_budget() {
 }
 
 /// Openings of games `pattern-search` lost as white to figrid's codebook build and to
-/// `threat-search`, each up to the stone after which its search alone chose a point that let
-/// black win by a VCT of 4 to 7 threats (a lone `f9`, `h6`, `e7`, `n5`).
+/// `threat-search`, each up to white's move at which it played a stone that let black win by a
+/// VCT (`h6`, `f9`, `e7` and `n5` in turn; VCTs of 1 to 7 threats).
 const WALKED_INTO_A_VCT: &[&str] = &[
     "h8 i9 g7 j8 f8",
     "h8 h9 h7 j8 g8 g10 i8",
@@ -391,8 +391,8 @@ const WALKED_INTO_A_VCT: &[&str] = &[
 ];
 
 /// On one second's worth of nodes (the engine's own VCT check), no stone it chooses after these
-/// openings lets the opponent win by a VCT the solver proves on the same budget; the search
-/// alone chose such a stone in the first two.
+/// openings lets the opponent win by a VCT the solver proves on the same budget: with the check off
+/// the first fails, and with 4 refutations allowed instead of 8 the second.
 #[test]
 fn the_chosen_stone_leaves_the_opponent_no_vct_the_solver_proves() {
     for game in WALKED_INTO_A_VCT {

@@ -690,6 +690,8 @@ fn bench_args(
         b: "random".into(),
         b_engine,
         a_engine,
+        a_weights: None,
+        b_weights: None,
         rule: "freestyle".into(),
         think_ms,
         b_think_ms: None,

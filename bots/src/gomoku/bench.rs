@@ -16,6 +16,7 @@ use rand::rngs::SmallRng;
 use skirmish_games::gomoku::{Config, Gomoku, Opening, Rule};
 use skirmish_games::{Game, Seat, Viewer};
 
+use super::pattern_search::{self, Level, PatternSearch, eval::Weights};
 use super::{Budget, GomokuStrategy, strategy};
 
 /// The default openings: `empty` (the empty board) and seven renju openings rated about equal or
@@ -42,6 +43,14 @@ pub struct BenchArgs {
     /// and depth are printed when the engine reports them (`piskvork::search_report`).
     #[arg(long)]
     pub a_engine: Option<std::path::PathBuf>,
+    /// Evaluation values for A (a `pattern-search` level) from this JSON file instead of the
+    /// checked-in `bots/data/gomoku_eval.json`: a `gomoku-fit` output measured before it is
+    /// checked in.
+    #[arg(long)]
+    pub a_weights: Option<std::path::PathBuf>,
+    /// The same for B.
+    #[arg(long)]
+    pub b_weights: Option<std::path::PathBuf>,
     /// Rule set: freestyle, standard or renju.
     #[arg(long, default_value = "freestyle")]
     pub rule: String,
@@ -250,11 +259,14 @@ pub fn play_game(
 /// Unknown strategies, rule or openings; an engine path that does not exist.
 pub fn run(args: &BenchArgs) -> anyhow::Result<Report> {
     let rule = parse_rule(&args.rule)?;
-    let make_a = || player(&args.a, args.a_engine.as_deref());
-    let make_b = || player(&args.b, args.b_engine.as_deref());
+    let weights = |path: &Option<std::path::PathBuf>| path.as_deref().map(Weights::load).transpose();
+    let (a_weights, b_weights) = (weights(&args.a_weights)?, weights(&args.b_weights)?);
+    let make_a = || player(&args.a, args.a_engine.as_deref(), a_weights);
+    let make_b = || player(&args.b, args.b_engine.as_deref(), b_weights);
     make_a()?;
-    let a_name = label(&args.a, args.a_engine.as_deref());
-    let b_name = label(&args.b, args.b_engine.as_deref());
+    make_b()?;
+    let a_name = label(&args.a, args.a_engine.as_deref(), args.a_weights.as_deref());
+    let b_name = label(&args.b, args.b_engine.as_deref(), args.b_weights.as_deref());
     let openings: Vec<String> = if args.openings.is_empty() {
         DEFAULT_OPENINGS.iter().map(|s| (*s).to_owned()).collect()
     } else {
@@ -407,17 +419,38 @@ pub struct Report {
     pub void: Vec<String>,
 }
 
-/// One side of the bench: the outside engine at `engine_path` if given, else the strategy `name`.
-fn player(name: &str, engine_path: Option<&std::path::Path>) -> anyhow::Result<Box<dyn GomokuStrategy>> {
-    match engine_path {
-        Some(path) => engine(path),
-        None => strategy(name).with_context(|| format!("unknown strategy `{name}`")),
+/// One side of the bench: the outside engine at `engine_path` if given, else the strategy `name`
+/// (a `pattern-search` level evaluating with `weights` when given).
+fn player(
+    name: &str,
+    engine_path: Option<&std::path::Path>,
+    weights: Option<&'static Weights>,
+) -> anyhow::Result<Box<dyn GomokuStrategy>> {
+    match (engine_path, weights) {
+        (Some(path), None) => engine(path),
+        (None, None) => strategy(name).with_context(|| format!("unknown strategy `{name}`")),
+        (Some(_), Some(_)) => bail!("weights are for a pattern-search level, not an outside engine"),
+        (None, Some(w)) => {
+            let level = match name {
+                "pattern-search" => Some(Level::FULL),
+                _ => name
+                    .strip_prefix("pattern-search-")
+                    .and_then(pattern_search::level),
+            }
+            .with_context(|| format!("weights are for a pattern-search level, not `{name}`"))?;
+            Ok(Box::new(PatternSearch::with_weights(level, w)))
+        }
     }
 }
 
-/// How the summary names a side: the engine's path, else the strategy's name.
-fn label(name: &str, engine_path: Option<&std::path::Path>) -> String {
-    engine_path.map_or_else(|| name.to_owned(), |path| path.display().to_string())
+/// How the summary names a side: the engine's path, else the strategy's name (with its weights'
+/// file when given).
+fn label(name: &str, engine_path: Option<&std::path::Path>, weights: Option<&std::path::Path>) -> String {
+    match (engine_path, weights) {
+        (Some(path), _) => path.display().to_string(),
+        (None, Some(w)) => format!("{name} ({})", w.display()),
+        (None, None) => name.to_owned(),
+    }
 }
 
 /// An outside piskvork brain as A or B, driven by [`crate::piskvork::PiskvorkStrategy`] (started on

@@ -50,6 +50,20 @@ impl Weights {
         })
     }
 
+    /// Values read from a JSON file in `bots/data/gomoku_eval.json`'s shape (a fit's output, to
+    /// measure it before it is checked in: `gomoku-bench --a-weights`). Leaked: a searcher
+    /// holds its values for the process's life.
+    ///
+    /// # Errors
+    /// The file cannot be read or does not hold weights.
+    pub fn load(path: &std::path::Path) -> anyhow::Result<&'static Weights> {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
+        let w: Weights = serde_json::from_str(&text)
+            .map_err(|e| anyhow::anyhow!("{} holds no weights: {e}", path.display()))?;
+        Ok(Box::leak(Box::new(w)))
+    }
+
     /// The values as one vector in [`features`]'s order.
     pub fn as_vector(&self) -> Vec<f64> {
         self.own_pattern

@@ -1,8 +1,10 @@
 //! The fitting program behind `skirmish-bots gomoku-fit`: `pattern-search` plays itself with
 //! short searches (a fixed number of nodes a move) from the empty board and the renju openings,
 //! each game begun with a few random stones near the others for variety; every quiet position
-//! (no five or flex four to make) is kept with its features ([`eval::features`]) and the game's
-//! result for the side to move; a logistic regression of the results on the features, started
+//! (no five or flex four to make) is kept with its features ([`eval::features`]) and a target
+//! for the side to move: the game's result blended (`--lambda`) with the win chance the
+//! self-play search's own score gives the position (as chess engines' evaluation training
+//! blends results and deeper scores: a search sees further than the features); a logistic regression of the results on the features, started
 //! from the current values, gives the new values, written as `bots/data/gomoku_eval.json`.
 //!
 //! The regression is a plain full-batch gradient descent on the log-loss with a small L2 pull
@@ -40,6 +42,10 @@ pub struct FitArgs {
     /// Seed of the random stones.
     #[arg(long, default_value_t = 38)]
     pub seed: u64,
+    /// Weight of the game's result in each target; the rest is the self-play search's score
+    /// for the position, as a win chance (1: results only).
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Gradient-descent steps.
     #[arg(long, default_value_t = 3_000)]
     pub steps: usize,
@@ -48,13 +54,14 @@ pub struct FitArgs {
     pub out: std::path::PathBuf,
 }
 
-/// One kept position: its features for the side to move and that side's result (1 win, 0.5
-/// draw, 0 loss).
+/// One kept position: its features for the side to move and that side's target: its result (1
+/// win, 0.5 draw, 0 loss) blended with its search's score as a win chance (see
+/// [`FitArgs::lambda`]).
 #[derive(Clone, Debug)]
 pub struct Sample {
     /// [`eval::features`] of the position.
     pub features: [i32; FEATURES],
-    /// The side to move's result.
+    /// The side to move's target, a win chance in [0, 1].
     pub result: f64,
 }
 
@@ -82,7 +89,8 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
         })
         .context("a self-play opening")?;
         let mut players = [PatternSearch::with_level(level), PatternSearch::with_level(level)];
-        let mut kept: Vec<(usize, [i32; FEATURES])> = Vec::new();
+        // The mover, the features and the mover's search score (a win chance).
+        let mut kept: Vec<(usize, [i32; FEATURES], f64)> = Vec::new();
         let mut stones = 0;
         while let Some(&seat) = game.to_act().first() {
             let view = game.view(Viewer::Seat(seat));
@@ -104,27 +112,30 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
                 let pos = Position::new(&board, Rule::Freestyle, me);
                 let quiet =
                     pos.has(me, C_FIVE) == 0 && pos.has(me, C_F4) == 0 && pos.has(me ^ 1, C_FIVE) == 0;
+                let player = &mut players[usize::from(seat.0)];
+                let action = player.act(&view, Budget::new(0, std::time::Duration::from_secs(1)), &mut rng);
                 if quiet && board.stones() >= 6 {
-                    kept.push((me, eval::features(&pos)));
+                    let score = f64::from(player.score().unwrap_or(0));
+                    let chance = 1.0 / (1.0 + (-score * LOGIT_PER_CP).exp());
+                    kept.push((me, eval::features(&pos), chance));
                 }
-                players[usize::from(seat.0)].act(
-                    &view,
-                    Budget::new(0, std::time::Duration::from_secs(1)),
-                    &mut rng,
-                )
+                action
             };
             stones += 1;
             game.apply(seat, action)
                 .context("the referee accepts self-play stones")?;
         }
         let winner = game.outcome().and_then(|o| o.winner).map(|s| usize::from(s.0));
-        for (side, features) in kept {
+        for (side, features, chance) in kept {
             let result = match winner {
                 None => 0.5,
                 Some(w) if w == side => 1.0,
                 Some(_) => 0.0,
             };
-            samples.push(Sample { features, result });
+            samples.push(Sample {
+                features,
+                result: args.lambda * result + (1.0 - args.lambda) * chance,
+            });
         }
         if (game_no + 1) % 24 == 0 {
             eprintln!("{} games, {} samples", game_no + 1, samples.len());
@@ -218,11 +229,12 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
         args.games
     );
     let source = format!(
-        "skirmish-bots gomoku-fit --games {} --nodes {} --random-stones {} --seed {} --steps {}: {} samples, log-loss {before:.4} -> {after:.4}",
+        "skirmish-bots gomoku-fit --games {} --nodes {} --random-stones {} --seed {} --lambda {} --steps {}: {} samples, log-loss {before:.4} -> {after:.4}",
         args.games,
         args.nodes,
         args.random_stones,
         args.seed,
+        args.lambda,
         args.steps,
         samples.len()
     );

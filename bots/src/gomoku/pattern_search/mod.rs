@@ -128,6 +128,7 @@ pub struct Thought {
 /// The pattern-search player.
 pub struct PatternSearch {
     level: Level,
+    weights: &'static Weights,
     searcher: Option<Searcher>,
     stats: Option<SearchStats>,
     thought: Option<Thought>,
@@ -151,10 +152,16 @@ impl PatternSearch {
     /// ([`line::build_all`], a fraction of a second) and the fitted values, so that its first
     /// move's clock does not pay for them.
     pub fn with_level(level: Level) -> PatternSearch {
+        PatternSearch::with_weights(level, Weights::fitted())
+    }
+
+    /// A player at `level` evaluating with `weights` instead of the checked-in ones (a fit's
+    /// output, measured before it is checked in).
+    pub fn with_weights(level: Level, weights: &'static Weights) -> PatternSearch {
         line::build_all();
-        Weights::fitted();
         PatternSearch {
             level,
+            weights,
             searcher: None,
             stats: None,
             thought: None,
@@ -210,7 +217,7 @@ impl PatternSearch {
         let mut pos = Position::new(&board, view.rule, me);
         let searcher = self
             .searcher
-            .get_or_insert_with(|| Searcher::new(TT_MIB, Weights::fitted()));
+            .get_or_insert_with(|| Searcher::new(TT_MIB, self.weights));
         searcher.set_deadline(clock.deadline());
         let nodes_before = searcher.nodes();
         let renju_black = view.rule == Rule::Renju && me == BLACK;

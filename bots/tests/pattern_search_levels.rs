@@ -51,7 +51,8 @@ fn each_level_searches_no_deeper_than_its_plies() {
 }
 
 /// A level's node limit holds for each move, not for the engine's life: one engine thinking
-/// about one position after another reaches its plies on the later ones too.
+/// about one position after another searches the later ones as deep, 5 or 6 of medium's 6 plies
+/// (with the limit counted from the engine's first move, 1 or 2).
 #[test]
 fn a_level_keeps_its_depth_move_after_move() {
     let positions = random_positions(5, 8, 16, Rule::Freestyle);
@@ -61,6 +62,6 @@ fn a_level_keeps_its_depth_move_after_move() {
         .step_by(4)
         .map(|(board, stone)| think(&mut engine, board, *stone).1)
         .collect();
-    let later_full = depths.iter().skip(1).filter(|&&d| d == 6).count();
-    assert!(later_full >= 10, "depths move after move: {depths:?}");
+    let later_deep = depths.iter().skip(1).filter(|&&d| d >= 5).count();
+    assert!(later_deep >= 15, "depths move after move: {depths:?}");
 }

@@ -10,7 +10,9 @@
 # For a machine of the project's kind: Debian, run as root or with sudo, the Rust toolchain (cargo)
 # present, Debian's archive, PyPI, npm's registry and crates.io reachable. What it installs, each
 # only when missing:
-#   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) and
+#   - Debian's chromium and chromium-driver (the browser tests, server/tests/browser.rs) with
+#     fonts-noto-cjk (the Chinese pages laid out and screenshotted with the glyphs players' phones
+#     have, not empty boxes of another width), and
 #     docker-compose (checks docker-compose.yml; no Docker engine is needed), and postgresql (the
 #     tests start their own throwaway cluster with its initdb and postgres, server/tests/common/
 #     postgres.rs; the cluster the package makes is not used), and nats-server (the cluster tests
@@ -45,6 +47,7 @@ say() { echo "== test.sh: $*" >&2; }
 declare -A apt_files=(
     [chromium]=/usr/bin/chromium
     [chromium-driver]=/usr/bin/chromedriver
+    [fonts-noto-cjk]=/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
     [docker-compose]=/usr/bin/docker-compose
     # From postgresql-common, which comes with the server's binaries (/usr/lib/postgresql/*/bin).
     [postgresql]=/usr/bin/pg_ctlcluster
@@ -52,8 +55,8 @@ declare -A apt_files=(
     [haproxy]=/usr/sbin/haproxy
 )
 missing=()
-for package in chromium chromium-driver docker-compose postgresql nats-server haproxy; do
-    [ -x "${apt_files[$package]}" ] || missing+=("$package")
+for package in chromium chromium-driver fonts-noto-cjk docker-compose postgresql nats-server haproxy; do
+    [ -e "${apt_files[$package]}" ] || missing+=("$package")
 done
 # Node for the AsyncAPI validator: the machine's own when it has one, else Debian's.
 command -v npm >/dev/null || missing+=(nodejs npm)
@@ -72,7 +75,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
         "${missing[@]}"
 else
-    say "Debian packages present: chromium, chromium-driver, docker-compose, postgresql, nats-server, haproxy, npm"
+    say "Debian packages present: chromium, chromium-driver, fonts-noto-cjk, docker-compose, postgresql, nats-server, haproxy, npm"
 fi
 
 # --- Python packages ------------------------------------------------------------------------------

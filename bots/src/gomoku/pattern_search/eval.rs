@@ -57,10 +57,10 @@ impl Weights {
     /// # Errors
     /// The file cannot be read or does not hold weights.
     pub fn load(path: &std::path::Path) -> anyhow::Result<&'static Weights> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| anyhow::anyhow!("reading {}: {e}", path.display()))?;
-        let w: Weights = serde_json::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{} holds no weights: {e}", path.display()))?;
+        use anyhow::Context;
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let w: Weights =
+            serde_json::from_str(&text).with_context(|| format!("{} holds no weights", path.display()))?;
         Ok(Box::leak(Box::new(w)))
     }
 

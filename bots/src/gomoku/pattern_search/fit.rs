@@ -4,8 +4,9 @@
 //! (no five or flex four to make) is kept with its features ([`eval::features`]) and a target
 //! for the side to move: the game's result blended (`--lambda`) with the win chance the
 //! self-play search's own score gives the position (as chess engines' evaluation training
-//! blends results and deeper scores: a search sees further than the features); a logistic regression of the results on the features, started
-//! from the current values, gives the new values, written as `bots/data/gomoku_eval.json`.
+//! blends results and deeper scores: a search sees further than the features); a logistic
+//! regression of the targets on the features, started from the current values, gives the new
+//! values, written as `bots/data/gomoku_eval.json`.
 //!
 //! The regression is a plain full-batch gradient descent on the log-loss with a small L2 pull
 //! towards the starting values: 42 weights and a few thousand samples do not call for a

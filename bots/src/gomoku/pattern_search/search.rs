@@ -108,7 +108,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 /// Plies by which the `n`-th candidate (from 0) of a node `depth` plies from its horizon is
 /// searched shallower first (a late-move reduction, for quiet moves from the fourth on at 3 plies
 /// or more): ln(depth) x ln(n) / [`LMR_DIVISOR`], rounded, at least 1, leaving at least 1 ply
-/// (as chess engines' logarithmic reduction tables).
+/// (as chess engines' logarithmic reductions).
 fn reduction(depth: i32, n: usize) -> i32 {
     let r = (0.5 + f64::from(depth).ln() * (n as f64).ln() / LMR_DIVISOR) as i32;
     r.clamp(1, depth - 1)

@@ -239,3 +239,139 @@ async fn finishes_after_a_kill(database: &str) {
     assert_eq!(record.status(), 200);
     stop_bots.cancel();
 }
+
+/// A server killed between making a match's room and writing its start leaves the room open in
+/// the journal with no start in its log (in a cluster, the room waits for the directory before
+/// seating its bots, so a `kill -9` lands there easily). Nothing of such a match was played: it
+/// is played from its start when the tournament goes on, instead of showing as running for ever
+/// in a room that never starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_cut_off_before_its_start_is_played_from_its_start() {
+    use skirmish_protocol::tournament::{MatchId, MatchSummary, TournamentConfig, TournamentId};
+    use skirmish_server::store::{JournalWrite, Store, StoredMatch, StoredRoom, StoredTournament};
+
+    let store = Store::in_memory().await.expect("a database in memory");
+    let mut tokens = std::collections::HashMap::new();
+    for name in ["alpha", "bravo"] {
+        let issued = skirmish_server::accounts::register(&store, name)
+            .await
+            .expect("registered");
+        tokens.insert(name, issued.token);
+    }
+    let config: TournamentConfig = serde_json::from_value(serde_json::json!({
+        "game": {"game": "gomoku", "size": 15},
+        "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],
+        "games_per_pairing": 2,
+        "parallel": 1,
+        "grace_ms": 3000,
+        "seed": 5,
+    }))
+    .expect("a config");
+    let matches: Vec<StoredMatch> = [vec![0, 1], vec![1, 0]]
+        .into_iter()
+        .zip(0..)
+        .map(|(seats, index)| StoredMatch {
+            summary: MatchSummary {
+                id: MatchId::random(),
+                index,
+                round: 0,
+                seats,
+                opening: None,
+                deal: None,
+                sealed: false,
+                state: MatchState::Pending,
+                room: None,
+                result: None,
+            },
+        })
+        .collect();
+    let rooms: Vec<RoomId> = matches.iter().map(|m| RoomId(m.summary.id.0)).collect();
+    let id = TournamentId::random();
+    store
+        .create_tournament(StoredTournament {
+            id,
+            config: config.clone(),
+            seed_salt: "00".repeat(32),
+            entrants: config.entrants.clone(),
+            state: TournamentState::Running,
+            created_ms: 1,
+            matches,
+        })
+        .await
+        .expect("stored");
+    // Both matches were cut off before their start: the first with nothing in its log, the
+    // second with one seat taken.
+    let open = |room: RoomId| JournalWrite::Open {
+        room: Box::new(StoredRoom {
+            id: room,
+            config: skirmish_protocol::RoomConfig {
+                name: None,
+                game: config.game.clone(),
+                clock: config.clock,
+                on_drop: None,
+            },
+            owner: skirmish_server::room::MATCH_OWNER,
+            seed: [7; 32],
+            entries: Vec::new(),
+            unreadable: None,
+        }),
+        created_ms: 1,
+    };
+    let seated = JournalWrite::Append {
+        room: rooms[1],
+        n: 0,
+        entry: skirmish_server::entry::Entry::Seated {
+            seat: skirmish_games::Seat(0),
+            player: skirmish_protocol::PlayerId::random(),
+            name: "bravo".to_owned(),
+            bot: Some("random".to_owned()),
+            token: "0".repeat(64),
+            took_over_from: None,
+            account: Some("bravo".to_owned()),
+            level: None,
+        },
+    };
+    store
+        .write_journal(std::sync::Arc::new(vec![open(rooms[0]), open(rooms[1]), seated]))
+        .await
+        .expect("written");
+
+    let server = skirmish_server::testing::TestServer::start_with_store(
+        skirmish_server::Limits::default(),
+        store.clone(),
+    )
+    .await;
+    let stop = CancellationToken::new();
+    for name in ["alpha", "bravo"] {
+        let mut options = skirmish_bots::client::BotOptions::new(server.ws_url(), name.to_owned());
+        options.token = Some(tokens[name].clone());
+        options.set_strategies(&["random".to_owned()]);
+        tokio::spawn(skirmish_bots::client::run(options, stop.clone()));
+    }
+    let done = tokio::time::timeout(
+        Duration::from_secs(60),
+        common::tournament_over(&server.http_url(""), &id.to_string()),
+    )
+    .await
+    .expect("the tournament finishes: no match is left running in a room that never starts");
+    assert_eq!(done.summary.state, TournamentState::Finished);
+    assert_eq!(done.summary.finished, 2);
+    for m in &done.schedule {
+        let result = m.result.as_ref().expect("a result");
+        assert!(
+            result.forfeit.is_none(),
+            "match {} played by its bots: {result:?}",
+            m.index
+        );
+    }
+    // Neither log is left open: nothing of them is restored again.
+    let open: Vec<RoomId> = store
+        .open_rooms()
+        .await
+        .expect("read")
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert!(!open.iter().any(|r| rooms.contains(r)), "{open:?}");
+    stop.cancel();
+}

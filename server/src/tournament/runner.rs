@@ -20,7 +20,7 @@ use super::config::{dealing_of, set_rules};
 use super::rounds::{byes_of, swiss_round, to_stored};
 use super::schedule;
 use crate::error::ServerError;
-use crate::journal::Journal;
+use crate::journal::{Entry, Journal};
 use crate::lobby::Lobby;
 use crate::room::{MatchReport, MatchSetup, RoomHandle};
 use crate::store::{Store, StoredMatch, StoredRoom, StoredTournament};
@@ -350,7 +350,8 @@ impl Runner {
 
     /// Goes on with every match a stop cut off whose log the journal holds: its room is rebuilt
     /// from the log, and its bots have the grace period to resume their seats. A log that does
-    /// not replay is dropped, and the match is played again from the start.
+    /// not replay is dropped, and the match is played again from the start; so is one that does
+    /// not reach the match's start (deleted, as nothing of it was played).
     fn resume_cut_off(
         &mut self,
         done: &mpsc::UnboundedSender<(usize, Option<MatchReport>)>,
@@ -367,6 +368,16 @@ impl Runner {
             };
             if m.summary.state != MatchState::Pending {
                 self.journal.close(log.id);
+                continue;
+            }
+            if !log.entries.iter().any(|e| matches!(e, Entry::Started)) {
+                // Cut off before its start (its bots not all seated yet, or the start not
+                // written: in a cluster the room waits for the directory before seating them).
+                // Rebuilt, its room would wait for ever for seats nobody is asked to take, and
+                // the match would show as running for ever. Nothing of it was played: its log
+                // goes, and it is played from its start.
+                info!(index, "match cut off before its start: played from its start");
+                self.journal.discard(log.id);
                 continue;
             }
             // A child of the tournament's switch: a runner that dies abandons its matches with it

@@ -61,6 +61,20 @@ async fn a_killed_server_restarts_on_its_postgres_database_and_finishes_the_tour
     finishes_after_a_kill(&pg.database().await).await;
 }
 
+/// Registers the two entrants' bot accounts, `alpha` and `bravo`, in `store`: their tokens by name.
+async fn register_entrants(
+    store: &skirmish_server::store::Store,
+) -> std::collections::HashMap<&'static str, skirmish_protocol::AccountToken> {
+    let mut tokens = std::collections::HashMap::new();
+    for name in ["alpha", "bravo"] {
+        let issued = skirmish_server::accounts::register(store, name)
+            .await
+            .expect("registered");
+        tokens.insert(name, issued.token);
+    }
+    tokens
+}
+
 /// Plays a tournament on a server storing in `database` (a SQLite path or a PostgreSQL URL),
 /// killing the server mid-match.
 async fn finishes_after_a_kill(database: &str) {
@@ -69,13 +83,7 @@ async fn finishes_after_a_kill(database: &str) {
     let store = skirmish_server::store::Store::connect(database)
         .await
         .expect("the database");
-    let mut tokens = std::collections::HashMap::new();
-    for name in ["alpha", "bravo"] {
-        let issued = skirmish_server::accounts::register(&store, name)
-            .await
-            .expect("registered");
-        tokens.insert(name, issued.token);
-    }
+    let tokens = register_entrants(&store).await;
     store.close().await;
     drop(store);
     let mut server = start_server(port, database).await;
@@ -251,13 +259,7 @@ async fn a_match_cut_off_before_its_start_is_played_from_its_start() {
     use skirmish_server::store::{JournalWrite, Store, StoredMatch, StoredRoom, StoredTournament};
 
     let store = Store::in_memory().await.expect("a database in memory");
-    let mut tokens = std::collections::HashMap::new();
-    for name in ["alpha", "bravo"] {
-        let issued = skirmish_server::accounts::register(&store, name)
-            .await
-            .expect("registered");
-        tokens.insert(name, issued.token);
-    }
+    let tokens = register_entrants(&store).await;
     let config: TournamentConfig = serde_json::from_value(serde_json::json!({
         "game": {"game": "gomoku", "size": 15},
         "entrants": [{"bot": "alpha", "strategy": "random"}, {"bot": "bravo", "strategy": "random"}],

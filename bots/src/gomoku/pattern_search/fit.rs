@@ -2,15 +2,18 @@
 //! short searches (a fixed number of nodes a move) from the empty board and the renju openings,
 //! each game begun with a few random stones near the others for variety; every quiet position
 //! (no five or flex four to make) is kept with its features ([`eval::features`]) and a target
-//! for the side to move: the game's result blended (`--lambda`) with the win chance the
-//! self-play search's own score gives the position (as chess engines' evaluation training
-//! blends results and deeper scores: a search sees further than the features); a logistic
+//! for the side to move: the game's result blended (`--lambda`) with the win chance a search's
+//! score gives the position, the self-play search's own or a deeper one (`--target-nodes`), as
+//! chess engines' evaluation training blends results and deeper scores (a search sees further
+//! than the features); a logistic
 //! regression of the targets on the features, started from the current values, gives the new
 //! values, written as `bots/data/gomoku_eval.json`.
 //!
-//! The regression is a plain full-batch gradient descent on the log-loss with a small L2 pull
-//! towards the starting values: 42 weights and a few thousand samples do not call for a
-//! machine-learning library.
+//! The regression is Newton's method on the log-loss (iteratively reweighted least squares,
+//! its linear algebra `nalgebra`'s) with a small L2 pull towards the starting values; each
+//! step is halved until it lowers the loss, so a fit never ends worse than it started (the
+//! plain gradient descent it replaced could diverge where features move together). A samples
+//! file (`--samples`) keeps one self-play's positions for several fits.
 
 use anyhow::Context;
 use rand::rngs::SmallRng;
@@ -43,13 +46,23 @@ pub struct FitArgs {
     /// Seed of the random stones.
     #[arg(long, default_value_t = 38)]
     pub seed: u64,
-    /// Weight of the game's result in each target; the rest is the self-play search's score
-    /// for the position, as a win chance (1: results only).
+    /// Weight of the game's result in each target; the rest is a search's score for the
+    /// position, as a win chance (1: results only).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
-    /// Gradient-descent steps.
-    #[arg(long, default_value_t = 3_000)]
+    /// Main-search nodes of the search that scores each kept position for the targets (0: the
+    /// self-play search's own score; more: a deeper search than the games', as the targets of
+    /// chess engines' evaluation training).
+    #[arg(long, default_value_t = 0)]
+    pub target_nodes: u64,
+    /// Newton iterations, at most (the fit stops earlier once a step no longer lowers the loss).
+    #[arg(long, default_value_t = 30)]
     pub steps: usize,
+    /// A file of kept positions (JSON lines: features, result, search score as a win chance):
+    /// read instead of playing when it exists, else written after the self-play, so that fits
+    /// (other `--lambda`s) can be compared on the same data.
+    #[arg(long)]
+    pub samples: Option<std::path::PathBuf>,
     /// Where to write the fitted values (JSON).
     #[arg(long, default_value = "bots/data/gomoku_eval.json")]
     pub out: std::path::PathBuf,
@@ -66,11 +79,41 @@ pub struct Sample {
     pub result: f64,
 }
 
-/// Plays the self-play games and returns the samples.
+/// One kept position as the self-play saw it: its features, the game's result for the side to
+/// move (1 win, 0.5 draw, 0 loss) and a search's score of it as a win chance.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Record {
+    /// [`eval::features`] of the position.
+    pub features: Vec<i32>,
+    /// The game's result for the side to move.
+    pub result: f64,
+    /// The win chance a search's score gives the side to move (see [`FitArgs::target_nodes`]).
+    pub chance: f64,
+}
+
+impl Record {
+    /// The sample of this position under `lambda` ([`FitArgs::lambda`]).
+    ///
+    /// # Errors
+    /// The record holds another number of features than [`FEATURES`] (a file from another
+    /// version of the evaluation).
+    pub fn sample(&self, lambda: f64) -> anyhow::Result<Sample> {
+        let features =
+            self.features.clone().try_into().map_err(|_| {
+                anyhow::anyhow!("a sample of {} features, not {FEATURES}", self.features.len())
+            })?;
+        Ok(Sample {
+            features,
+            result: lambda * self.result + (1.0 - lambda) * self.chance,
+        })
+    }
+}
+
+/// Plays the self-play games and returns the kept positions.
 ///
 /// # Errors
 /// A referee refusal (a bug: the engine plays legal stones only).
-pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
+pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Record>> {
     let names: Vec<Option<&str>> = std::iter::once(None)
         .chain(openings::RENJU.iter().map(|o| Some(o.name)))
         .collect();
@@ -81,6 +124,10 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
         ignore_clock: true,
         ..Level::FULL
     };
+    let mut judge = PatternSearch::with_level(Level {
+        node_limit: Some(args.target_nodes.max(1)),
+        ..level
+    });
     for game_no in 0..args.games {
         let opening = names[game_no % names.len()].map(|n| Opening::Named(n.to_owned()));
         let (mut game, _) = Gomoku::new(Config {
@@ -116,7 +163,11 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
                 let player = &mut players[usize::from(seat.0)];
                 let action = player.act(&view, Budget::new(0, std::time::Duration::from_secs(1)), &mut rng);
                 if quiet && board.stones() >= 6 {
-                    let score = f64::from(player.score().unwrap_or(0));
+                    let mut score = f64::from(player.score().unwrap_or(0));
+                    if args.target_nodes > 0 {
+                        judge.act(&view, Budget::new(0, std::time::Duration::from_secs(1)), &mut rng);
+                        score = f64::from(judge.score().unwrap_or(0));
+                    }
                     let chance = 1.0 / (1.0 + (-score * LOGIT_PER_CP).exp());
                     kept.push((me, eval::features(&pos), chance));
                 }
@@ -133,9 +184,10 @@ pub fn self_play(args: &FitArgs) -> anyhow::Result<Vec<Sample>> {
                 Some(w) if w == side => 1.0,
                 Some(_) => 0.0,
             };
-            samples.push(Sample {
-                features,
-                result: args.lambda * result + (1.0 - args.lambda) * chance,
+            samples.push(Record {
+                features: features.to_vec(),
+                result,
+                chance,
             });
         }
         if (game_no + 1) % 24 == 0 {
@@ -166,9 +218,13 @@ pub fn log_loss(w: &[f64], samples: &[Sample]) -> f64 {
         / n
 }
 
-/// Fits values (centipawns) to `samples` by gradient descent from `start`, each feature's step
-/// scaled by its spread; `l2` pulls towards `start`.
+/// Fits values (centipawns) to `samples` by Newton's method on the log-loss (iteratively
+/// reweighted least squares, at most `steps` iterations, each step halved while it does not
+/// lower the loss), in units scaled by each feature's root mean square; `l2` pulls towards
+/// `start` and keeps the Hessian invertible where features move together. A feature no sample
+/// holds keeps its starting value.
 pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64> {
+    use nalgebra::{DMatrix, DVector};
     let n = samples.len().max(1) as f64;
     let mut spread = vec![0.0; FEATURES];
     for s in samples {
@@ -176,40 +232,98 @@ pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64>
             spread[k] += f64::from(f) * f64::from(f) / n;
         }
     }
-    // Weights in log-odds per feature, scaled by each feature's root mean square.
-    let scale: Vec<f64> = spread
+    // The features some sample holds, and their scales.
+    let live: Vec<usize> = (0..FEATURES).filter(|&k| spread[k] > 0.0).collect();
+    let scale: Vec<f64> = live.iter().map(|&k| spread[k].sqrt()).collect();
+    let m = live.len();
+    let rows: Vec<Vec<f64>> = samples
         .iter()
-        .map(|&v| if v > 0.0 { v.sqrt() } else { 0.0 })
+        .map(|s| {
+            live.iter()
+                .zip(&scale)
+                .map(|(&k, &c)| f64::from(s.features[k]) / c)
+                .collect()
+        })
         .collect();
-    let mut u: Vec<f64> = start
-        .iter()
-        .zip(&scale)
-        .map(|(&w, &c)| w * LOGIT_PER_CP * c)
-        .collect();
-    let u0 = u.clone();
-    let rate = 0.5;
+    let u0 = DVector::from_iterator(
+        m,
+        live.iter()
+            .zip(&scale)
+            .map(|(&k, &c)| start[k] * LOGIT_PER_CP * c),
+    );
+    let loss = |u: &DVector<f64>| -> f64 {
+        let data: f64 = rows
+            .iter()
+            .zip(samples)
+            .map(|(x, s)| {
+                let z: f64 = x.iter().zip(u.iter()).map(|(a, b)| a * b).sum();
+                let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-12, 1.0 - 1e-12);
+                -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+            })
+            .sum::<f64>()
+            / n;
+        data + 0.5 * l2 * (u - &u0).norm_squared()
+    };
+    let mut u = u0.clone();
+    let mut current = loss(&u);
     for _ in 0..steps {
-        let mut grad = vec![0.0; FEATURES];
-        for s in samples {
-            let z: f64 = (0..FEATURES)
-                .filter(|&k| scale[k] > 0.0)
-                .map(|k| f64::from(s.features[k]) / scale[k] * u[k])
-                .sum();
-            let err = 1.0 / (1.0 + (-z).exp()) - s.result;
-            for k in (0..FEATURES).filter(|&k| scale[k] > 0.0) {
-                grad[k] += err * f64::from(s.features[k]) / scale[k] / n;
+        let mut grad = DVector::<f64>::zeros(m);
+        let mut hess = DMatrix::<f64>::identity(m, m) * l2.max(1e-9);
+        for (x, s) in rows.iter().zip(samples) {
+            let z: f64 = x.iter().zip(u.iter()).map(|(a, b)| a * b).sum();
+            let p = 1.0 / (1.0 + (-z).exp());
+            let (e, h) = ((p - s.result) / n, p * (1.0 - p) / n);
+            for a in 0..m {
+                if x[a] == 0.0 {
+                    continue;
+                }
+                grad[a] += e * x[a];
+                for b in 0..m {
+                    hess[(a, b)] += h * x[a] * x[b];
+                }
             }
         }
-        for k in 0..FEATURES {
-            if scale[k] > 0.0 {
-                u[k] -= rate * (grad[k] + l2 * (u[k] - u0[k]));
+        grad += (&u - &u0) * l2;
+        let Some(step) = hess.cholesky().map(|c| c.solve(&grad)) else {
+            break;
+        };
+        let mut t = 1.0;
+        let mut improved = false;
+        while t > 1e-4 {
+            let next = &u - &step * t;
+            let l = loss(&next);
+            if l < current {
+                u = next;
+                current = l;
+                improved = true;
+                break;
             }
+            t /= 2.0;
+        }
+        if !improved || step.norm() * t < 1e-7 {
+            break;
         }
     }
-    u.iter()
-        .zip(&scale)
-        .zip(start)
-        .map(|((&u, &c), &w)| if c > 0.0 { u / c / LOGIT_PER_CP } else { w })
+    let mut w = start.to_vec();
+    for ((&k, &c), &v) in live.iter().zip(&scale).zip(u.iter()) {
+        w[k] = v / c / LOGIT_PER_CP;
+    }
+    w
+}
+
+fn write_records(path: &std::path::Path, records: &[Record]) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for r in records {
+        text += &serde_json::to_string(r).context("a kept position as JSON")?;
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+fn read_records(path: &std::path::Path) -> anyhow::Result<Vec<Record>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    text.lines()
+        .map(|l| serde_json::from_str(l).context("a kept position"))
         .collect()
 }
 
@@ -218,27 +332,36 @@ pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64>
 /// # Errors
 /// Self-play failing, or the output file not writable.
 pub fn run(args: &FitArgs) -> anyhow::Result<()> {
-    let samples = self_play(args)?;
+    let records = match &args.samples {
+        Some(path) if path.exists() => read_records(path)?,
+        Some(path) => {
+            let records = self_play(args)?;
+            write_records(path, &records)?;
+            records
+        }
+        None => self_play(args)?,
+    };
+    let samples = records
+        .iter()
+        .map(|r| r.sample(args.lambda))
+        .collect::<anyhow::Result<Vec<Sample>>>()?;
     anyhow::ensure!(!samples.is_empty(), "self-play kept no position");
     let start = Weights::fitted().as_vector();
     let before = log_loss(&start, &samples);
     let fitted = fit(&start, &samples, args.steps, 1e-3);
     let after = log_loss(&fitted, &samples);
     println!(
-        "{} samples from {} games: log-loss {before:.4} with the current values, {after:.4} fitted",
-        samples.len(),
-        args.games
-    );
-    let source = format!(
-        "skirmish-bots gomoku-fit --games {} --nodes {} --random-stones {} --seed {} --lambda {} --steps {}: {} samples, log-loss {before:.4} -> {after:.4}",
-        args.games,
-        args.nodes,
-        args.random_stones,
-        args.seed,
-        args.lambda,
-        args.steps,
+        "{} samples: log-loss {before:.4} with the current values, {after:.4} fitted",
         samples.len()
     );
+    let mut source = format!(
+        "skirmish-bots gomoku-fit --games {} --nodes {} --random-stones {} --seed {} --lambda {} --target-nodes {} --steps {}",
+        args.games, args.nodes, args.random_stones, args.seed, args.lambda, args.target_nodes, args.steps,
+    );
+    if let Some(path) = &args.samples {
+        source += &format!(" --samples {}", path.display());
+    }
+    source += &format!(": {} samples, log-loss {before:.4} -> {after:.4}", samples.len());
     let weights = Weights::from_vector(&fitted, source);
     let json = serde_json::to_string_pretty(&weights).context("weights as JSON")?;
     std::fs::write(&args.out, json + "\n").with_context(|| format!("writing {}", args.out.display()))?;
@@ -268,7 +391,7 @@ mod tests {
                 }
             })
             .collect();
-        let w = fit(&vec![0.0; FEATURES], &samples, 2_000, 0.0);
+        let w = fit(&vec![0.0; FEATURES], &samples, 30, 0.0);
         assert!((w[4] - 100.0).abs() < 25.0, "{}", w[4]);
         assert!(
             (w[PATTERNS_OPP_F2] + 100.0).abs() < 25.0,
@@ -276,6 +399,33 @@ mod tests {
             w[PATTERNS_OPP_F2]
         );
         assert!(log_loss(&w, &samples) < log_loss(&vec![0.0; FEATURES], &samples));
+    }
+
+    #[test]
+    fn a_fit_over_features_that_move_together_ends_below_its_start() {
+        // Many features counting together (as a board's pattern counts do): the steps of a
+        // plain gradient descent overshoot along their shared direction; the fit must still
+        // lower the loss from its start.
+        let mut rng = SmallRng::seed_from_u64(2);
+        let samples: Vec<Sample> = (0..2_000)
+            .map(|_| {
+                let stones = rng.random_range(0..40);
+                let mut features = [0; FEATURES];
+                for (k, f) in features.iter_mut().enumerate() {
+                    *f = stones * (1 + k as i32 % 3) + rng.random_range(0..2);
+                }
+                let z = f64::from(features[4] - features[PATTERNS_OPP_F2]) * 40.0 * LOGIT_PER_CP;
+                let p = 1.0 / (1.0 + (-z).exp());
+                Sample {
+                    features,
+                    result: if rng.random::<f64>() < p { 1.0 } else { 0.0 },
+                }
+            })
+            .collect();
+        let start = vec![0.0; FEATURES];
+        let w = fit(&start, &samples, 3_000, 1e-3);
+        assert!(log_loss(&w, &samples) < log_loss(&start, &samples));
+        assert!(w[4] > w[PATTERNS_OPP_F2], "{} {}", w[4], w[PATTERNS_OPP_F2]);
     }
 
     const PATTERNS_OPP_F2: usize = super::super::line::PATTERNS + 4;

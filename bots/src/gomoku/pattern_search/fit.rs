@@ -11,7 +11,7 @@
 //!
 //! The regression is Newton's method on the log-loss (iteratively reweighted least squares,
 //! its linear algebra `nalgebra`'s) with a small L2 pull towards the starting values; each
-//! step is halved until it lowers the loss, so a fit never ends worse than it started (the
+//! step is halved until it lowers the loss, so a fit never ends worse than it started before its rounding to whole centipawns (the
 //! plain gradient descent it replaced could diverge where features move together). A samples
 //! file (`--samples`) keeps one self-play's positions for several fits.
 
@@ -210,12 +210,16 @@ pub fn log_loss(w: &[f64], samples: &[Sample]) -> f64 {
                 .map(|(&f, &w)| f64::from(f) * w)
                 .sum::<f64>()
                 * LOGIT_PER_CP;
-            let p = 1.0 / (1.0 + (-z).exp());
-            let p = p.clamp(1e-9, 1.0 - 1e-9);
-            -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+            cross_entropy(z, s.result)
         })
         .sum::<f64>()
         / n
+}
+
+/// The log-loss of a target `y` (a win chance) under the log-odds `z`.
+fn cross_entropy(z: f64, y: f64) -> f64 {
+    let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-12, 1.0 - 1e-12);
+    -(y * p.ln() + (1.0 - y) * (1.0 - p).ln())
 }
 
 /// Fits values (centipawns) to `samples` by Newton's method on the log-loss (iteratively
@@ -257,8 +261,7 @@ pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64>
             .zip(samples)
             .map(|(x, s)| {
                 let z: f64 = x.iter().zip(u.iter()).map(|(a, b)| a * b).sum();
-                let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-12, 1.0 - 1e-12);
-                -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+                cross_entropy(z, s.result)
             })
             .sum::<f64>()
             / n;
@@ -311,13 +314,15 @@ pub fn fit(start: &[f64], samples: &[Sample], steps: usize, l2: f64) -> Vec<f64>
     w
 }
 
-fn write_records(path: &std::path::Path, records: &[Record]) -> anyhow::Result<()> {
+fn write_records(mut file: std::fs::File, records: &[Record]) -> anyhow::Result<()> {
+    use std::io::Write;
     let mut text = String::new();
     for r in records {
         text += &serde_json::to_string(r).context("a kept position as JSON")?;
         text.push('\n');
     }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    file.write_all(text.as_bytes())
+        .context("writing the kept positions")
 }
 
 fn read_records(path: &std::path::Path) -> anyhow::Result<Vec<Record>> {
@@ -332,11 +337,14 @@ fn read_records(path: &std::path::Path) -> anyhow::Result<Vec<Record>> {
 /// # Errors
 /// Self-play failing, or the output file not writable.
 pub fn run(args: &FitArgs) -> anyhow::Result<()> {
+    let read = args.samples.as_ref().is_some_and(|p| p.exists());
     let records = match &args.samples {
-        Some(path) if path.exists() => read_records(path)?,
+        Some(path) if read => read_records(path)?,
         Some(path) => {
+            // Made before the games, so that a path it cannot write fails at once, not after them.
+            let file = std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
             let records = self_play(args)?;
-            write_records(path, &records)?;
+            write_records(file, &records)?;
             records
         }
         None => self_play(args)?,
@@ -349,19 +357,29 @@ pub fn run(args: &FitArgs) -> anyhow::Result<()> {
     let start = Weights::fitted().as_vector();
     let before = log_loss(&start, &samples);
     let fitted = fit(&start, &samples, args.steps, 1e-3);
+    // The values as written (whole centipawns), and their loss.
+    let fitted = Weights::from_vector(&fitted, String::new()).as_vector();
     let after = log_loss(&fitted, &samples);
     println!(
         "{} samples: log-loss {before:.4} with the current values, {after:.4} fitted",
         samples.len()
     );
-    let mut source = format!(
-        "skirmish-bots gomoku-fit --games {} --nodes {} --random-stones {} --seed {} --lambda {} --target-nodes {} --steps {}",
-        args.games, args.nodes, args.random_stones, args.seed, args.lambda, args.target_nodes, args.steps,
+    // The self-play's arguments describe the data only when this run played it.
+    let played = format!(
+        "--games {} --nodes {} --random-stones {} --seed {} --target-nodes {}",
+        args.games, args.nodes, args.random_stones, args.seed, args.target_nodes
     );
-    if let Some(path) = &args.samples {
-        source += &format!(" --samples {}", path.display());
-    }
-    source += &format!(": {} samples, log-loss {before:.4} -> {after:.4}", samples.len());
+    let data = match &args.samples {
+        Some(path) if read => format!("--samples {}", path.display()),
+        Some(path) => format!("{played} --samples {}", path.display()),
+        None => played,
+    };
+    let source = format!(
+        "skirmish-bots gomoku-fit {data} --lambda {} --steps {}: {} samples, log-loss {before:.4} -> {after:.4}",
+        args.lambda,
+        args.steps,
+        samples.len()
+    );
     let weights = Weights::from_vector(&fitted, source);
     let json = serde_json::to_string_pretty(&weights).context("weights as JSON")?;
     std::fs::write(&args.out, json + "\n").with_context(|| format!("writing {}", args.out.display()))?;
@@ -426,6 +444,36 @@ mod tests {
         let w = fit(&start, &samples, 3_000, 1e-3);
         assert!(log_loss(&w, &samples) < log_loss(&start, &samples));
         assert!(w[4] > w[PATTERNS_OPP_F2], "{} {}", w[4], w[PATTERNS_OPP_F2]);
+    }
+
+    #[test]
+    fn kept_positions_read_back_as_written_and_another_feature_count_is_refused() {
+        let path = std::env::temp_dir().join(format!("gomoku-fit-{}.jsonl", std::process::id()));
+        let records = vec![
+            Record {
+                features: (0..FEATURES as i32).collect(),
+                result: 1.0,
+                chance: 0.25,
+            },
+            Record {
+                features: vec![2; FEATURES],
+                result: 0.5,
+                chance: 0.75,
+            },
+        ];
+        write_records(std::fs::File::create(&path).unwrap(), &records).unwrap();
+        let back = read_records(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(back.len(), 2);
+        assert_eq!(back[0].features, records[0].features);
+        let sample = back[0].sample(0.5).unwrap();
+        assert_eq!(sample.features[7], 7);
+        assert!((sample.result - 0.625).abs() < 1e-12);
+        let short = Record {
+            features: vec![0; FEATURES - 1],
+            ..records[1].clone()
+        };
+        assert!(short.sample(1.0).is_err());
     }
 
     const PATTERNS_OPP_F2: usize = super::super::line::PATTERNS + 4;

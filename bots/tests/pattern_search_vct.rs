@@ -392,7 +392,7 @@ const WALKED_INTO_A_VCT: &[&str] = &[
 
 /// On one second's worth of nodes (the engine's own VCT check), no stone it chooses after these
 /// openings lets the opponent win by a VCT the solver proves on the same budget: with the check off
-/// the first fails, and with 4 refutations allowed instead of 8 the second.
+/// the first fails, and with 8 refutations allowed instead of 12 the second.
 #[test]
 fn the_chosen_stone_leaves_the_opponent_no_vct_the_solver_proves() {
     for game in WALKED_INTO_A_VCT {

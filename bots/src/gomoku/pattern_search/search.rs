@@ -403,12 +403,13 @@ impl Searcher {
         if depth <= 0 && their_fives == 0 {
             // Standing pat: a static score already at beta ends the line (a four of its own can
             // only raise it); not against an open three, which the static score misreads.
+            // The probe below leaves the position as it found it, so the score stays valid.
             let calm = pos.has(o, C_F4) == 0;
-            if calm {
-                let score = evaluate(pos, self.weights);
-                if score >= beta {
-                    return score;
-                }
+            let stand = calm.then(|| evaluate(pos, self.weights));
+            if let Some(score) = stand
+                && score >= beta
+            {
+                return score;
             }
             if pos.has(s, C_B4) + pos.has(s, C_B4F3) > 0 {
                 let outcome = self
@@ -421,7 +422,7 @@ impl Searcher {
             // Facing an open three (a flex four to make), the side to move may not stand pat:
             // its answers (the blocks and its own fours) are searched on, as near the root.
             if calm || ply >= THREAT_EXTENSION_PLIES {
-                return evaluate(pos, self.weights);
+                return stand.unwrap_or_else(|| evaluate(pos, self.weights));
             }
         }
         let key = pos.hash();

@@ -10,9 +10,9 @@
 //! fours and threes); then every candidate after which the opponent has a VCF is dropped (when
 //! another is left) and the rest searched deeper and deeper, in [`SEARCH_SHARE`] of the think
 //! time; then the chosen stone is checked for a VCT of the opponent's, and a stone refuted
-//! leaves the list and the search goes on with the rest (up to [`MAX_REFUTED`] times, within
-//! the hard limit). Under renju, black
-//! never plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
+//! leaves the list and the search goes on with the rest, best first as the search left them,
+//! deepening until the hard limit (up to [`MAX_REFUTED`] times). Under renju, black never
+//! plays a point `Board::forbidden` forbids: the search leaves out the points the pattern
 //! check forbids (a superset), and the root checks every candidate with the rules engine.
 
 pub mod bits;
@@ -341,9 +341,16 @@ impl PatternSearch {
                 break;
             }
             refuted += 1;
-            safe.retain(|&i| i != best);
-            // An iteration cut short at once still names a move of the list (its first).
-            report = searcher.iterate(&mut pos, &safe, limits, clock, true);
+            // The rest in the order the search left them (best first), searched again with
+            // what is left of the think time: a search cut short still plays the best of what
+            // the first one read, not the first candidate by pattern value.
+            safe = searcher
+                .root_order()
+                .iter()
+                .copied()
+                .filter(|&i| i != best)
+                .collect();
+            report = searcher.iterate(&mut pos, &safe, limits, clock.last_chance(), true);
             best = report.best.unwrap_or(safe[0]);
         }
         let mut pv: Vec<Point> = report.pv.iter().map(|&i| pos.point(i)).collect();

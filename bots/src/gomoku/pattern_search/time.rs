@@ -19,6 +19,8 @@ pub const UNSTABLE_DROP: i32 = 40;
 pub struct Clock {
     start: Instant,
     think: Option<Duration>,
+    /// Whether a new iteration may start until the hard limit ([`Clock::last_chance`]).
+    last_chance: bool,
 }
 
 impl Clock {
@@ -27,6 +29,7 @@ impl Clock {
         Clock {
             start: Instant::now(),
             think,
+            last_chance: false,
         }
     }
 
@@ -36,6 +39,18 @@ impl Clock {
         Clock {
             start: self.start,
             think: self.think.map(|t| t.mul_f64(share)),
+            last_chance: self.last_chance,
+        }
+    }
+
+    /// The same decision's clock for a last search after the first one's move was refuted:
+    /// new iterations may start until the hard limit, since what is left of the think time is
+    /// all that search will get (with the soft shares, a first search that ran past them left
+    /// the second one a single ply).
+    pub fn last_chance(&self) -> Clock {
+        Clock {
+            last_chance: true,
+            ..*self
         }
     }
 
@@ -64,6 +79,42 @@ impl Clock {
     /// Whether another iteration may start: less than the soft share used (the sharp share when
     /// `sharp`).
     pub fn may_deepen(&self, sharp: bool) -> bool {
-        !self.past(if sharp { SHARP_SHARE } else { SOFT_SHARE })
+        let share = if self.last_chance {
+            HARD_SHARE
+        } else if sharp {
+            SHARP_SHARE
+        } else {
+            SOFT_SHARE
+        };
+        !self.past(share)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::Clock;
+
+    /// A 10 s clock started `ago` seconds before now.
+    fn clock_started(ago: u64) -> Clock {
+        Clock {
+            start: Instant::now() - Duration::from_secs(ago),
+            think: Some(Duration::from_secs(10)),
+            last_chance: false,
+        }
+    }
+
+    #[test]
+    fn a_last_chance_may_deepen_past_the_sharp_share_until_the_hard_limit() {
+        // 7 s of 10: past the sharp share (65%), short of the hard limit (85%).
+        let clock = clock_started(7);
+        assert!(!clock.may_deepen(true));
+        assert!(clock.last_chance().may_deepen(false));
+        assert!(!clock.last_chance().hard_stop());
+        // 9 s of 10: past the hard limit, even for a last chance.
+        assert!(!clock_started(9).last_chance().may_deepen(true));
+        // Early on, any clock may deepen.
+        assert!(clock_started(1).may_deepen(false));
     }
 }

@@ -77,7 +77,7 @@ impl Clock {
     }
 
     /// Whether another iteration may start: less than the soft share used (the sharp share when
-    /// `sharp`).
+    /// `sharp`, the hard share for a [`Clock::last_chance`]).
     pub fn may_deepen(&self, sharp: bool) -> bool {
         let share = if self.last_chance {
             HARD_SHARE

@@ -241,7 +241,8 @@ fn pattern_search_finds_a_mate_by_threes_at_shallow_depth() {
     let mut searcher = Searcher::new(4, Weights::fitted());
     let mut cands = Vec::new();
     Searcher::candidates(&pos, &mut cands, false);
-    let root: Vec<usize> = cands.iter().map(|&(i, _)| i).collect();
+    // Given worst first, so that the winning point is last.
+    let root: Vec<usize> = cands.iter().rev().map(|&(i, _)| i).collect();
     let limits = Limits {
         max_depth: 60,
         node_limit: 20_000,
@@ -250,6 +251,14 @@ fn pattern_search_finds_a_mate_by_threes_at_shallow_depth() {
     assert!(report.score > WIN_THRESHOLD, "{report:?}");
     assert!((1..=6).contains(&report.depth), "{report:?}");
     assert_eq!(report.pv.first(), report.best.as_ref());
+    // The root's order after the search: the same moves, the best (given last) first, as a
+    // search after a refuted move starts from.
+    assert_ne!(root.first(), report.best.as_ref());
+    assert_eq!(report.order.first(), report.best.as_ref());
+    let (mut given, mut ordered) = (root.clone(), report.order.clone());
+    given.sort_unstable();
+    ordered.sort_unstable();
+    assert_eq!(given, ordered);
     // The engine sees it too (by its VCT).
     let mut engine = PatternSearch::with_node_limit(20_000);
     let point = place(engine.act(&v, budget(), &mut rng()));

@@ -344,12 +344,7 @@ impl PatternSearch {
             // The rest in the order the search left them (best first), searched again with
             // what is left of the think time: a search cut short still plays the best of what
             // the first one read, not the first candidate by pattern value.
-            safe = searcher
-                .root_order()
-                .iter()
-                .copied()
-                .filter(|&i| i != best)
-                .collect();
+            safe = report.order.iter().copied().filter(|&i| i != best).collect();
             report = searcher.iterate(&mut pos, &safe, limits, clock.last_chance(), true);
             best = report.best.unwrap_or(safe[0]);
         }

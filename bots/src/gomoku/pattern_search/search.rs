@@ -57,6 +57,11 @@ pub struct Report {
     pub depth: u32,
     /// The principal variation, padded point indices from the move.
     pub pv: Vec<usize>,
+    /// The root's moves as the last completed iteration left them (as given when none
+    /// completed): its best first, then the moves that were best before it, then the rest in
+    /// the order given (padded point indices). A later partial iteration's `best` may stand
+    /// elsewhere in it.
+    pub order: Vec<usize>,
 }
 
 /// Searcher state kept across moves (the tables).
@@ -81,9 +86,6 @@ pub struct Searcher {
     weights: &'static Weights,
     /// Static score of each node on the current line by ply (`i32::MIN`: none), for `improving`.
     static_eval: [i32; MAX_PLY],
-    /// The root's moves as the last completed iteration left them, best first (as given before
-    /// one completes).
-    root_order: Vec<usize>,
 }
 
 /// A mate score relative to the root turned relative to the node at `ply` (for the table).
@@ -164,7 +166,6 @@ impl Searcher {
             next_check: 0,
             weights,
             static_eval: [i32::MIN; MAX_PLY],
-            root_order: Vec::new(),
         }
     }
 
@@ -178,13 +179,6 @@ impl Searcher {
     pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
         self.vcf.set_deadline(deadline);
         self.vct.set_deadline(deadline);
-    }
-
-    /// The last [`Searcher::iterate`]'s root moves as its last completed iteration left them:
-    /// its best move first, then the moves that were best before it, then the rest in the
-    /// order given (padded point indices).
-    pub fn root_order(&self) -> &[usize] {
-        &self.root_order
     }
 
     /// The VCT search (its own table), for the root's threat checks.
@@ -279,11 +273,10 @@ impl Searcher {
             h.iter_mut().for_each(|v| *v /= 8);
         }
         self.killers = [[usize::MAX; 2]; MAX_PLY];
-        self.root_order.clear();
-        self.root_order.extend_from_slice(root);
         let mut moves: Vec<usize> = root.to_vec();
         let mut report = Report {
             best: moves.first().copied(),
+            order: root.to_vec(),
             ..Report::default()
         };
         let mut score: i32 = 0;
@@ -329,7 +322,7 @@ impl Searcher {
             report.score = score;
             report.depth = depth;
             report.pv = self.pv[0][..self.pv_len[0]].to_vec();
-            self.root_order.clone_from(&moves);
+            report.order.clone_from(&moves);
             if score.abs() > WIN_THRESHOLD && depth as i32 > WIN - score.abs() + 1 {
                 break;
             }

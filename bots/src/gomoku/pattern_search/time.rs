@@ -46,7 +46,7 @@ impl Clock {
     /// The same decision's clock for a last search after the first one's move was refuted:
     /// new iterations may start until the hard limit, since what is left of the think time is
     /// all that search will get (with the soft shares, a first search that ran past them left
-    /// the second one a single ply).
+    /// the second one one or two plies).
     pub fn last_chance(&self) -> Clock {
         Clock {
             last_chance: true,
